@@ -1,0 +1,39 @@
+// Package smt holds the path-condition formulas of the heap-summary engine
+// and decides them with Z3 through a small cgo binding.
+//
+// # Formulas
+//
+// Constraint atoms are equalities between input references and r_null
+// (RULES.md §2). A Formula is a tree of such atoms under ¬, ∧ and ∨, built
+// only through the constructors (Eq, Neq, Not, And, Or, Implies), which
+// simplify structurally (double negation, constants, flattening,
+// duplicates, complementary pairs) and hash-cons the result in a global
+// intern table. Hash-consing is what makes the rest cheap: structurally equal
+// formulas are one pointer with one ID, so the engine can compare path
+// conditions by pointer, and a solver can cache both its answers and its Z3
+// translations by ID instead of hashing trees on every query. The table
+// holds formulas weakly, so formulas the engine has dropped are collected.
+// Constructors are safe for concurrent use; the table is sharded.
+//
+// # Solvers
+//
+// A Solver owns one long-lived Z3 context and solver and runs every query as
+// push/assert/check/pop. Z3 contexts are not thread-safe, and locking one
+// shared context would serialise the workers, so every worker creates its
+// own Solver; only the formulas are shared.
+//
+// The context is created in reference-counted mode (Z3_mk_context_rc) and
+// the binding takes and drops references explicitly: every AST the solver
+// keeps (the sort, one constant per Ref, the translation of each formula) is
+// inc_ref'd when cached and dec_ref'd when the bounded translation cache is
+// cleared or the solver is closed. Releasing Z3 objects from Go finalizers
+// alone was measured to grow to gigabytes: the Go collector sees only the
+// small Go wrappers, not the Z3 memory behind them, so it has no reason to
+// run often enough. A runtime cleanup that deletes the context exists only as
+// a safety net for a Solver that is dropped without Close.
+//
+// Z3's default error handler prints and exits; the binding installs a C
+// handler that records the error code, and every C helper returns that code,
+// so Z3 errors surface as *Z3Error values. An "unknown" answer is an error
+// wrapping ErrUnknown: the package never guesses.
+package smt

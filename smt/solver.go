@@ -1,0 +1,416 @@
+package smt
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Result is the answer of a raw satisfiability query.
+type Result uint8
+
+const (
+	Sat Result = iota
+	Unsat
+	Unknown
+)
+
+func (r Result) String() string {
+	switch r {
+	case Sat:
+		return "sat"
+	case Unsat:
+		return "unsat"
+	}
+	return "unknown"
+}
+
+// ErrUnknown is returned, wrapped with Z3's reason, when Z3 answers unknown.
+// The package never guesses an answer: callers decide what unknown means.
+var ErrUnknown = errors.New("smt: solver answered unknown")
+
+// ErrClosed is returned by every method of a closed Solver.
+var ErrClosed = errors.New("smt: solver is closed")
+
+// Stats counts a solver's work since it was created.
+type Stats struct {
+	Queries    int64         // checks that reached Z3 (AllSAT counts each step)
+	CacheHits  int64         // Sat calls answered from the cache
+	Unknowns   int64         // checks Z3 answered unknown
+	SolverTime time.Duration // wall time spent inside Z3 checks
+}
+
+// Default cache bounds. The translation cache holds Z3 references; clearing
+// it when it grows past the bound is what keeps a long-lived context flat.
+const (
+	defaultTransLimit = 1 << 14
+	defaultConstLimit = 1 << 12
+	defaultSatLimit   = 1 << 16
+)
+
+// Solver owns one long-lived Z3 context and solver. It is not safe for
+// concurrent use: give every worker its own.
+type Solver struct {
+	z       *zctx
+	cleanup runtime.Cleanup
+
+	// consts maps a reference to its Z3 constant; trans maps a formula ID
+	// to its Z3 AST. Every value holds one Z3 reference that the cache owns.
+	consts map[Ref]zast
+	trans  map[uint64]zast
+	// sat caches Sat answers by formula ID. IDs are never reused, so a
+	// stale entry for a collected formula is harmless until the next clear.
+	sat map[uint64]bool
+
+	transLimit, constLimit, satLimit int
+
+	stats Stats
+
+	// scratch buffer for translating n-ary nodes, reused across calls
+	args []zast
+}
+
+// NewSolver creates a Z3 context (reference-counted mode) and a solver.
+// Call Close when done; a cleanup frees the context if the Solver becomes
+// unreachable without Close, but that is a safety net, not the mechanism.
+func NewSolver() (*Solver, error) {
+	z, err := newZctx()
+	if err != nil {
+		return nil, err
+	}
+	s := &Solver{
+		z:          z,
+		consts:     make(map[Ref]zast),
+		trans:      make(map[uint64]zast),
+		sat:        make(map[uint64]bool),
+		transLimit: defaultTransLimit,
+		constLimit: defaultConstLimit,
+		satLimit:   defaultSatLimit,
+	}
+	// Deleting the context frees all its ASTs, so the cleanup need not know
+	// about the caches (and must not reference s).
+	s.cleanup = runtime.AddCleanup(s, func(z *zctx) { z.free() }, z)
+	return s, nil
+}
+
+// Close releases every Z3 reference the solver holds and deletes the
+// context. It is idempotent.
+func (s *Solver) Close() {
+	if s.z == nil {
+		return
+	}
+	s.cleanup.Stop()
+	s.releaseASTs()
+	s.z.free()
+	s.z = nil
+	s.sat = nil
+}
+
+// releaseASTs drops the references held by the translation and constant
+// caches. Z3 frees an AST once no reference (ours, or a parent's) is left.
+func (s *Solver) releaseASTs() {
+	for id, a := range s.trans {
+		s.z.decRef(a)
+		delete(s.trans, id)
+	}
+	for r, a := range s.consts {
+		s.z.decRef(a)
+		delete(s.consts, r)
+	}
+}
+
+// bound enforces the cache limits. It runs only at the start of a top-level
+// query, never during a translation, so an AST being built is never freed.
+func (s *Solver) bound() {
+	if len(s.trans) > s.transLimit || len(s.consts) > s.constLimit {
+		s.releaseASTs()
+	}
+	if len(s.sat) > s.satLimit {
+		clear(s.sat)
+	}
+}
+
+// ResetCache forgets cached Sat answers and releases the cached Z3 ASTs.
+func (s *Solver) ResetCache() {
+	if s.z == nil {
+		return
+	}
+	clear(s.sat)
+	s.releaseASTs()
+}
+
+// Stats returns the counters accumulated so far.
+func (s *Solver) Stats() Stats { return s.stats }
+
+// constant returns the cached Z3 constant for r.
+func (s *Solver) constant(r Ref) (zast, error) {
+	if a, ok := s.consts[r]; ok {
+		return a, nil
+	}
+	if r == Un {
+		return nil, errors.New("smt: r_un cannot be sent to the solver")
+	}
+	a, err := s.z.mkConst(r.String())
+	if err != nil {
+		return nil, err
+	}
+	s.consts[r] = a
+	return a, nil
+}
+
+// translate returns the Z3 AST of f, owned by the translation cache.
+func (s *Solver) translate(f *Formula) (zast, error) {
+	if a, ok := s.trans[f.id]; ok {
+		return a, nil
+	}
+	var (
+		a   zast
+		err error
+	)
+	switch f.op {
+	case OpTrue:
+		a, err = s.z.mk(lkTrue, nil)
+	case OpFalse:
+		a, err = s.z.mk(lkFalse, nil)
+	case OpEq:
+		var x, y zast
+		if x, err = s.constant(f.a); err != nil {
+			return nil, err
+		}
+		if y, err = s.constant(f.b); err != nil {
+			return nil, err
+		}
+		a, err = s.z.mk(lkEq, []zast{x, y})
+	case OpNot:
+		var k zast
+		if k, err = s.translate(f.kids[0]); err != nil {
+			return nil, err
+		}
+		a, err = s.z.mk(lkNot, []zast{k})
+	case OpAnd, OpOr:
+		// Kids are translated first (recursion may reuse s.args), then
+		// collected into a fresh window of the scratch buffer.
+		for _, k := range f.kids {
+			if _, err = s.translate(k); err != nil {
+				return nil, err
+			}
+		}
+		start := len(s.args)
+		for _, k := range f.kids {
+			s.args = append(s.args, s.trans[k.id])
+		}
+		op := zop(lkAnd)
+		if f.op == OpOr {
+			op = lkOr
+		}
+		a, err = s.z.mk(op, s.args[start:])
+		s.args = s.args[:start]
+	default:
+		return nil, fmt.Errorf("smt: bad formula op %d", f.op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.trans[f.id] = a
+	return a, nil
+}
+
+// Sat reports whether f is satisfiable. Answers are cached by formula; the
+// constants true and false are answered without Z3. An unknown answer is an
+// error wrapping ErrUnknown and is not cached.
+func (s *Solver) Sat(f *Formula) (bool, error) {
+	switch f.op {
+	case OpTrue:
+		return true, nil
+	case OpFalse:
+		return false, nil
+	}
+	if s.z == nil {
+		return false, ErrClosed
+	}
+	if v, ok := s.sat[f.id]; ok {
+		s.stats.CacheHits++
+		return v, nil
+	}
+	r, err := s.Check(f)
+	if err != nil {
+		return false, err
+	}
+	v := r == Sat
+	s.sat[f.id] = v
+	return v, nil
+}
+
+// Check runs one uncached push/assert/check/pop query on f. It returns
+// Unknown together with an error wrapping ErrUnknown when Z3 gives up.
+func (s *Solver) Check(f *Formula) (Result, error) {
+	if s.z == nil {
+		return Unknown, ErrClosed
+	}
+	s.bound()
+	a, err := s.translate(f)
+	if err != nil {
+		return Unknown, err
+	}
+	start := time.Now()
+	r, err := s.z.check(a)
+	s.stats.SolverTime += time.Since(start)
+	s.stats.Queries++
+	if err != nil {
+		return Unknown, err
+	}
+	return s.result(r)
+}
+
+func (s *Solver) result(r int) (Result, error) {
+	switch r {
+	case lTrue:
+		return Sat, nil
+	case lFalse:
+		return Unsat, nil
+	}
+	s.stats.Unknowns++
+	return Unknown, fmt.Errorf("%w: %s", ErrUnknown, s.z.reasonUnknown())
+}
+
+// AllSAT enumerates the assignments to atoms (each an OpEq formula) that
+// extend to a model of f, projected onto the atoms: after each model a
+// blocking clause over the atoms only is asserted. Each model is a []bool
+// aligned with atoms. With limit > 0 at most limit models are returned, and
+// complete reports whether the enumeration is known to be exhaustive (one
+// extra check decides it when exactly limit models were found).
+func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]bool, complete bool, err error) {
+	if s.z == nil {
+		return nil, false, ErrClosed
+	}
+	for i, a := range atoms {
+		if a.op != OpEq {
+			return nil, false, fmt.Errorf("smt: AllSAT atom %d is %v, not an equality", i, a)
+		}
+	}
+	if f.op == OpFalse {
+		return nil, true, nil
+	}
+	s.bound()
+	fa, err := s.translate(f)
+	if err != nil {
+		return nil, false, err
+	}
+	zatoms := make([]zast, len(atoms))
+	for i, a := range atoms {
+		if zatoms[i], err = s.translate(a); err != nil {
+			return nil, false, err
+		}
+	}
+	if err := s.z.push(); err != nil {
+		return nil, false, err
+	}
+	// The blocking clauses live in this scope; pop even on error so the
+	// solver returns to its base level.
+	defer func() {
+		if perr := s.z.pop(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
+	if err := s.z.assert(fa); err != nil {
+		return nil, false, err
+	}
+	vals := make([]zbyte, len(atoms))
+	lits := make([]zast, len(atoms))
+	for {
+		start := time.Now()
+		r, err := s.z.allsatStep(zatoms, vals, lits)
+		s.stats.SolverTime += time.Since(start)
+		s.stats.Queries++
+		if err != nil {
+			return models, false, err
+		}
+		if r == lFalse {
+			return models, true, nil
+		}
+		if r != lTrue {
+			_, err := s.result(r)
+			return models, false, err
+		}
+		if limit > 0 && len(models) == limit {
+			return models, false, nil // a further model exists
+		}
+		m := make([]bool, len(atoms))
+		for i, v := range vals {
+			m[i] = v != 0
+		}
+		models = append(models, m)
+		if len(atoms) == 0 {
+			// The empty projection has exactly one assignment; with no
+			// atoms the blocking clause would be the empty clause anyway.
+			return models, true, nil
+		}
+	}
+}
+
+// Partitions enumerates the ways of splitting refs ∪ {Null} into equality
+// classes that are consistent with f. Each partition maps every ref of refs
+// to its class representative: Null for the class of Null, otherwise the
+// smallest ref of the class. Partitions are returned in a canonical order
+// (lexicographic on the representatives of the sorted refs). limit and
+// complete are as for AllSAT.
+func (s *Solver) Partitions(f *Formula, refs []Ref, limit int) (parts []map[Ref]Ref, complete bool, err error) {
+	rs := slices.Clone(refs)
+	for _, r := range rs {
+		if r == Un {
+			return nil, false, errors.New("smt: r_un cannot be partitioned")
+		}
+	}
+	rs = append(rs, Null)
+	slices.Sort(rs) // Null (-1) sorts first
+	rs = slices.Compact(rs)
+
+	// One atom per unordered pair; pair (i, j) with i < j sits at idx[i][j].
+	var atoms []*Formula
+	idx := make([][]int, len(rs))
+	for i := range rs {
+		idx[i] = make([]int, len(rs))
+		for j := i + 1; j < len(rs); j++ {
+			idx[i][j] = len(atoms)
+			atoms = append(atoms, Eq(rs[i], rs[j]))
+		}
+	}
+	models, complete, err := s.AllSAT(f, atoms, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	type keyed struct {
+		key []Ref
+		m   map[Ref]Ref
+	}
+	out := make([]keyed, 0, len(models))
+	for _, m := range models {
+		// Assignments come from real models, so they are equivalence
+		// relations: the representative of rs[j] is the first rs[i] equal
+		// to it. Null is rs[0], so Null's class is represented by Null.
+		key := make([]Ref, len(rs))
+		part := make(map[Ref]Ref, len(refs))
+		for j := range rs {
+			rep := rs[j]
+			for i := 0; i < j; i++ {
+				if m[idx[i][j]] {
+					rep = rs[i]
+					break
+				}
+			}
+			key[j] = rep
+			if rs[j] != Null || slices.Contains(refs, Null) {
+				part[rs[j]] = rep
+			}
+		}
+		out = append(out, keyed{key, part})
+	}
+	slices.SortFunc(out, func(a, b keyed) int { return slices.Compare(a.key, b.key) })
+	parts = make([]map[Ref]Ref, len(out))
+	for i, k := range out {
+		parts[i] = k.m
+	}
+	return parts, complete, nil
+}

@@ -1,0 +1,378 @@
+package smt
+
+// This file is the whole cgo binding to Z3: a handful of C helpers that each
+// perform one logical step (make an AST and take a reference to it, run one
+// push/assert/check/pop query, run one AllSAT step) so that a query costs one
+// or two cgo transitions rather than a dozen, and so that the Z3 error code
+// can be read on the same OS thread, inside the same C call, that caused it.
+
+/*
+#cgo LDFLAGS: -lz3
+#include <stdlib.h>
+#include <z3.h>
+
+// Z3's default error handler prints and calls exit(). We install this one
+// instead: it only records the code. Every helper below clears the record,
+// makes its Z3 calls and returns the record, all within one C call and hence
+// on one OS thread, which is what makes a thread-local variable sufficient
+// even though goroutines migrate between threads between calls.
+static __thread int lockstep_err;
+
+static void lockstep_on_error(Z3_context c, Z3_error_code e) {
+	(void)c;
+	lockstep_err = (int)e;
+}
+
+static Z3_context lockstep_mk_context(void) {
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	Z3_context ctx = Z3_mk_context_rc(cfg);
+	Z3_del_config(cfg);
+	if (ctx != NULL) {
+		Z3_set_error_handler(ctx, lockstep_on_error);
+	}
+	return ctx;
+}
+
+// lockstep_mk_sort makes the uninterpreted sort "Ref" and takes a reference.
+static Z3_sort lockstep_mk_sort(Z3_context ctx, int *err) {
+	lockstep_err = 0;
+	Z3_sort s = Z3_mk_uninterpreted_sort(ctx, Z3_mk_string_symbol(ctx, "Ref"));
+	if (lockstep_err == 0 && s != NULL) {
+		Z3_inc_ref(ctx, Z3_sort_to_ast(ctx, s));
+	}
+	*err = lockstep_err;
+	return s;
+}
+
+static void lockstep_dec_sort(Z3_context ctx, Z3_sort s) {
+	Z3_dec_ref(ctx, Z3_sort_to_ast(ctx, s));
+}
+
+// lockstep_mk_const makes constant `name` of sort s and takes a reference.
+static Z3_ast lockstep_mk_const(Z3_context ctx, Z3_sort s, const char *name, int *err) {
+	lockstep_err = 0;
+	Z3_ast a = Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, name), s);
+	if (lockstep_err == 0 && a != NULL) {
+		Z3_inc_ref(ctx, a);
+	}
+	*err = lockstep_err;
+	return a;
+}
+
+enum { LK_EQ = 0, LK_NOT = 1, LK_AND = 2, LK_OR = 3, LK_TRUE = 4, LK_FALSE = 5 };
+
+// lockstep_mk makes one Boolean node over already-referenced operands and
+// takes a reference to the result.
+static Z3_ast lockstep_mk(Z3_context ctx, int op, unsigned n, Z3_ast *args, int *err) {
+	lockstep_err = 0;
+	Z3_ast a = NULL;
+	switch (op) {
+	case LK_EQ:    a = Z3_mk_eq(ctx, args[0], args[1]); break;
+	case LK_NOT:   a = Z3_mk_not(ctx, args[0]); break;
+	case LK_AND:   a = Z3_mk_and(ctx, n, args); break;
+	case LK_OR:    a = Z3_mk_or(ctx, n, args); break;
+	case LK_TRUE:  a = Z3_mk_true(ctx); break;
+	case LK_FALSE: a = Z3_mk_false(ctx); break;
+	}
+	if (lockstep_err == 0 && a != NULL) {
+		Z3_inc_ref(ctx, a);
+	}
+	*err = lockstep_err;
+	return a;
+}
+
+static void lockstep_dec_ref(Z3_context ctx, Z3_ast a) {
+	Z3_dec_ref(ctx, a);
+}
+
+static Z3_solver lockstep_mk_solver(Z3_context ctx, int *err) {
+	lockstep_err = 0;
+	// The simple solver is the plain incremental SAT/SMT core, which is all
+	// that ground equality over an uninterpreted sort needs; it avoids the
+	// tactic machinery of Z3_mk_solver.
+	Z3_solver s = Z3_mk_simple_solver(ctx);
+	if (lockstep_err == 0 && s != NULL) {
+		Z3_solver_inc_ref(ctx, s);
+	}
+	*err = lockstep_err;
+	return s;
+}
+
+static void lockstep_del(Z3_context ctx, Z3_solver s, Z3_sort sort) {
+	if (sort != NULL) {
+		Z3_dec_ref(ctx, Z3_sort_to_ast(ctx, sort));
+	}
+	if (s != NULL) {
+		Z3_solver_dec_ref(ctx, s);
+	}
+	Z3_del_context(ctx);
+}
+
+// lockstep_check runs one scoped query: push, assert a, check, pop. The pop
+// happens even after an error so the solver stays at its base level.
+static int lockstep_check(Z3_context ctx, Z3_solver s, Z3_ast a, int *err) {
+	lockstep_err = 0;
+	Z3_lbool r = Z3_L_UNDEF;
+	Z3_solver_push(ctx, s);
+	int perr = lockstep_err;
+	if (perr == 0) {
+		Z3_solver_assert(ctx, s, a);
+		if (lockstep_err == 0) {
+			r = Z3_solver_check(ctx, s);
+		}
+		int e = lockstep_err;
+		lockstep_err = 0;
+		Z3_solver_pop(ctx, s, 1);
+		if (e == 0) {
+			e = lockstep_err;
+		}
+		perr = e;
+	}
+	*err = perr;
+	return (int)r;
+}
+
+static int lockstep_push(Z3_context ctx, Z3_solver s) {
+	lockstep_err = 0;
+	Z3_solver_push(ctx, s);
+	return lockstep_err;
+}
+
+static int lockstep_pop(Z3_context ctx, Z3_solver s) {
+	lockstep_err = 0;
+	Z3_solver_pop(ctx, s, 1);
+	return lockstep_err;
+}
+
+static int lockstep_assert(Z3_context ctx, Z3_solver s, Z3_ast a) {
+	lockstep_err = 0;
+	Z3_solver_assert(ctx, s, a);
+	return lockstep_err;
+}
+
+// lockstep_allsat_step checks the solver; if satisfiable it stores the value
+// of each of the n atoms in the model into vals (1 true, 0 false) and asserts
+// the blocking clause that excludes exactly that assignment to the atoms.
+static int lockstep_allsat_step(Z3_context ctx, Z3_solver s, unsigned n, Z3_ast *atoms,
+                                unsigned char *vals, Z3_ast *lits, int *err) {
+	lockstep_err = 0;
+	Z3_lbool r = Z3_solver_check(ctx, s);
+	if (lockstep_err != 0 || r != Z3_L_TRUE) {
+		*err = lockstep_err;
+		return (int)r;
+	}
+	Z3_model m = Z3_solver_get_model(ctx, s);
+	if (lockstep_err != 0 || m == NULL) {
+		*err = lockstep_err ? lockstep_err : -1;
+		return (int)Z3_L_UNDEF;
+	}
+	Z3_model_inc_ref(ctx, m);
+	for (unsigned i = 0; i < n && lockstep_err == 0; i++) {
+		Z3_ast v = NULL;
+		vals[i] = 0;
+		// Model completion gives atoms over constants the model does not
+		// mention a definite value, so every atom is decided.
+		if (Z3_model_eval(ctx, m, atoms[i], true, &v) && v != NULL) {
+			Z3_inc_ref(ctx, v);
+			vals[i] = Z3_get_bool_value(ctx, v) == Z3_L_TRUE;
+			Z3_dec_ref(ctx, v);
+		} else if (lockstep_err == 0) {
+			lockstep_err = -1;
+		}
+	}
+	Z3_model_dec_ref(ctx, m);
+	if (lockstep_err != 0) {
+		*err = lockstep_err;
+		return (int)Z3_L_UNDEF;
+	}
+	// Block the assignment: some atom must take the other value.
+	unsigned made = 0;
+	for (unsigned i = 0; i < n && lockstep_err == 0; i++) {
+		if (vals[i]) {
+			lits[i] = Z3_mk_not(ctx, atoms[i]);
+			if (lockstep_err == 0 && lits[i] != NULL) {
+				Z3_inc_ref(ctx, lits[i]);
+				made = i + 1;
+			}
+		} else {
+			lits[i] = atoms[i];
+			Z3_inc_ref(ctx, lits[i]);
+			made = i + 1;
+		}
+	}
+	if (lockstep_err == 0 && n > 0) {
+		Z3_ast clause = Z3_mk_or(ctx, n, lits);
+		if (lockstep_err == 0 && clause != NULL) {
+			Z3_inc_ref(ctx, clause);
+			Z3_solver_assert(ctx, s, clause);
+			Z3_dec_ref(ctx, clause);
+		}
+	}
+	int e = lockstep_err;
+	for (unsigned i = 0; i < made; i++) {
+		Z3_dec_ref(ctx, lits[i]);
+	}
+	*err = e;
+	return (int)r;
+}
+
+static const char *lockstep_reason_unknown(Z3_context ctx, Z3_solver s) {
+	lockstep_err = 0;
+	return Z3_solver_get_reason_unknown(ctx, s);
+}
+
+static const char *lockstep_error_msg(Z3_context ctx, int code) {
+	return Z3_get_error_msg(ctx, (Z3_error_code)code);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Z3Error is a Z3 API error turned into a Go error by the installed error
+// handler (Z3 would otherwise print and exit the process).
+type Z3Error struct {
+	Code int    // Z3_error_code, or -1 for a failure detected by the binding
+	Msg  string // Z3's message for the code
+	Op   string // what the binding was doing
+}
+
+func (e *Z3Error) Error() string {
+	return fmt.Sprintf("smt: z3 error %d during %s: %s", e.Code, e.Op, e.Msg)
+}
+
+// Aliases so the rest of the package need not import "C".
+type (
+	zast  = C.Z3_ast
+	zbyte = C.uchar
+	zop   = C.int
+)
+
+// zctx is the C side of one Solver: the context, its solver and the sort.
+// It is kept apart from Solver so the safety-net cleanup can hold it without
+// keeping the Solver itself reachable.
+type zctx struct {
+	ctx    C.Z3_context
+	solver C.Z3_solver
+	sort   C.Z3_sort
+}
+
+func (z *zctx) err(code C.int, op string) error {
+	if code == 0 {
+		return nil
+	}
+	msg := "binding error"
+	if code > 0 {
+		msg = C.GoString(C.lockstep_error_msg(z.ctx, code))
+	}
+	return &Z3Error{Code: int(code), Msg: msg, Op: op}
+}
+
+func newZctx() (*zctx, error) {
+	ctx := C.lockstep_mk_context()
+	if ctx == nil {
+		return nil, &Z3Error{Code: -1, Msg: "Z3_mk_context_rc returned NULL", Op: "new context"}
+	}
+	z := &zctx{ctx: ctx}
+	var code C.int
+	z.sort = C.lockstep_mk_sort(ctx, &code)
+	if err := z.err(code, "mk sort"); err != nil {
+		z.sort = nil
+		z.free()
+		return nil, err
+	}
+	z.solver = C.lockstep_mk_solver(ctx, &code)
+	if err := z.err(code, "mk solver"); err != nil {
+		z.solver = nil
+		z.free()
+		return nil, err
+	}
+	return z, nil
+}
+
+// free releases the solver, the sort and the context. Deleting the context
+// frees every AST that still belongs to it, so it is a correct (if blunt)
+// safety net even when the caller's caches were never released.
+func (z *zctx) free() {
+	if z.ctx == nil {
+		return
+	}
+	C.lockstep_del(z.ctx, z.solver, z.sort)
+	z.ctx, z.solver, z.sort = nil, nil, nil
+}
+
+func (z *zctx) mkConst(name string) (C.Z3_ast, error) {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	var code C.int
+	a := C.lockstep_mk_const(z.ctx, z.sort, cs, &code)
+	return a, z.err(code, "mk const "+name)
+}
+
+const (
+	lkEq    = C.LK_EQ
+	lkNot   = C.LK_NOT
+	lkAnd   = C.LK_AND
+	lkOr    = C.LK_OR
+	lkTrue  = C.LK_TRUE
+	lkFalse = C.LK_FALSE
+)
+
+// mk builds one node and returns it with one reference owned by the caller.
+// args holds C pointers only, so passing its backing array is allowed.
+func (z *zctx) mk(op C.int, args []C.Z3_ast) (C.Z3_ast, error) {
+	var p *C.Z3_ast
+	if len(args) > 0 {
+		p = &args[0]
+	}
+	var code C.int
+	a := C.lockstep_mk(z.ctx, op, C.uint(len(args)), p, &code)
+	if code == 0 && a == nil {
+		code = -1
+	}
+	return a, z.err(code, "mk node")
+}
+
+func (z *zctx) decRef(a C.Z3_ast) { C.lockstep_dec_ref(z.ctx, a) }
+
+// lbool values as returned by the helpers.
+const (
+	lFalse = -1
+	lUndef = 0
+	lTrue  = 1
+)
+
+// check runs one push/assert/check/pop query.
+func (z *zctx) check(a C.Z3_ast) (int, error) {
+	var code C.int
+	r := C.lockstep_check(z.ctx, z.solver, a, &code)
+	return int(r), z.err(code, "check")
+}
+
+func (z *zctx) reasonUnknown() string {
+	return C.GoString(C.lockstep_reason_unknown(z.ctx, z.solver))
+}
+
+func (z *zctx) push() error { return z.err(C.lockstep_push(z.ctx, z.solver), "push") }
+func (z *zctx) pop() error  { return z.err(C.lockstep_pop(z.ctx, z.solver), "pop") }
+func (z *zctx) assert(a C.Z3_ast) error {
+	return z.err(C.lockstep_assert(z.ctx, z.solver, a), "assert")
+}
+
+// allsatStep checks the current assertions; when satisfiable, vals receives
+// the model's value for each atom and the blocking clause is asserted.
+// lits is scratch space of len(atoms).
+func (z *zctx) allsatStep(atoms []C.Z3_ast, vals []C.uchar, lits []C.Z3_ast) (int, error) {
+	var pa, pl *C.Z3_ast
+	var pv *C.uchar
+	if len(atoms) > 0 {
+		pa, pl, pv = &atoms[0], &lits[0], &vals[0]
+	}
+	var code C.int
+	r := C.lockstep_allsat_step(z.ctx, z.solver, C.uint(len(atoms)), pa, pv, pl, &code)
+	return int(r), z.err(code, "allsat step")
+}
