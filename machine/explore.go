@@ -1,0 +1,104 @@
+package machine
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Engine is one symbolic-execution engine on the shared machine: its heap
+// rules and its choices for the common rules.
+type Engine interface {
+	HeapRules
+	Options() Options
+	Name() string
+}
+
+// EndKind says how a path ended.
+type EndKind uint8
+
+const (
+	EndValue EndKind = iota // (… v end)
+	EndError                // (… error end)
+	EndCut                  // the step bound was reached
+	EndStuck                // no rule applies (variant V3's null dereference)
+)
+
+func (k EndKind) String() string {
+	return [...]string{"value", "error", "cut", "stuck"}[k]
+}
+
+// Stats describes one exploration.
+type Stats struct {
+	Paths  int64
+	Ends   [4]int64 // by EndKind
+	States int64    // states created, the initial one included
+	Steps  int64    // rule applications
+	Rules  map[string]int64
+	Wall   time.Duration
+	// Complete is false when the exploration stopped early (context
+	// cancelled or the visitor asked to stop): its counts are lower bounds.
+	Complete bool
+}
+
+// Visitor is called at the end of every path. Returning false stops the
+// exploration.
+type Visitor func(end *State, kind EndKind) bool
+
+// Explore runs eng depth-first from init with an explicit work list (no
+// recursion proportional to path length) until every path ends or is cut at
+// bound steps (bound < 0: no bound). init is consumed.
+func Explore(ctx context.Context, init *State, eng Engine, bound int, visit Visitor) (Stats, error) {
+	start := time.Now()
+	st := Stats{Rules: map[string]int64{}, States: 1}
+	work := []*State{init}
+	opt := eng.Options()
+	n := 0
+	end := func(s *State, k EndKind) bool {
+		st.Paths++
+		st.Ends[k]++
+		return visit == nil || visit(s, k)
+	}
+	for len(work) > 0 {
+		n++
+		if n&1023 == 0 && ctx.Err() != nil {
+			st.Wall = time.Since(start)
+			return st, nil
+		}
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		var kind EndKind
+		switch {
+		case s.Terminal():
+			kind = EndValue
+			if s.Mode == ModeError {
+				kind = EndError
+			}
+		case bound >= 0 && s.Steps >= bound:
+			kind = EndCut
+		default:
+			succ, err := Step(s, eng, opt)
+			if err != nil {
+				return st, fmt.Errorf("%s: step %d: %w", eng.Name(), s.Steps, err)
+			}
+			st.Steps++
+			if len(succ) == 0 {
+				kind = EndStuck
+				break
+			}
+			st.States += int64(len(succ))
+			for i := len(succ) - 1; i >= 0; i-- {
+				st.Rules[succ[i].Rule]++
+				work = append(work, succ[i].S)
+			}
+			continue
+		}
+		if !end(s, kind) {
+			st.Wall = time.Since(start)
+			return st, nil
+		}
+	}
+	st.Wall = time.Since(start)
+	st.Complete = true
+	return st, nil
+}

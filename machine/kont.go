@@ -1,0 +1,144 @@
+package machine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"lockstep/javalite"
+)
+
+// KKind is the kind of a continuation frame (RULES.md §2, grammar of k).
+type KKind uint8
+
+const (
+	KField    KKind = iota // (* $ f → k)            Expr: *FieldAccess
+	KWrite                 // (x $ f := * → k)       Expr: *FieldWrite
+	KEqL                   // (* = e → k)            Expr: *Equals
+	KEqR                   // (v = * → k)            Expr: *Equals, Val
+	KIf                    // (if * e else e → k)    Expr: *If
+	KVar                   // (var T x := * in e → k) Expr: *VarDecl
+	KCallRecv              // (* @ m e → k)          Expr: *Call
+	KCallArg               // (v @ m * → k)          Expr: *Call, Val
+	KAssign                // (x := * → k)           Expr: *Assign
+	KBegin                 // (begin * (e ...) → k)  Expr: *Begin, Idx = next
+	KPop                   // (pop η k)              Env
+)
+
+// Kont is one frame of the continuation; Next is the rest (nil is end).
+// Frames are immutable and shared between states.
+type Kont struct {
+	Kind KKind
+	Expr javalite.Expr
+	Val  Value
+	Idx  int
+	Env  []Value
+	Next *Kont
+}
+
+// ControlKey returns a string that is equal for two states exactly when
+// their controls (η e k) are equal. Expressions are identified by their
+// checker-assigned IDs, which is sound because both engines run the same
+// checked program.
+func (s *State) ControlKey() string {
+	var b []byte
+	put := func(x int64) { b = binary.AppendVarint(b, x) }
+	putEnv := func(env []Value) {
+		put(int64(len(env)))
+		for _, v := range env {
+			put(int64(v))
+		}
+	}
+	put(int64(s.Mode))
+	switch s.Mode {
+	case ModeExpr:
+		put(int64(s.Expr.ID()))
+	case ModeValue:
+		put(int64(s.Val))
+	}
+	putEnv(s.Env)
+	for k := s.K; k != nil; k = k.Next {
+		put(int64(k.Kind))
+		if k.Expr != nil {
+			put(int64(k.Expr.ID()))
+		}
+		put(int64(k.Val))
+		put(int64(k.Idx))
+		if k.Kind == KPop {
+			putEnv(k.Env)
+		}
+	}
+	return string(b)
+}
+
+// ControlString prints (η e k) for people.
+func (s *State) ControlString() string {
+	var b strings.Builder
+	b.WriteString("η=")
+	b.WriteString(EnvString(s.Env))
+	b.WriteString("  e=")
+	switch s.Mode {
+	case ModeExpr:
+		b.WriteString(javalite.PrintExpr(s.Expr))
+	case ModeValue:
+		b.WriteString(s.Val.String())
+	case ModeError:
+		b.WriteString("error")
+	}
+	b.WriteString("  k=")
+	b.WriteString(KontString(s.K))
+	return b.String()
+}
+
+// EnvString prints an environment as [slot:value ...], skipping unbound slots.
+func EnvString(env []Value) string {
+	var parts []string
+	for i, v := range env {
+		if v != VUndef {
+			parts = append(parts, fmt.Sprintf("%d:%s", i, v))
+		}
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// KontString prints a continuation in the notation of RULES.md §2.
+func KontString(k *Kont) string {
+	var b strings.Builder
+	depth := 0
+	for ; k != nil; k = k.Next {
+		depth++
+		if depth > 6 {
+			b.WriteString("… → ")
+			break
+		}
+		switch k.Kind {
+		case KField:
+			fmt.Fprintf(&b, "(* $ %s)", k.Expr.(*javalite.FieldAccess).FieldName)
+		case KWrite:
+			fw := k.Expr.(*javalite.FieldWrite)
+			fmt.Fprintf(&b, "(%s $ %s := *)", fw.VarName, fw.FieldName)
+		case KEqL:
+			fmt.Fprintf(&b, "(* = %s)", javalite.PrintExpr(k.Expr.(*javalite.Equals).R))
+		case KEqR:
+			fmt.Fprintf(&b, "(%s = *)", k.Val)
+		case KIf:
+			b.WriteString("(if * … else …)")
+		case KVar:
+			fmt.Fprintf(&b, "(var %s := * in …)", k.Expr.(*javalite.VarDecl).Name)
+		case KCallRecv:
+			c := k.Expr.(*javalite.Call)
+			fmt.Fprintf(&b, "(* @ %s %s)", c.MethodName, javalite.PrintExpr(c.Arg))
+		case KCallArg:
+			fmt.Fprintf(&b, "(%s @ %s *)", k.Val, k.Expr.(*javalite.Call).MethodName)
+		case KAssign:
+			fmt.Fprintf(&b, "(%s := *)", k.Expr.(*javalite.Assign).VarName)
+		case KBegin:
+			fmt.Fprintf(&b, "(begin * [%d more])", len(k.Expr.(*javalite.Begin).Exprs)-k.Idx)
+		case KPop:
+			fmt.Fprintf(&b, "(pop %s)", EnvString(k.Env))
+		}
+		b.WriteString(" → ")
+	}
+	b.WriteString("end")
+	return b.String()
+}

@@ -1,0 +1,384 @@
+// Package machine is the state (L R φ η e k) of RULES.md §2 and the rules
+// common to both engines (§3), implemented once for both to share.
+//
+// A State is the whole machine configuration. The heap is kept in dense
+// slices rather than maps because both engines clone states at every branch
+// and explore millions of them: references and locations are small
+// integers, so L is a slice indexed by reference, R a slice indexed by
+// location × global field ID, and a clone is three copies.
+//
+// The engines differ only in the heap rules (field access, field write and
+// reference comparison). Step applies a common rule itself and hands a
+// state whose redex is a heap rule to the engine's HeapRules. Because every
+// rule application, heap rules included, is exactly one step, a step bound
+// cuts a path at the same control point in both engines, and the stack
+// references (allocated only by common rules and by field access, identically
+// in both engines) coincide along the same control flow. That is what lets
+// the checker compare controls (η e k) of the two engines literally.
+package machine
+
+import (
+	"fmt"
+
+	"lockstep/javalite"
+	"lockstep/smt"
+)
+
+// Ref is a reference. The three partitions of RULES.md §2 are told apart by
+// n mod 3 on non-negative numbers; r_null and r_un are the two negative
+// distinguished references.
+type Ref = smt.Ref
+
+const (
+	RNull = smt.Null
+	RUn   = smt.Un
+)
+
+// Partition of a reference (RULES.md §2).
+type Partition uint8
+
+const (
+	PartStack Partition = iota // stack_r(): n mod 3 = 0
+	PartInput                  // init_r():  n mod 3 = 1
+	PartFresh                  // fresh_r(): n mod 3 = 2
+	PartSpecial                // r_null, r_un
+)
+
+// PartitionOf returns the partition of r.
+func PartitionOf(r Ref) Partition {
+	if r < 0 {
+		return PartSpecial
+	}
+	return Partition(r % 3)
+}
+
+// Loc is a location. Numbered locations are dense from 0 (l_0 is the entry
+// receiver); l_null and l_un are negative.
+type Loc int32
+
+const (
+	LNull Loc = -1
+	LUn   Loc = -2
+)
+
+func (l Loc) String() string {
+	switch l {
+	case LNull:
+		return "l_null"
+	case LUn:
+		return "l_un"
+	}
+	return fmt.Sprintf("l%d", int32(l))
+}
+
+// LocInfo describes a numbered location. It never changes once created.
+type LocInfo struct {
+	Class *javalite.Class
+	// Input locations are l_0 and those created by an initialization "new"
+	// choice (GSE) or by Summarize (θ_new).
+	Input bool
+	// Depth is used by the k-bound: 0 for l_0, depth(l_x)+1 for a location
+	// created by initializing a field of l_x.
+	Depth int
+	// Identity is the input reference whose initialization created the
+	// location (r_in0 for l_0); RNull for non-input locations.
+	Identity Ref
+	// Exists is the condition under which the location is part of the
+	// represented heap: true for GSE locations, l_0 and (new C) locations; the
+	// θ_new guard for a summary location. Concretization needs it, because
+	// an input location that no field points to any more is still part of
+	// the heap (a later initialization can alias it).
+	Exists *smt.Formula
+}
+
+// Entry is one guarded location (φ l) of a guarded value set.
+type Entry struct {
+	Guard *smt.Formula
+	Loc   Loc
+}
+
+// GVS is a guarded value set {(φ l) ...}. A GVS stored in a state is never
+// modified in place (states share them after a clone); build a new one.
+type GVS []Entry
+
+// Single is the GVS {(true l)}.
+func Single(l Loc) GVS { return GVS{{Guard: smt.True(), Loc: l}} }
+
+// Merge adds (g l) to the set, merging a duplicate location by disjunction
+// of the guards (RULES.md §2), and returns the new set without touching the
+// old one.
+func (s GVS) Merge(g *smt.Formula, l Loc) GVS {
+	for i, e := range s {
+		if e.Loc == l {
+			out := append(GVS(nil), s...)
+			out[i].Guard = smt.Or(e.Guard, g)
+			return out
+		}
+	}
+	out := make(GVS, len(s), len(s)+1)
+	copy(out, s)
+	return append(out, Entry{Guard: g, Loc: l})
+}
+
+// Value is what η binds and what e becomes: a reference (a stack reference
+// or r_null), true, or false.
+type Value int32
+
+const (
+	VTrue  Value = -10
+	VFalse Value = -11
+	VUndef Value = -12 // an environment slot not yet bound
+)
+
+// RefVal is the value of reference r.
+func RefVal(r Ref) Value { return Value(r) }
+
+// BoolVal is true or false.
+func BoolVal(b bool) Value {
+	if b {
+		return VTrue
+	}
+	return VFalse
+}
+
+// IsRef reports whether v is a reference.
+func (v Value) IsRef() bool { return v >= Value(RUn) }
+
+// IsBool reports whether v is true or false.
+func (v Value) IsBool() bool { return v == VTrue || v == VFalse }
+
+// Ref returns the reference of v; v must be a reference.
+func (v Value) Ref() Ref { return Ref(v) }
+
+func (v Value) String() string {
+	switch v {
+	case VTrue:
+		return "true"
+	case VFalse:
+		return "false"
+	case VUndef:
+		return "⊥"
+	}
+	return RefString(Ref(v))
+}
+
+// RefString prints a reference the way the papers do: r_null, r_un, and
+// s3 / i4 / f5 for the stack, input and fresh partitions.
+func RefString(r Ref) string {
+	switch r {
+	case RNull:
+		return "r_null"
+	case RUn:
+		return "r_un"
+	}
+	return fmt.Sprintf("%c%d", "sif"[r%3], int32(r))
+}
+
+// Mode says what the current e of a state is.
+type Mode uint8
+
+const (
+	ModeExpr  Mode = iota // e is an expression still to evaluate
+	ModeValue             // e is a value
+	ModeError             // e is error (and k is end)
+)
+
+// State is (L R φ η e k) plus the bookkeeping the rules need: location
+// descriptors, the three reference counters, and the step count.
+type State struct {
+	Prog *javalite.Program
+
+	Locs []LocInfo // indexed by Loc
+	L    []GVS     // indexed by int(Ref)+2; nil for references not in use
+	R    []Ref     // indexed by int(Loc)*NumFields + field ID
+
+	// Phi is the path condition. GSE records its comparisons in Facts
+	// instead, so that millions of GSE paths do not intern millions of long
+	// conjunctions; PathCondition combines both.
+	Phi   *smt.Formula
+	Facts *Fact
+
+	Env  []Value // η, indexed by javalite slot
+	Mode Mode
+	Expr javalite.Expr // when Mode == ModeExpr
+	Val  Value         // when Mode == ModeValue
+	K    *Kont         // nil is end
+
+	NextStack, NextInput, NextFresh Ref
+	Steps                           int
+}
+
+// Fact is a persistent list of path-condition conjuncts.
+type Fact struct {
+	F    *smt.Formula
+	Next *Fact
+}
+
+// NumFields is the number of global field IDs (the row width of R).
+func (s *State) NumFields() int { return len(s.Prog.Fields) }
+
+// Get returns L(r).
+func (s *State) Get(r Ref) GVS {
+	i := int(r) + 2
+	if i < 0 || i >= len(s.L) {
+		return nil
+	}
+	return s.L[i]
+}
+
+// Set makes L(r) = g. g must not be modified afterwards.
+func (s *State) Set(r Ref, g GVS) {
+	i := int(r) + 2
+	for i >= len(s.L) {
+		s.L = append(s.L, nil)
+	}
+	s.L[i] = g
+}
+
+// Field returns R(l, f).
+func (s *State) Field(l Loc, f *javalite.Field) Ref {
+	return s.R[int(l)*s.NumFields()+f.ID]
+}
+
+// SetField makes R(l, f) = r.
+func (s *State) SetField(l Loc, f *javalite.Field, r Ref) {
+	s.R[int(l)*s.NumFields()+f.ID] = r
+}
+
+// StackR is stack_r().
+func (s *State) StackR() Ref { r := s.NextStack; s.NextStack += 3; return r }
+
+// InitR is init_r().
+func (s *State) InitR() Ref { r := s.NextInput; s.NextInput += 3; return r }
+
+// FreshR is fresh_r().
+func (s *State) FreshR() Ref { r := s.NextFresh; s.NextFresh += 3; return r }
+
+// NewLoc creates a location of class c with every field set to fieldInit
+// (r_null for (new C), r_un for an input location).
+func (s *State) NewLoc(info LocInfo, fieldInit Ref) Loc {
+	l := Loc(len(s.Locs))
+	if info.Exists == nil {
+		info.Exists = smt.True()
+	}
+	if !info.Input {
+		info.Identity = RNull
+	}
+	s.Locs = append(s.Locs, info)
+	nf := s.NumFields()
+	for i := 0; i < nf; i++ {
+		s.R = append(s.R, RUn)
+	}
+	for _, f := range info.Class.Fields {
+		s.R[int(l)*nf+f.ID] = fieldInit
+	}
+	return l
+}
+
+// ClassOf returns the class of a numbered location.
+func (s *State) ClassOf(l Loc) *javalite.Class { return s.Locs[l].Class }
+
+// InputLocs returns ρ(C): the input locations of class c with their
+// identity references, ordered by identity reference.
+func (s *State) InputLocs(c *javalite.Class) []Entry2 {
+	var out []Entry2
+	for l, info := range s.Locs {
+		if info.Input && info.Class == c {
+			out = append(out, Entry2{Ref: info.Identity, Loc: Loc(l)})
+		}
+	}
+	// Identity references are allocated in increasing order along with the
+	// locations, so creation order is already reference order; sort anyway
+	// in case a variant creates them otherwise.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Ref < out[j-1].Ref; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// Entry2 is a pair (r_a l_a) of ρ(C).
+type Entry2 struct {
+	Ref Ref
+	Loc Loc
+}
+
+// PathCondition returns φ as one formula.
+func (s *State) PathCondition() *smt.Formula {
+	if s.Facts == nil {
+		return s.Phi
+	}
+	fs := []*smt.Formula{s.Phi}
+	for f := s.Facts; f != nil; f = f.Next {
+		fs = append(fs, f.F)
+	}
+	return smt.And(fs...)
+}
+
+// AddFact records a GSE comparison in the path condition.
+func (s *State) AddFact(f *smt.Formula) { s.Facts = &Fact{F: f, Next: s.Facts} }
+
+// Terminal reports whether the state is (… v end) or (… error end).
+func (s *State) Terminal() bool {
+	return s.Mode == ModeError || (s.Mode == ModeValue && s.K == nil)
+}
+
+// Clone returns an independent copy. GVSs, LocInfos, formulas, the
+// environment and the continuation are immutable and shared.
+func (s *State) Clone() *State {
+	c := *s
+	c.Locs = append([]LocInfo(nil), s.Locs...)
+	c.L = append([]GVS(nil), s.L...)
+	c.R = append([]Ref(nil), s.R...)
+	return &c
+}
+
+// SetError makes the state (L R φ η error end).
+func (s *State) SetError() {
+	s.Mode, s.Expr, s.Val, s.K = ModeError, nil, 0, nil
+}
+
+// SetValue makes e the value v with continuation k.
+func (s *State) SetValue(v Value, k *Kont) {
+	s.Mode, s.Expr, s.Val, s.K = ModeValue, nil, v, k
+}
+
+// SetExpr makes e the expression x with continuation k. The literals true
+// and false are values already (RULES.md §1: v ::= … | true | false), so
+// they enter the state as values; null is not, it steps by rule Null.
+func (s *State) SetExpr(x javalite.Expr, k *Kont) {
+	if lit, ok := x.(*javalite.Lit); ok && lit.Kind != javalite.LitNull {
+		s.SetValue(BoolVal(lit.Kind == javalite.LitTrue), k)
+		return
+	}
+	s.Mode, s.Expr, s.Val, s.K = ModeExpr, x, 0, k
+}
+
+// Roots returns every stack reference in η, e and k: the references a
+// homomorphism must map besides the field edges (RULES.md §7).
+func (s *State) Roots() []Ref {
+	var out []Ref
+	seen := map[Ref]bool{}
+	add := func(v Value) {
+		if v.IsRef() && !seen[v.Ref()] {
+			seen[v.Ref()] = true
+			out = append(out, v.Ref())
+		}
+	}
+	for _, v := range s.Env {
+		add(v)
+	}
+	if s.Mode == ModeValue {
+		add(s.Val)
+	}
+	for k := s.K; k != nil; k = k.Next {
+		if k.Kind == KEqR || k.Kind == KCallArg {
+			add(k.Val)
+		}
+		for _, v := range k.Env {
+			add(v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package machine
+
+import (
+	"errors"
+	"fmt"
+
+	"lockstep/javalite"
+	"lockstep/smt"
+)
+
+// Rule names, exactly as in RULES.md §3, §5 and §6. Traces, verdicts and
+// statistics use these strings.
+const (
+	RuleVarLookup   = "Variable lookup"
+	RuleNull        = "Null"
+	RuleNew         = "New"
+	RuleFieldEval   = "Field access (eval)"
+	RuleWriteEval   = "Field write (eval)"
+	RuleEqLEval     = "Equals (l-operand eval)"
+	RuleEqREval     = "Equals (r-operand eval)"
+	RuleEqBool      = "Equals (bool)"
+	RuleIfEval      = "If (eval)"
+	RuleIfTrue      = "If (true)"
+	RuleIfFalse     = "If (false)"
+	RuleVarEval     = "Var decl (eval)"
+	RuleVar         = "Var decl"
+	RuleInvokeObj   = "Invoke (object eval)"
+	RuleInvokeArg   = "Invoke (arg eval)"
+	RuleInvoke      = "Invoke"
+	RuleAssignEval  = "Assign (eval)"
+	RuleAssign      = "Assign"
+	RuleBeginFirst  = "Begin (first)"
+	RuleBeginNext   = "Begin (next)"
+	RuleBeginLast   = "Begin (last)"
+	RulePop         = "Pop"
+	RuleFieldA      = "Field access (A)"
+	RuleFieldANull  = "Field access (A′)"
+	RuleWriteW      = "Field write (W)"
+	RuleWriteWNull  = "Field write (W′)"
+	RuleEqualsE     = "Equals (E)"
+	RuleEqualsENot  = "Equals (E′)"
+	RuleInitNull    = "Initialize (null)"
+	RuleInitNew     = "Initialize (new)"
+	RuleInitAlias   = "Initialize (alias)"
+	RuleSummarize   = "Summarize"
+	RuleStuckNullDR = "stuck (no rule for null dereference)"
+)
+
+// Succ is one successor of a step and the rule that produced it.
+type Succ struct {
+	S    *State
+	Rule string
+}
+
+// HeapRules are the engine-specific rules. Each is called on a state whose
+// redex is the named heap rule and returns every successor (none when the
+// state is stuck). The state passed in belongs to the callee, which may
+// reuse it for one successor. Step has already counted the step.
+type HeapRules interface {
+	// FieldAccess: the state is (L R φ η r (* $ f → k)), fa is the access.
+	FieldAccess(s *State, r Ref, fa *javalite.FieldAccess, k *Kont) ([]Succ, error)
+	// FieldWrite: the state is (L R φ η r (x $ f := * → k)).
+	FieldWrite(s *State, r Ref, fw *javalite.FieldWrite, k *Kont) ([]Succ, error)
+	// EqualsRef: the state is (L R φ η r1 (r0 = * → k)) with references.
+	EqualsRef(s *State, r0, r1 Ref, eq *javalite.Equals, k *Kont) ([]Succ, error)
+}
+
+// Options are the rule choices of the common rules that differ between
+// sources (RULES.md §9). The zero value is the default reading.
+type Options struct {
+	// InvokeExtendsEnv selects variant V9's published reading: Invoke
+	// extends the caller's η instead of starting a fresh {this, x}.
+	InvokeExtendsEnv bool
+}
+
+// ErrTerminal is returned by Step on a terminal state.
+var ErrTerminal = errors.New("machine: step on a terminal state")
+
+// Initial returns the initial state of RULES.md §2 for the program's entry.
+func Initial(p *javalite.Program) *State {
+	m := p.Entry
+	s := &State{Prog: p, NextStack: 0, NextInput: 1, NextFresh: 2}
+	s.Set(RNull, Single(LNull))
+	s.Set(RUn, Single(LUn))
+	rin0 := s.InitR()
+	s0 := s.StackR()
+	l0 := s.NewLoc(LocInfo{Class: m.Owner, Input: true, Depth: 0, Identity: rin0}, RUn)
+	s.Set(rin0, Single(l0))
+	s.Set(s0, Single(l0))
+	s.Phi = smt.Neq(rin0, RNull)
+	s.Env = newEnv(m)
+	s.Env[javalite.SlotThis] = RefVal(s0)
+	if m.ParamT.Kind == javalite.KindBool {
+		s.Env[javalite.SlotParam] = VTrue
+	} else {
+		s.Env[javalite.SlotParam] = RefVal(RNull)
+	}
+	s.SetExpr(m.Body, nil)
+	return s
+}
+
+func newEnv(m *javalite.Method) []Value {
+	env := make([]Value, m.NumSlots)
+	for i := range env {
+		env[i] = VUndef
+	}
+	return env
+}
+
+// bind returns η[slot ↦ v] without modifying η (environments are shared).
+func bind(env []Value, slot int, v Value) []Value {
+	out := append([]Value(nil), env...)
+	out[slot] = v
+	return out
+}
+
+// Step applies the one rule whose redex the state has. The state belongs to
+// Step: callers that still need it must Clone it first. Every successor has
+// Steps one higher.
+func Step(s *State, h HeapRules, opt Options) ([]Succ, error) {
+	if s.Terminal() {
+		return nil, ErrTerminal
+	}
+	s.Steps++
+	if s.Mode == ModeExpr {
+		rule, err := stepExpr(s)
+		if err != nil {
+			return nil, err
+		}
+		return []Succ{{S: s, Rule: rule}}, nil
+	}
+	return stepValue(s, h, opt)
+}
+
+func one(s *State, rule string) ([]Succ, error) { return []Succ{{S: s, Rule: rule}}, nil }
+
+// stepExpr applies the rules whose redex is an expression.
+func stepExpr(s *State) (string, error) {
+	k := s.K
+	switch e := s.Expr.(type) {
+	case *javalite.Var: // Rule: Variable lookup
+		v := s.Env[e.Slot]
+		if v == VUndef {
+			return "", fmt.Errorf("%s: variable %s unbound", e.Pos(), e.Name)
+		}
+		s.SetValue(v, k)
+		return RuleVarLookup, nil
+	case *javalite.Lit: // Rule: Null (true and false never reach here)
+		s.SetValue(RefVal(RNull), k)
+		return RuleNull, nil
+	case *javalite.New: // Rule: New
+		r := s.StackR()
+		l := s.NewLoc(LocInfo{Class: e.Class}, RNull)
+		s.Set(r, Single(l))
+		s.SetValue(RefVal(r), k)
+		return RuleNew, nil
+	case *javalite.FieldAccess: // Rule: Field access (eval)
+		s.SetExpr(e.X, &Kont{Kind: KField, Expr: e, Next: k})
+		return RuleFieldEval, nil
+	case *javalite.FieldWrite: // Rule: Field write (eval)
+		s.SetExpr(e.Value, &Kont{Kind: KWrite, Expr: e, Next: k})
+		return RuleWriteEval, nil
+	case *javalite.Equals: // Rule: Equals (l-operand eval)
+		s.SetExpr(e.L, &Kont{Kind: KEqL, Expr: e, Next: k})
+		return RuleEqLEval, nil
+	case *javalite.If: // Rule: If (eval)
+		s.SetExpr(e.Cond, &Kont{Kind: KIf, Expr: e, Next: k})
+		return RuleIfEval, nil
+	case *javalite.VarDecl: // Rule: Var decl (eval)
+		s.SetExpr(e.Init, &Kont{Kind: KVar, Expr: e, Next: k})
+		return RuleVarEval, nil
+	case *javalite.Call: // Rule: Invoke (object eval)
+		s.SetExpr(e.Recv, &Kont{Kind: KCallRecv, Expr: e, Next: k})
+		return RuleInvokeObj, nil
+	case *javalite.Assign: // Rule: Assign (eval)
+		s.SetExpr(e.Value, &Kont{Kind: KAssign, Expr: e, Next: k})
+		return RuleAssignEval, nil
+	case *javalite.Begin: // Rule: Begin (first)
+		s.SetExpr(e.Exprs[0], &Kont{Kind: KBegin, Expr: e, Idx: 1, Next: k})
+		return RuleBeginFirst, nil
+	}
+	return "", fmt.Errorf("machine: no rule for expression %T", s.Expr)
+}
+
+// stepValue applies the rules whose redex is a value and the top frame of k.
+func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
+	v, f := s.Val, s.K
+	k := f.Next
+	switch f.Kind {
+	case KField:
+		return h.FieldAccess(s, v.Ref(), f.Expr.(*javalite.FieldAccess), k)
+	case KWrite:
+		return h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k)
+	case KEqL: // Rule: Equals (r-operand eval)
+		eq := f.Expr.(*javalite.Equals)
+		s.SetExpr(eq.R, &Kont{Kind: KEqR, Expr: eq, Val: v, Next: k})
+		return one(s, RuleEqREval)
+	case KEqR:
+		if v.IsBool() { // Rule: Equals (bool)
+			s.SetValue(BoolVal(v == f.Val), k)
+			return one(s, RuleEqBool)
+		}
+		return h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k)
+	case KIf:
+		e := f.Expr.(*javalite.If)
+		if v == VTrue { // Rule: If (true)
+			s.SetExpr(e.Then, k)
+			return one(s, RuleIfTrue)
+		}
+		s.SetExpr(e.Else, k) // Rule: If (false)
+		return one(s, RuleIfFalse)
+	case KVar: // Rule: Var decl
+		d := f.Expr.(*javalite.VarDecl)
+		saved := s.Env
+		s.Env = bind(s.Env, d.Slot, v)
+		s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+		return one(s, RuleVar)
+	case KCallRecv: // Rule: Invoke (arg eval)
+		c := f.Expr.(*javalite.Call)
+		s.SetExpr(c.Arg, &Kont{Kind: KCallArg, Expr: c, Val: v, Next: k})
+		return one(s, RuleInvokeArg)
+	case KCallArg: // Rule: Invoke, with the method of the receiver's static class
+		// and a fresh environment {this, x} (RULES.md §3, variant V9 default).
+		c := f.Expr.(*javalite.Call)
+		saved := s.Env
+		env := newEnv(c.Method)
+		if opt.InvokeExtendsEnv {
+			// The caller's bindings stay visible in the callee's slots. A
+			// well-typed callee binds every local before reading it, so
+			// this changes η but never a result.
+			copy(env, saved)
+		}
+		env[javalite.SlotThis] = f.Val
+		env[javalite.SlotParam] = v
+		s.Env = env
+		s.SetExpr(c.Method.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+		return one(s, RuleInvoke)
+	case KAssign: // Rule: Assign
+		a := f.Expr.(*javalite.Assign)
+		s.Env = bind(s.Env, a.Slot, v)
+		s.SetValue(v, k)
+		return one(s, RuleAssign)
+	case KBegin:
+		b := f.Expr.(*javalite.Begin)
+		if f.Idx == len(b.Exprs) { // Rule: Begin (last)
+			s.SetValue(v, k)
+			return one(s, RuleBeginLast)
+		}
+		// Rule: Begin (next)
+		s.SetExpr(b.Exprs[f.Idx], &Kont{Kind: KBegin, Expr: b, Idx: f.Idx + 1, Next: k})
+		return one(s, RuleBeginNext)
+	case KPop: // Rule: Pop
+		s.Env = f.Env
+		s.SetValue(v, k)
+		return one(s, RulePop)
+	}
+	return nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
+}
