@@ -38,10 +38,10 @@ const (
 type Partition uint8
 
 const (
-	PartStack Partition = iota // stack_r(): n mod 3 = 0
-	PartInput                  // init_r():  n mod 3 = 1
-	PartFresh                  // fresh_r(): n mod 3 = 2
-	PartSpecial                // r_null, r_un
+	PartStack   Partition = iota // stack_r(): n mod 3 = 0
+	PartInput                    // init_r():  n mod 3 = 1
+	PartFresh                    // fresh_r(): n mod 3 = 2
+	PartSpecial                  // r_null, r_un
 )
 
 // PartitionOf returns the partition of r.
