@@ -383,21 +383,33 @@ func nary(op Op, fs []*Formula) *Formula {
 	case 1:
 		return ops[0]
 	}
-	// Complementary pair. Operands are hash-consed, so ¬g is in ops exactly
-	// when the pointer Not(g) is; look up each negation operand's kid.
-	for _, f := range ops {
-		if f.op == OpNot {
-			if _, found := slices.BinarySearchFunc(ops, f.kids[0].id, func(x *Formula, id uint64) int {
-				switch {
-				case x.id < id:
-					return -1
-				case x.id > id:
-					return 1
-				}
-				return 0
-			}); found {
-				return zero
+	// Complementary pairs. Operands are hash-consed, so ¬g is in ops exactly
+	// when the pointer Not(g) is. Flattening can hide a pair: in
+	// And(And(x, y), ¬And(x, y)) the positive side becomes x, y, so a
+	// negated operand whose kid has this node's operator is contradicted
+	// when all of that kid's operands are present.
+	has := func(g *Formula) bool {
+		_, found := slices.BinarySearchFunc(ops, g.id, func(x *Formula, id uint64) int {
+			switch {
+			case x.id < id:
+				return -1
+			case x.id > id:
+				return 1
 			}
+			return 0
+		})
+		return found
+	}
+	for _, f := range ops {
+		if f.op != OpNot {
+			continue
+		}
+		g := f.kids[0]
+		if has(g) {
+			return zero
+		}
+		if g.op == op && !slices.ContainsFunc(g.kids, func(k *Formula) bool { return !has(k) }) {
+			return zero
 		}
 	}
 	key := make([]byte, 1+8*len(ops))

@@ -1,0 +1,249 @@
+package smt
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+func TestBell(t *testing.T) {
+	// Sanity check of the brute-force oracle itself.
+	assert.Len(t, allPartitions(universe), 52)
+	assert.Len(t, allPartitions([]Ref{Null, 1, 4}), 5)
+}
+
+func TestConstructorsBasic(t *testing.T) {
+	assert.Same(t, True(), Eq(4, 4))
+	assert.Same(t, Eq(4, 1), Eq(1, 4))
+	assert.Same(t, Eq(Null, 4), Eq(4, Null))
+	a, b := Eq(7, 1).Atom()
+	assert.Equal(t, [2]Ref{1, 7}, [2]Ref{a, b})
+	a, b = Eq(7, Null).Atom()
+	assert.Equal(t, [2]Ref{Null, 7}, [2]Ref{a, b})
+
+	assert.Same(t, False(), Not(True()))
+	assert.Same(t, True(), Not(False()))
+	assert.Same(t, Eq(1, 4), Not(Neq(1, 4)))
+	assert.Same(t, False(), Neq(4, 4))
+
+	assert.Same(t, True(), And())
+	assert.Same(t, False(), Or())
+	x, y, z := Eq(1, 4), Neq(4, Null), Eq(7, 10)
+	assert.Same(t, x, And(x))
+	assert.Same(t, x, And(x, True(), x))
+	assert.Same(t, False(), And(x, False()))
+	assert.Same(t, True(), Or(x, True()))
+	assert.Same(t, And(x, y), And(y, x))
+	assert.Same(t, And(x, y, z), And(And(z, x), y))
+	assert.Same(t, Or(x, y, z), Or(z, Or(y, x)))
+	assert.Same(t, False(), And(x, y, Not(x)))
+	assert.Same(t, True(), Or(Not(y), x, y))
+	assert.Same(t, False(), And(And(x, y), Not(And(y, x))))
+	assert.Same(t, Or(Not(x), y), Implies(x, y))
+	assert.Same(t, True(), Implies(False(), x))
+	assert.Same(t, Eq(Null, 1), Implies(True(), Eq(1, Null)))
+	assert.NotSame(t, And(x, y), Or(x, y))
+
+	k := And(z, x, y).Kids()
+	assert.Len(t, k, 3)
+	assert.True(t, k[0].ID() < k[1].ID() && k[1].ID() < k[2].ID())
+	assert.Equal(t, []Ref{Null, 1, 4, 7, 10}, And(x, y, z).Refs())
+	assert.Equal(t, []Ref{}, True().Refs())
+
+	assert.PanicsWithValue(t, "smt: r_un in an equality atom", func() { Eq(Un, 1) })
+}
+
+func TestString(t *testing.T) {
+	cases := map[string]*Formula{
+		"true":                   True(),
+		"false":                  False(),
+		"r4 = null":              Eq(Null, 4),
+		"r4 ≠ r7":                Neq(7, 4),
+		"r1 ≠ null":              Neq(1, Null),
+		"(r1 = r4 ∨ r7 ≠ null)":  Or(Eq(1, 4), Neq(7, Null)),
+		"¬(r1 = r4 ∧ r7 = null)": Not(And(Eq(1, 4), Eq(7, Null))),
+		"((r1 = r4 ∨ r7 = null) ∧ r10 = null)": And(Or(Eq(1, 4), Eq(7, Null)), Eq(10, Null)),
+	}
+	for want, f := range cases {
+		// Operand order follows IDs, which depend on creation order, so
+		// compound renderings are compared as multisets of characters.
+		got := f.String()
+		if f.Op() == OpAnd || f.Op() == OpOr || f.Op() == OpNot && f.Kids()[0].Op() != OpEq {
+			w, g := []rune(want), []rune(got)
+			slices.Sort(w)
+			slices.Sort(g)
+			assert.Equal(t, string(w), string(g), want, got)
+		} else {
+			assert.Equal(t, want, got)
+		}
+	}
+}
+
+// checkInvariants verifies the structural normal form the constructors
+// promise, recursively.
+func checkInvariants(t *rapid.T, f *Formula) {
+	switch f.Op() {
+	case OpTrue, OpFalse:
+		if len(f.Kids()) != 0 {
+			t.Fatalf("constant with kids: %v", f)
+		}
+	case OpEq:
+		a, b := f.Atom()
+		if !(a < b) || a == Un || b == Un {
+			t.Fatalf("bad atom %v", f)
+		}
+	case OpNot:
+		k := f.Kids()[0]
+		if k.Op() == OpNot || k.IsTrue() || k.IsFalse() {
+			t.Fatalf("unsimplified negation %v", f)
+		}
+	case OpAnd, OpOr:
+		ks := f.Kids()
+		if len(ks) < 2 {
+			t.Fatalf("n-ary node with %d kids: %v", len(ks), f)
+		}
+		for i, k := range ks {
+			if k.Op() == f.Op() || k.IsTrue() || k.IsFalse() {
+				t.Fatalf("unflattened/unsimplified kid %v in %v", k, f)
+			}
+			if i > 0 && ks[i-1].ID() >= k.ID() {
+				t.Fatalf("kids not strictly sorted by ID in %v", f)
+			}
+			if slices.Contains(ks, Not(k)) {
+				t.Fatalf("complementary pair in %v", f)
+			}
+		}
+	}
+	var refs []Ref
+	for _, k := range f.Kids() {
+		checkInvariants(t, k)
+		refs = append(refs, k.Refs()...)
+	}
+	if f.Op() == OpEq {
+		a, b := f.Atom()
+		refs = append(refs, a, b)
+	}
+	slices.Sort(refs)
+	refs = slices.Compact(refs)
+	if !slices.Equal(refs, f.Refs()) && !(len(refs) == 0 && len(f.Refs()) == 0) {
+		t.Fatalf("Refs() = %v, want %v for %v", f.Refs(), refs, f)
+	}
+}
+
+// TestSimplificationSound: the constructed (simplified) formula and the raw
+// tree agree under every interpretation of the universe, the result is in
+// normal form, and building the same tree twice gives the same pointer.
+func TestSimplificationSound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rawGen(4).Draw(t, "f")
+		f := r.build()
+		for _, p := range universePartitions {
+			if got, want := f.Eval(p.same), r.eval(p.same); got != want {
+				t.Fatalf("%v: Eval=%v, raw=%v under %v", f, got, want, p)
+			}
+		}
+		checkInvariants(t, f)
+		if g := r.build(); g != f {
+			t.Fatalf("rebuilding gave a different pointer: %v vs %v", f, g)
+		}
+		// The simplified formula mentions no ref the raw tree does not.
+		mentioned := map[Ref]bool{}
+		r.refs(mentioned)
+		for _, x := range f.Refs() {
+			if !mentioned[x] {
+				t.Fatalf("%v mentions %v, not in the input", f, x)
+			}
+		}
+	})
+}
+
+// TestAlgebraicLaws checks the identities the constructors guarantee as
+// pointer equalities, on random operands.
+func TestAlgebraicLaws(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := rawGen(3)
+		x, y, z := g.Draw(t, "x").build(), g.Draw(t, "y").build(), g.Draw(t, "z").build()
+		eq := func(name string, a, b *Formula) {
+			if a != b {
+				t.Fatalf("%s: %v != %v", name, a, b)
+			}
+		}
+		eq("not not", Not(Not(x)), x)
+		eq("and comm", And(x, y), And(y, x))
+		eq("or comm", Or(x, y), Or(y, x))
+		eq("and assoc", And(x, And(y, z)), And(And(x, y), z))
+		eq("or assoc", Or(x, Or(y, z)), Or(Or(x, y), z))
+		eq("and idem", And(x, x), x)
+		eq("or idem", Or(x, x), x)
+		eq("and compl", And(x, Not(x)), False())
+		eq("or compl", Or(x, Not(x)), True())
+		eq("implies", Implies(x, y), Or(Not(x), y))
+		if x.ID() == 0 {
+			t.Fatalf("formula without ID: %v", x)
+		}
+	})
+}
+
+func TestConcurrentConstruction(t *testing.T) {
+	// Several goroutines build the same formulas; hash-consing must hand
+	// every one of them the same pointers.
+	const workers = 8
+	build := func() []*Formula {
+		var out []*Formula
+		for a := Ref(-1); a < 30; a++ {
+			for b := Ref(-1); b < 30; b++ {
+				e := Eq(a, b)
+				out = append(out, e, Not(e), And(e, Neq(a, 100+b)), Or(Eq(a, 200), e))
+			}
+		}
+		return out
+	}
+	results := make([][]*Formula, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { results[w] = build() })
+	}
+	wg.Wait()
+	for w := 1; w < workers; w++ {
+		assert.Equal(t, len(results[0]), len(results[w]))
+		for i := range results[0] {
+			if results[0][i] != results[w][i] {
+				t.Fatalf("worker %d got a different pointer for %v", w, results[0][i])
+			}
+		}
+	}
+}
+
+// TestInternTableShrinks: formulas nobody references are collected and
+// their intern entries removed, so the table does not grow without bound.
+func TestInternTableShrinks(t *testing.T) {
+	before := InternedCount()
+	func() {
+		var keep []*Formula
+		for i := range 20000 {
+			keep = append(keep, And(Eq(Ref(1000000+i), Null), Neq(Ref(2000000+i), 1)))
+		}
+		runtime.KeepAlive(keep)
+	}()
+	peak := InternedCount()
+	assert.GreaterOrEqual(t, peak, before+20000)
+	deadline := time.Now().Add(10 * time.Second)
+	for InternedCount() > before+1000 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, InternedCount(), before+1000, "peak %d", peak)
+
+	// A formula rebuilt after collection is a fresh, working formula.
+	f := And(Eq(1000000, Null), Neq(2000000, 1))
+	assert.Same(t, f, And(Neq(1, 2000000), Eq(Null, 1000000)))
+	var kids []string
+	for _, k := range f.Kids() {
+		kids = append(kids, k.String())
+	}
+	assert.ElementsMatch(t, []string{"r1000000 = null", "r1 ≠ r2000000"}, kids)
+}
