@@ -3,6 +3,7 @@ package smt
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -139,6 +140,22 @@ func (s *Solver) ResetCache() {
 	}
 	clear(s.sat)
 	s.releaseASTs()
+}
+
+// SetTimeout bounds each check; a check that runs out of time answers
+// unknown (an error wrapping ErrUnknown). d <= 0 removes the bound. Equality
+// logic over a handful of references never comes close to needing one, but
+// a checker running unattended should not hang on a pathological query.
+func (s *Solver) SetTimeout(d time.Duration) error {
+	if s.z == nil {
+		return ErrClosed
+	}
+	ms := uint32(math.MaxUint32) // Z3's "no timeout"
+	if d > 0 {
+		ms = uint32(min(d.Milliseconds(), math.MaxUint32-1))
+		ms = max(ms, 1)
+	}
+	return s.z.setUintParam("timeout", ms)
 }
 
 // Stats returns the counters accumulated so far.

@@ -217,6 +217,23 @@ static int lockstep_allsat_step(Z3_context ctx, Z3_solver s, unsigned n, Z3_ast 
 	return (int)r;
 }
 
+// lockstep_set_uint_param sets one unsigned solver parameter (timeout, rlimit).
+static int lockstep_set_uint_param(Z3_context ctx, Z3_solver s, const char *name, unsigned v) {
+	lockstep_err = 0;
+	Z3_params p = Z3_mk_params(ctx);
+	if (lockstep_err != 0 || p == NULL) {
+		return lockstep_err ? lockstep_err : -1;
+	}
+	Z3_params_inc_ref(ctx, p);
+	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, name), v);
+	if (lockstep_err == 0) {
+		Z3_solver_set_params(ctx, s, p);
+	}
+	int e = lockstep_err;
+	Z3_params_dec_ref(ctx, p);
+	return e;
+}
+
 static const char *lockstep_reason_unknown(Z3_context ctx, Z3_solver s) {
 	lockstep_err = 0;
 	return Z3_solver_get_reason_unknown(ctx, s);
@@ -355,6 +372,12 @@ func (z *zctx) check(a C.Z3_ast) (int, error) {
 
 func (z *zctx) reasonUnknown() string {
 	return C.GoString(C.lockstep_reason_unknown(z.ctx, z.solver))
+}
+
+func (z *zctx) setUintParam(name string, v uint32) error {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return z.err(C.lockstep_set_uint_param(z.ctx, z.solver, cs, C.uint(v)), "set param "+name)
 }
 
 func (z *zctx) push() error { return z.err(C.lockstep_push(z.ctx, z.solver), "push") }

@@ -1,0 +1,344 @@
+package smt
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+func newSolver(t testing.TB) *Solver {
+	t.Helper()
+	s, err := NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func TestSatBasic(t *testing.T) {
+	s := newSolver(t)
+	cases := []struct {
+		f    *Formula
+		want bool
+	}{
+		{True(), true},
+		{False(), false},
+		{Eq(1, Null), true},
+		{And(Neq(1, Null), Neq(4, Null)), true},
+		{And(Eq(1, 4), Eq(4, Null), Neq(1, Null)), false},
+		{And(Eq(1, 4), Eq(4, 7), Neq(1, 7)), false},
+		{And(Or(Eq(1, Null), Eq(4, Null)), Neq(1, Null), Neq(4, Null)), false},
+		{Implies(Eq(1, 4), Eq(4, 1)), true},
+	}
+	for _, c := range cases {
+		got, err := s.Sat(c.f)
+		assert.NoError(t, err)
+		assert.Equal(t, c.want, got, c.f)
+	}
+	st := s.Stats()
+	// Five: True, False and the tautological implication (simplified to
+	// True by the constructors) never reach Z3.
+	assert.Equal(t, int64(5), st.Queries, "True/False must not reach Z3")
+	assert.Equal(t, int64(0), st.CacheHits)
+	for _, c := range cases {
+		got, err := s.Sat(c.f)
+		assert.NoError(t, err)
+		assert.Equal(t, c.want, got, c.f)
+	}
+	st = s.Stats()
+	assert.Equal(t, int64(5), st.Queries)
+	assert.Equal(t, int64(5), st.CacheHits)
+	assert.True(t, st.SolverTime > 0)
+
+	s.ResetCache()
+	_, err := s.Sat(Eq(1, Null))
+	assert.NoError(t, err)
+	assert.Equal(t, int64(6), s.Stats().Queries)
+
+	r, err := s.Check(And(Eq(1, 4), Neq(4, 1)))
+	assert.NoError(t, err)
+	assert.Equal(t, Unsat, r)
+}
+
+// TestSatMatchesBruteForce: Z3's answer equals evaluation over all 52
+// interpretations of four refs and null.
+func TestSatMatchesBruteForce(t *testing.T) {
+	s := newSolver(t)
+	// A tiny translation-cache bound makes the property also exercise
+	// eviction between queries.
+	s.transLimit, s.constLimit = 8, 2
+	rapid.Check(t, func(t *rapid.T) {
+		f := rawGen(4).Draw(t, "f").build()
+		want := bruteSat(f)
+		got, err := s.Sat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("Sat(%v) = %v, brute force %v", f, got, want)
+		}
+		r, err := s.Check(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r == Sat) != want {
+			t.Fatalf("Check(%v) = %v, brute force %v", f, r, want)
+		}
+	})
+}
+
+// TestAllSATMatchesBruteForce compares the projected models with the set of
+// projections of all satisfying interpretations.
+func TestAllSATMatchesBruteForce(t *testing.T) {
+	s := newSolver(t)
+	rapid.Check(t, func(t *rapid.T) {
+		f := rawGen(3).Draw(t, "f").build()
+		var atoms []*Formula
+		for _, a := range rapid.SliceOfN(rapid.SampledFrom([][2]Ref{
+			{Null, 1}, {Null, 4}, {Null, 7}, {Null, 10}, {1, 4}, {1, 7}, {1, 10}, {4, 7}, {4, 10}, {7, 10},
+		}), 0, 5).Draw(t, "atoms") {
+			atoms = append(atoms, Eq(a[0], a[1]))
+		}
+		var want [][]Ref // assignments encoded as 0/1 refs to reuse sortedKeys
+		for _, p := range universePartitions {
+			if f.Eval(p.same) {
+				m := make([]Ref, len(atoms))
+				for i, a := range atoms {
+					if a.Eval(p.same) {
+						m[i] = 1
+					}
+				}
+				want = append(want, m)
+			}
+		}
+		want = sortedKeys(want)
+
+		models, complete, err := s.AllSAT(f, atoms, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !complete {
+			t.Fatalf("unlimited enumeration reported incomplete")
+		}
+		var got [][]Ref
+		for _, m := range models {
+			e := make([]Ref, len(m))
+			for i, v := range m {
+				if v {
+					e[i] = 1
+				}
+			}
+			got = append(got, e)
+		}
+		if n := len(got); len(sortedKeys(got)) != n {
+			t.Fatalf("duplicate models: %v", models)
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("AllSAT(%v, %v) = %v, want %v", f, atoms, got, want)
+		}
+
+		// A limit returns a prefix-sized subset and says whether more exist.
+		if len(want) > 0 {
+			limit := rapid.IntRange(1, len(want)).Draw(t, "limit")
+			lm, lc, err := s.AllSAT(f, atoms, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lm) != limit || lc != (limit == len(want)) {
+				t.Fatalf("limit %d of %d: got %d models, complete=%v", limit, len(want), len(lm), lc)
+			}
+		}
+	})
+}
+
+// TestPartitionsMatchesBruteForce compares Partitions with the projections
+// of all satisfying interpretations of the universe onto refs ∪ {null}.
+func TestPartitionsMatchesBruteForce(t *testing.T) {
+	s := newSolver(t)
+	rapid.Check(t, func(t *rapid.T) {
+		f := rawGen(3).Draw(t, "f").build()
+		refs := rapid.SliceOfNDistinct(rapid.SampledFrom([]Ref{1, 4, 7, 10}), 0, 4, rapid.ID).Draw(t, "refs")
+		elems := append([]Ref{Null}, refs...)
+		slices.Sort(elems)
+		var want [][]Ref
+		for _, p := range universePartitions {
+			if f.Eval(p.same) {
+				want = append(want, projectKey(p.same, elems))
+			}
+		}
+		want = sortedKeys(want)
+
+		parts, complete, err := s.Partitions(f, refs, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !complete {
+			t.Fatal("unlimited enumeration reported incomplete")
+		}
+		var got [][]Ref
+		for _, m := range parts {
+			if len(m) != len(refs) {
+				t.Fatalf("partition %v does not map exactly refs %v", m, refs)
+			}
+			key := make([]Ref, len(elems))
+			for j, e := range elems {
+				if e == Null {
+					key[j] = Null
+					continue
+				}
+				key[j] = m[e]
+			}
+			got = append(got, key)
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("Partitions(%v, %v) = %v, want %v", f, refs, got, want)
+		}
+	})
+}
+
+func TestPartitionsExamples(t *testing.T) {
+	s := newSolver(t)
+	parts, complete, err := s.Partitions(True(), []Ref{1, 4}, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Equal(t, []map[Ref]Ref{
+		{1: Null, 4: Null},
+		{1: Null, 4: 4},
+		{1: 1, 4: Null},
+		{1: 1, 4: 1},
+		{1: 1, 4: 4},
+	}, parts)
+
+	parts, complete, err = s.Partitions(And(Neq(1, Null), Neq(4, Null)), []Ref{4, 1}, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Equal(t, []map[Ref]Ref{{1: 1, 4: 1}, {1: 1, 4: 4}}, parts)
+
+	parts, complete, err = s.Partitions(True(), []Ref{1, 4, 7}, 3)
+	assert.NoError(t, err)
+	assert.Equal(t, false, complete)
+	assert.Len(t, parts, 3)
+
+	parts, complete, err = s.Partitions(True(), []Ref{1, 4, 7}, 15) // Bell(4)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Len(t, parts, 15)
+
+	parts, complete, err = s.Partitions(False(), []Ref{1}, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Len(t, parts, 0)
+
+	// No refs: the single partition {null} (an empty map), if f is
+	// satisfiable at all.
+	parts, complete, err = s.Partitions(Eq(1, 4), nil, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Equal(t, []map[Ref]Ref{{}}, parts)
+
+	// Null among refs and duplicates are accepted; Null maps to itself.
+	parts, _, err = s.Partitions(Neq(1, Null), []Ref{1, Null, 1}, 0)
+	assert.NoError(t, err)
+	assert.Equal(t, []map[Ref]Ref{{Null: Null, 1: 1}}, parts)
+
+	_, _, err = s.Partitions(True(), []Ref{Un}, 0)
+	assert.True(t, err != nil)
+}
+
+func TestAllSATExamples(t *testing.T) {
+	s := newSolver(t)
+	a, b := Eq(1, Null), Eq(4, Null)
+	models, complete, err := s.AllSAT(Or(a, b), []*Formula{a, b}, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Len(t, models, 3)
+
+	models, complete, err = s.AllSAT(Eq(1, 4), nil, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Equal(t, [][]bool{{}}, models)
+
+	models, complete, err = s.AllSAT(And(a, Neq(1, Null)), []*Formula{a}, 0)
+	assert.NoError(t, err)
+	assert.True(t, complete)
+	assert.Len(t, models, 0)
+
+	_, _, err = s.AllSAT(True(), []*Formula{Neq(1, 4)}, 0)
+	assert.True(t, err != nil, "non-atom accepted")
+
+	// The enumeration is scoped: afterwards the solver is back at its base
+	// level, without f or blocking clauses.
+	ok, err := s.Sat(And(Neq(1, Null), Neq(4, Null)))
+	assert.NoError(t, err)
+	assert.True(t, ok)
+}
+
+func TestErrorsBecomeGoErrors(t *testing.T) {
+	s := newSolver(t)
+	// Popping at base level is a Z3 API error; the default handler would
+	// exit the process.
+	err := s.z.pop()
+	var ze *Z3Error
+	assert.True(t, errors.As(err, &ze), err)
+	// Z3_mk_and over non-Boolean terms is a sort error.
+	c, err := s.constant(1)
+	assert.NoError(t, err)
+	_, err = s.z.mk(lkAnd, []zast{c, c})
+	assert.True(t, errors.As(err, &ze), err)
+	// The solver is still usable.
+	ok, err := s.Sat(Neq(1, 4))
+	assert.NoError(t, err)
+	assert.True(t, ok)
+}
+
+func TestUnknownIsAnError(t *testing.T) {
+	s := newSolver(t)
+	// A resource limit of one makes Z3 give up on anything non-trivial.
+	assert.NoError(t, s.z.setUintParam("rlimit", 1))
+	f := And(Or(Eq(1, 4), Eq(1, 7)), Or(Eq(4, 10), Neq(7, Null)), Neq(1, 10))
+	ok, err := s.Sat(f)
+	if err == nil {
+		t.Skipf("Z3 answered %v within rlimit 1; cannot exercise unknown", ok)
+	}
+	assert.True(t, errors.Is(err, ErrUnknown), err)
+	assert.Equal(t, int64(1), s.Stats().Unknowns)
+	// Unknown is never cached: after lifting the limit the query is asked again.
+	assert.NoError(t, s.z.setUintParam("rlimit", 0))
+	ok, err = s.Sat(f)
+	assert.NoError(t, err)
+	assert.True(t, ok)
+}
+
+func TestClose(t *testing.T) {
+	s, err := NewSolver()
+	assert.NoError(t, err)
+	_, err = s.Sat(Eq(1, 4))
+	assert.NoError(t, err)
+	s.Close()
+	s.Close() // idempotent
+	_, err = s.Sat(Eq(1, 7))
+	assert.True(t, errors.Is(err, ErrClosed))
+	_, err = s.Check(Eq(1, 7))
+	assert.True(t, errors.Is(err, ErrClosed))
+	_, _, err = s.AllSAT(True(), nil, 0)
+	assert.True(t, errors.Is(err, ErrClosed))
+	assert.True(t, errors.Is(s.SetTimeout(0), ErrClosed))
+	s.ResetCache()
+	// Trivial formulas need no solver.
+	ok, err := s.Sat(True())
+	assert.NoError(t, err)
+	assert.True(t, ok)
+}
+
+func TestSetTimeout(t *testing.T) {
+	s := newSolver(t)
+	assert.NoError(t, s.SetTimeout(time.Second))
+	ok, err := s.Sat(Neq(1, 4))
+	assert.NoError(t, err)
+	assert.True(t, ok)
+	assert.NoError(t, s.SetTimeout(0))
+}
