@@ -1,0 +1,452 @@
+package javalite
+
+import (
+	"fmt"
+	"os"
+)
+
+// Check resolves every name in p, assigns expression IDs and variable slots,
+// computes static types, and fills in every field that ast.go marks as set by
+// Check. It reports all errors it finds, sorted by position, as an
+// ErrorList. The semantics has no run-time checks (RULES.md §1), so anything
+// accepted here must be executable by the engines.
+//
+// Check may be called again on the same tree; it recomputes everything.
+// After an error the tree is partly resolved and must not be executed.
+func Check(p *Program) error {
+	c := &checker{prog: p}
+	c.declare()
+	c.bodies()
+	c.entry()
+	return c.errs.err()
+}
+
+// ParseAndCheck parses and checks src; file names the source in positions.
+func ParseAndCheck(file string, src []byte) (*Program, error) {
+	p, err := Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// LoadFile reads, parses and checks the program in the file at path.
+func LoadFile(path string) (*Program, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAndCheck(path, src)
+}
+
+type checker struct {
+	errorSink
+	prog   *Program
+	nextID int
+
+	// Per method being checked.
+	method *Method
+	scope  []binding // innermost last
+}
+
+// binding is one variable in scope.
+type binding struct {
+	name string
+	slot int
+	typ  Type
+}
+
+var (
+	boolType    = Type{Kind: KindBool}
+	nullType    = Type{Kind: KindNull}
+	invalidType = Type{}
+)
+
+func classType(c *Class) Type { return Type{Kind: KindClass, Class: c} }
+
+// declare resolves the class table: classes, fields and method signatures.
+// It runs before any body is checked, so bodies may refer to classes and
+// methods declared later in the file (recursion and mutual references are
+// the only way to iterate in Javalite).
+func (c *checker) declare() {
+	p := c.prog
+	p.ByName = make(map[string]*Class, len(p.Classes))
+	p.Fields = nil
+	for i, cl := range p.Classes {
+		cl.Index = i
+		if prev, dup := p.ByName[cl.Name]; dup {
+			c.errorf(cl.Pos, "duplicate class `%s` (first declared at %s)", cl.Name, lineCol(prev.Pos))
+			continue
+		}
+		p.ByName[cl.Name] = cl
+	}
+	for _, cl := range p.Classes {
+		seen := make(map[string]*Field, len(cl.Fields))
+		for i, f := range cl.Fields {
+			f.Owner, f.Index, f.ID = cl, i, len(p.Fields)
+			p.Fields = append(p.Fields, f)
+			if prev, dup := seen[f.Name]; dup {
+				c.errorf(f.Pos, "duplicate field `%s` in class %s (first declared at %s)", f.Name, cl.Name, lineCol(prev.Pos))
+			} else {
+				seen[f.Name] = f
+			}
+			f.Class = nil
+			switch t := c.resolveType(f.Type); t.Kind {
+			case KindBool:
+				c.errorf(f.Type.Pos, "field `%s` of type bool: fields are class-typed only", f.Name)
+			case KindClass:
+				f.Class = t.Class
+			}
+		}
+		seenM := make(map[string]*Method, len(cl.Methods))
+		for _, m := range cl.Methods {
+			m.Owner = cl
+			if prev, dup := seenM[m.Name]; dup {
+				c.errorf(m.Pos, "duplicate method `%s` in class %s (first declared at %s)", m.Name, cl.Name, lineCol(prev.Pos))
+			} else {
+				seenM[m.Name] = m
+			}
+			m.RetT = c.resolveType(m.Ret)
+			m.ParamT = c.resolveType(m.ParamType)
+			if m.Param == "this" {
+				c.errorf(m.ParamType.Pos, "parameter of method `%s` named `this`", m.Name)
+			}
+		}
+	}
+}
+
+// lineCol is a position without the file name, for "first declared at".
+func lineCol(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// resolveType maps a written type to a resolved one, reporting unknown
+// classes.
+func (c *checker) resolveType(t TypeName) Type {
+	if t.IsBool() {
+		return boolType
+	}
+	if cl := c.prog.ByName[t.Name]; cl != nil {
+		return classType(cl)
+	}
+	c.errorf(t.Pos, "unknown class `%s`", t.Name)
+	return invalidType
+}
+
+// findField looks a field up by name in one class. No inheritance exists,
+// so the static class's own fields are all there is.
+func findField(cl *Class, name string) *Field {
+	for _, f := range cl.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// findMethod looks a method up by name in one class; the first declaration
+// wins when there are duplicates (already reported).
+func findMethod(cl *Class, name string) *Method {
+	for _, m := range cl.Methods {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// entry resolves (C m).
+func (c *checker) entry() {
+	p := c.prog
+	p.Entry = nil
+	cl := p.ByName[p.EntryClass]
+	if cl == nil {
+		c.errorf(p.EntryPos, "unknown entry class `%s`", p.EntryClass)
+		return
+	}
+	if p.Entry = findMethod(cl, p.EntryMethod); p.Entry == nil {
+		c.errorf(p.EntryPos, "unknown entry method `%s` in class %s", p.EntryMethod, cl.Name)
+	}
+}
+
+// bodies checks every method body. IDs are handed out in one pre-order walk
+// over classes, methods and expressions in source order, so they are dense
+// and deterministic.
+func (c *checker) bodies() {
+	c.nextID = 0
+	for _, cl := range c.prog.Classes {
+		for _, m := range cl.Methods {
+			c.method = m
+			m.NumSlots = 2
+			c.scope = c.scope[:0]
+			c.scope = append(c.scope, binding{"this", SlotThis, classType(cl)})
+			if m.Param != "this" {
+				c.scope = append(c.scope, binding{m.Param, SlotParam, m.ParamT})
+			}
+			if m.Body == nil {
+				c.errorf(m.Pos, "method `%s` has no body", m.Name)
+				continue
+			}
+			t := c.expr(m.Body)
+			if !assignable(t, m.RetT) {
+				c.errorf(m.Body.Pos(), "method `%s` returns %s, but its body has type %s", m.Name, m.RetT, t)
+			}
+		}
+	}
+	c.prog.NumExpr = c.nextID
+}
+
+// lookup finds the innermost variable called name.
+func (c *checker) lookup(name string) (binding, bool) {
+	for i := len(c.scope) - 1; i >= 0; i-- {
+		if c.scope[i].name == name {
+			return c.scope[i], true
+		}
+	}
+	return binding{}, false
+}
+
+// assignable reports whether a value of type from may be stored where to is
+// expected. There is no subtyping: only null widens, to any class. Invalid
+// types come from errors already reported and are accepted, so that one
+// mistake yields one message.
+func assignable(from, to Type) bool {
+	switch {
+	case from.Kind == KindInvalid || to.Kind == KindInvalid:
+		return true
+	case to.Kind == KindBool:
+		return from.Kind == KindBool
+	case to.Kind == KindClass:
+		return from.Kind == KindNull || from.Kind == KindClass && from.Class == to.Class
+	}
+	return false // nothing is declared with the null type
+}
+
+// join is the type of (if c a else b): equal types, or a class and null.
+func join(a, b Type) (Type, bool) {
+	switch {
+	case a.Kind == KindInvalid || b.Kind == KindInvalid:
+		return invalidType, true
+	case a == b:
+		return a, true
+	case a.Kind == KindClass && b.Kind == KindNull:
+		return a, true
+	case a.Kind == KindNull && b.Kind == KindClass:
+		return b, true
+	}
+	return invalidType, false
+}
+
+// expr checks e, assigns its ID (before its children: pre-order) and sets
+// and returns its static type.
+func (c *checker) expr(e Expr) Type {
+	if e == nil {
+		// Only hand-built trees get here; Parse never leaves holes.
+		return invalidType
+	}
+	base := exprBase(e)
+	base.Id = c.nextID
+	c.nextID++
+	base.T = c.typeOf(e)
+	return base.T
+}
+
+// exprBase returns the embedded ExprBase of any expression node.
+func exprBase(e Expr) *ExprBase {
+	switch e := e.(type) {
+	case *Var:
+		return &e.ExprBase
+	case *Lit:
+		return &e.ExprBase
+	case *New:
+		return &e.ExprBase
+	case *FieldAccess:
+		return &e.ExprBase
+	case *FieldWrite:
+		return &e.ExprBase
+	case *Equals:
+		return &e.ExprBase
+	case *If:
+		return &e.ExprBase
+	case *VarDecl:
+		return &e.ExprBase
+	case *Call:
+		return &e.ExprBase
+	case *Assign:
+		return &e.ExprBase
+	case *Begin:
+		return &e.ExprBase
+	}
+	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
+}
+
+// receiverClass returns the static class of a receiver of type t, reporting
+// why there is none. what describes the operation for the message.
+func (c *checker) receiverClass(pos Pos, t Type, what string) *Class {
+	switch t.Kind {
+	case KindClass:
+		return t.Class
+	case KindBool:
+		c.errorf(pos, "%s on a bool", what)
+	case KindNull:
+		c.errorf(pos, "%s on null, which has no class", what)
+	}
+	return nil
+}
+
+func (c *checker) typeOf(e Expr) Type {
+	switch e := e.(type) {
+	case *Var:
+		b, ok := c.lookup(e.Name)
+		if !ok {
+			c.errorf(e.P, "unknown variable `%s`", e.Name)
+			return invalidType
+		}
+		e.Slot = b.slot
+		return b.typ
+
+	case *Lit:
+		if e.Kind == LitNull {
+			return nullType
+		}
+		return boolType
+
+	case *New:
+		e.Class = c.prog.ByName[e.ClassName]
+		if e.Class == nil {
+			c.errorf(e.P, "unknown class `%s`", e.ClassName)
+			return invalidType
+		}
+		return classType(e.Class)
+
+	case *FieldAccess:
+		e.Field = nil
+		cl := c.receiverClass(e.P, c.expr(e.X), fmt.Sprintf("access to field `%s`", e.FieldName))
+		if cl == nil {
+			return invalidType
+		}
+		if e.Field = findField(cl, e.FieldName); e.Field == nil {
+			c.errorf(e.P, "unknown field `%s` in class %s", e.FieldName, cl.Name)
+			return invalidType
+		}
+		return c.fieldType(e.Field)
+
+	case *FieldWrite:
+		// The value is evaluated first (RULES.md §3), and its IDs come
+		// after this node's in pre-order either way.
+		e.Field = nil
+		vt := c.expr(e.Value)
+		b, ok := c.lookup(e.VarName)
+		if !ok {
+			c.errorf(e.VarPos, "unknown variable `%s`", e.VarName)
+			return invalidType
+		}
+		e.Slot = b.slot
+		cl := c.receiverClass(e.VarPos, b.typ, fmt.Sprintf("write to field `%s`", e.FieldName))
+		if cl == nil {
+			return invalidType
+		}
+		if e.Field = findField(cl, e.FieldName); e.Field == nil {
+			c.errorf(e.P, "unknown field `%s` in class %s", e.FieldName, cl.Name)
+			return invalidType
+		}
+		ft := c.fieldType(e.Field)
+		if !assignable(vt, ft) {
+			c.errorf(e.Value.Pos(), "cannot write %s to field `%s` of type %s", vt, e.FieldName, ft)
+		}
+		// Like an assignment in Java, the write has the field's type.
+		return ft
+
+	case *Equals:
+		lt, rt := c.expr(e.L), c.expr(e.R)
+		e.Refs = lt.IsRef() && rt.IsRef()
+		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && lt.IsRef() != rt.IsRef() {
+			c.errorf(e.P, "cannot compare %s with %s: bools compare with bools, references with references", lt, rt)
+		}
+		return boolType
+
+	case *If:
+		if ct := c.expr(e.Cond); ct.Kind != KindInvalid && ct.Kind != KindBool {
+			c.errorf(e.Cond.Pos(), "condition of if has type %s, not bool", ct)
+		}
+		tt, et := c.expr(e.Then), c.expr(e.Else)
+		t, ok := join(tt, et)
+		if !ok {
+			c.errorf(e.P, "branches of if have incompatible types %s and %s", tt, et)
+		}
+		return t
+
+	case *VarDecl:
+		dt := c.resolveType(e.DeclType)
+		it := c.expr(e.Init)
+		if !assignable(it, dt) {
+			c.errorf(e.Init.Pos(), "cannot initialize variable `%s` of type %s with %s", e.Name, dt, it)
+		}
+		e.Slot = c.method.NumSlots
+		c.method.NumSlots++
+		if e.Name == "this" {
+			c.errorf(e.NamePos, "cannot declare a variable named `this`")
+			return c.expr(e.Body)
+		}
+		c.scope = append(c.scope, binding{e.Name, e.Slot, dt})
+		t := c.expr(e.Body)
+		c.scope = c.scope[:len(c.scope)-1]
+		return t
+
+	case *Call:
+		e.Method = nil
+		rt := c.expr(e.Recv)
+		at := c.expr(e.Arg)
+		cl := c.receiverClass(e.P, rt, fmt.Sprintf("call of method `%s`", e.MethodName))
+		if cl == nil {
+			return invalidType
+		}
+		if e.Method = findMethod(cl, e.MethodName); e.Method == nil {
+			c.errorf(e.P, "unknown method `%s` in class %s", e.MethodName, cl.Name)
+			return invalidType
+		}
+		if !assignable(at, e.Method.ParamT) {
+			c.errorf(e.Arg.Pos(), "argument of %s.%s has type %s, want %s", cl.Name, e.MethodName, at, e.Method.ParamT)
+		}
+		return e.Method.RetT
+
+	case *Assign:
+		vt := c.expr(e.Value)
+		if e.VarName == "this" {
+			c.errorf(e.VarPos, "cannot assign to `this`")
+			return invalidType
+		}
+		b, ok := c.lookup(e.VarName)
+		if !ok {
+			c.errorf(e.VarPos, "unknown variable `%s`", e.VarName)
+			return invalidType
+		}
+		e.Slot = b.slot
+		if !assignable(vt, b.typ) {
+			c.errorf(e.Value.Pos(), "cannot assign %s to variable `%s` of type %s", vt, e.VarName, b.typ)
+		}
+		return b.typ
+
+	case *Begin:
+		if len(e.Exprs) == 0 {
+			c.errorf(e.P, "`(begin)` needs at least one expression")
+			return invalidType
+		}
+		var t Type
+		for _, x := range e.Exprs {
+			t = c.expr(x)
+		}
+		return t
+	}
+	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
+}
+
+// fieldType is the static type of reading a field: its declared class, or
+// invalid when the declaration was erroneous (already reported).
+func (c *checker) fieldType(f *Field) Type {
+	if f.Class == nil {
+		return invalidType
+	}
+	return classType(f.Class)
+}

@@ -1,0 +1,253 @@
+package javalite
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const (
+	programsDir = "../testdata/programs"
+	errorsDir   = "../testdata/errors"
+)
+
+// programFiles lists testdata/programs/*.jl; the test fails if there are none,
+// so a moved directory cannot make the round-trip test pass vacuously.
+func programFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(programsDir, "*.jl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs in %s (err %v)", programsDir, err)
+	}
+	return files
+}
+
+// errorList converts the error of Parse or Check to its list of diagnostics.
+func errorList(t testing.TB, err error) ErrorList {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var l ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("error is %T, not ErrorList: %v", err, err)
+	}
+	return l
+}
+
+// stripPositions zeroes every Pos in the tree under v (a pointer), so that two
+// parses of differently laid out texts compare equal with reflect.DeepEqual.
+// It must run before Check: checked trees have back pointers (Owner), and the
+// walk does not track visited nodes.
+func stripPositions(v any) {
+	var walk func(reflect.Value)
+	posType := reflect.TypeFor[Pos]()
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Struct:
+			if v.Type() == posType {
+				v.Set(reflect.Zero(posType))
+				return
+			}
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(reflect.ValueOf(v))
+}
+
+// sameTree reports whether two unchecked programs are equal up to positions.
+// It strips the positions of both.
+func sameTree(a, b *Program) bool {
+	stripPositions(a)
+	stripPositions(b)
+	return reflect.DeepEqual(a, b)
+}
+
+// walkExprs calls f on every expression of p in the pre-order Check numbers
+// them in.
+func walkExprs(p *Program, f func(m *Method, e Expr)) {
+	for _, cl := range p.Classes {
+		for _, m := range cl.Methods {
+			var rec func(Expr)
+			rec = func(e Expr) {
+				f(m, e)
+				for _, c := range children(e) {
+					rec(c)
+				}
+			}
+			rec(m.Body)
+		}
+	}
+}
+
+// children returns the subexpressions of e in source order.
+func children(e Expr) []Expr {
+	switch e := e.(type) {
+	case *FieldAccess:
+		return []Expr{e.X}
+	case *FieldWrite:
+		return []Expr{e.Value}
+	case *Equals:
+		return []Expr{e.L, e.R}
+	case *If:
+		return []Expr{e.Cond, e.Then, e.Else}
+	case *VarDecl:
+		return []Expr{e.Init, e.Body}
+	case *Call:
+		return []Expr{e.Recv, e.Arg}
+	case *Assign:
+		return []Expr{e.Value}
+	case *Begin:
+		return e.Exprs
+	}
+	return nil
+}
+
+// checkResolved asserts the promises ast.go makes about a checked program:
+// every "set by Check" field is filled in and consistent. It returns the
+// first violation, or "" when there is none.
+func checkResolved(p *Program) string {
+	if p.Entry == nil || p.Entry.Owner == nil || p.Entry.Owner.Name != p.EntryClass || p.Entry.Name != p.EntryMethod {
+		return "entry not resolved"
+	}
+	for i, cl := range p.Classes {
+		if cl.Index != i || p.ByName[cl.Name] != cl {
+			return "class " + cl.Name + " not indexed"
+		}
+		for j, f := range cl.Fields {
+			if f.Owner != cl || f.Index != j || f.ID < 0 || f.ID >= len(p.Fields) || p.Fields[f.ID] != f || f.Class == nil || f.Class.Name != f.Type.Name {
+				return "field " + f.Name + " not resolved"
+			}
+		}
+		for _, m := range cl.Methods {
+			if m.Owner != cl || m.RetT.Kind == KindInvalid || m.ParamT.Kind == KindInvalid || m.NumSlots < 2 {
+				return "method " + m.Name + " not resolved"
+			}
+		}
+	}
+	next := 0
+	msg := ""
+	slots := map[*Method]map[int]bool{}
+	walkExprs(p, func(m *Method, e Expr) {
+		if msg != "" {
+			return
+		}
+		fail := func(s string) { msg = PrintExpr(e) + ": " + s }
+		if e.ID() != next {
+			fail("ID out of pre-order")
+			return
+		}
+		next++
+		t := e.Type()
+		if t.Kind == KindInvalid || t.Kind == KindClass && t.Class == nil {
+			fail("no static type")
+			return
+		}
+		slotOK := func(s int) bool { return s >= 0 && s < m.NumSlots }
+		switch e := e.(type) {
+		case *Var:
+			if !slotOK(e.Slot) || e.Name == "this" && e.Slot != SlotThis {
+				fail("bad slot")
+			}
+		case *New:
+			if e.Class == nil || t.Class != e.Class {
+				fail("class not resolved")
+			}
+		case *FieldAccess:
+			xt := e.X.Type()
+			if e.Field == nil || xt.Kind != KindClass || e.Field.Owner != xt.Class || t.Class != e.Field.Class {
+				fail("field not resolved in the static class")
+			}
+		case *FieldWrite:
+			if e.Field == nil || !slotOK(e.Slot) || e.Field.Name != e.FieldName {
+				fail("field write not resolved")
+			}
+		case *Equals:
+			if e.Refs != e.L.Type().IsRef() || e.Refs != e.R.Type().IsRef() || t.Kind != KindBool {
+				fail("Refs wrong")
+			}
+		case *VarDecl:
+			if slots[m] == nil {
+				slots[m] = map[int]bool{}
+			}
+			if e.Slot < 2 || !slotOK(e.Slot) || slots[m][e.Slot] {
+				fail("var slot not fresh")
+			}
+			slots[m][e.Slot] = true
+		case *Call:
+			rt := e.Recv.Type()
+			if e.Method == nil || rt.Kind != KindClass || e.Method.Owner != rt.Class || t != e.Method.RetT {
+				fail("method not resolved in the static class")
+			}
+		case *Assign:
+			if !slotOK(e.Slot) || e.Slot == SlotThis {
+				fail("bad assignment slot")
+			}
+		}
+	})
+	if msg == "" && next != p.NumExpr {
+		msg = "NumExpr does not match the number of expressions"
+	}
+	return msg
+}
+
+// chunk is one program of a chunked error file.
+type chunk struct {
+	line int    // first line of the chunk in the file
+	src  []byte // padded with newlines so positions are file positions
+	text string // the chunk alone, for fuzz seeds
+	want map[int][]*regexp.Regexp
+}
+
+// readChunks splits a file of chunks separated by "---" lines, in the style
+// of go.starlark.net's chunkedfile, and collects the ";;; error: RE"
+// expectations of each chunk by line.
+func readChunks(t testing.TB, path string) []chunk {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var chunks []chunk
+	start := 0
+	flush := func(end int) {
+		c := chunk{line: start + 1, want: map[int][]*regexp.Regexp{}}
+		text := strings.Join(lines[start:end], "")
+		c.text = text
+		c.src = []byte(strings.Repeat("\n", start) + text)
+		for i := start; i < end; i++ {
+			parts := strings.Split(lines[i], ";;; error:")
+			for _, p := range parts[1:] {
+				re, err := regexp.Compile(strings.TrimSpace(p))
+				if err != nil {
+					t.Fatalf("%s:%d: bad expectation: %v", path, i+1, err)
+				}
+				c.want[i+1] = append(c.want[i+1], re)
+			}
+		}
+		chunks = append(chunks, c)
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "---" {
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(lines))
+	return chunks
+}

@@ -1,0 +1,237 @@
+package javalite
+
+import "strings"
+
+// The printer produces the canonical text of a program. The layout is a pure
+// function of the tree (no positions, no comments), so printing is
+// idempotent: Print(Parse(Print(p))) == Print(p), which is what lets
+// `lockstep fmt` and the round-trip tests compare texts.
+//
+// Layout: an expression goes on one line when it fits in printWidth columns
+// from where it starts; otherwise its subexpressions go on lines of their
+// own, indented relative to the expression's opening parenthesis:
+//
+//	(if c                 (var T x := init in    (begin e1        (recv
+//	    then                body)                       e2)        @ m arg)
+//	 else other)
+//
+// Every method body starts on the line after its header.
+
+// printWidth is the column budget for one-line expressions.
+const printWidth = 80
+
+// Print returns the canonical text of p, ending in a newline.
+func Print(p *Program) string {
+	pr := &printer{}
+	pr.program(p)
+	return pr.b.String()
+}
+
+// PrintExpr returns e on a single line, for traces and verdicts.
+func PrintExpr(e Expr) string {
+	var b strings.Builder
+	flat(&b, e)
+	return b.String()
+}
+
+type printer struct {
+	b   strings.Builder
+	col int // column of the next byte, from 0
+}
+
+func (pr *printer) write(s string) {
+	pr.b.WriteString(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		pr.col = len(s) - i - 1
+	} else {
+		pr.col += len(s)
+	}
+}
+
+// newline ends the line and indents the next one to column col.
+func (pr *printer) newline(col int) {
+	pr.write("\n" + strings.Repeat(" ", col))
+}
+
+func (pr *printer) program(p *Program) {
+	pr.write("((")
+	for i, cl := range p.Classes {
+		if i > 0 {
+			pr.newline(2)
+		}
+		pr.class(cl, i == len(p.Classes)-1)
+	}
+	pr.write(")")
+	pr.newline(1)
+	pr.write("(" + p.EntryClass + " " + p.EntryMethod + "))\n")
+}
+
+// class writes one class declaration; last says whether the class list's
+// closing parenthesis follows it on the same line.
+func (pr *printer) class(cl *Class, last bool) {
+	var fs []string
+	for _, f := range cl.Fields {
+		fs = append(fs, "["+f.Type.Name+" "+f.Name+"]")
+	}
+	pr.write("(class " + cl.Name + " (" + strings.Join(fs, " ") + ")")
+	if len(cl.Methods) == 0 {
+		pr.write(" ())")
+		return
+	}
+	pr.newline(4)
+	pr.write("(")
+	for i, m := range cl.Methods {
+		if i > 0 {
+			pr.newline(5)
+		}
+		col := pr.col
+		pr.write("(" + m.Ret.Name + " " + m.Name + " [" + m.ParamType.Name + " " + m.Param + "]")
+		pr.newline(col + 2)
+		trail := len(")")
+		if i == len(cl.Methods)-1 {
+			trail += len("))")
+			if last {
+				trail += len(")")
+			}
+		}
+		pr.expr(m.Body, trail)
+		pr.write(")")
+	}
+	pr.write("))")
+}
+
+// expr writes e starting at the current column, breaking it over several
+// lines when it does not fit. trail is the number of bytes that will follow
+// e on its last line (closing parentheses, " in"), so they count against the
+// width too.
+func (pr *printer) expr(e Expr, trail int) {
+	s := PrintExpr(e)
+	if pr.col+len(s)+trail <= printWidth {
+		pr.write(s)
+		return
+	}
+	col := pr.col
+	switch e := e.(type) {
+	case *FieldAccess:
+		pr.write("(")
+		pr.expr(e.X, len(" $ "+e.FieldName+")")+trail)
+		pr.write(" $ " + e.FieldName + ")")
+	case *FieldWrite:
+		pr.write("(" + e.VarName + " $ " + e.FieldName + " := ")
+		pr.expr(e.Value, trail+1)
+		pr.write(")")
+	case *Equals:
+		pr.write("(")
+		pr.expr(e.L, 0)
+		pr.newline(col + 1)
+		pr.write("= ")
+		pr.expr(e.R, trail+1)
+		pr.write(")")
+	case *If:
+		pr.write("(if ")
+		pr.expr(e.Cond, 0)
+		pr.newline(col + 4)
+		pr.expr(e.Then, 0)
+		pr.newline(col + 1)
+		pr.write("else ")
+		pr.expr(e.Else, trail+1)
+		pr.write(")")
+	case *VarDecl:
+		pr.write("(var " + e.DeclType.Name + " " + e.Name + " := ")
+		pr.expr(e.Init, len(" in"))
+		pr.write(" in")
+		pr.newline(col + 2)
+		pr.expr(e.Body, trail+1)
+		pr.write(")")
+	case *Call:
+		pr.write("(")
+		pr.expr(e.Recv, 0)
+		pr.newline(col + 1)
+		pr.write("@ " + e.MethodName + " ")
+		pr.expr(e.Arg, trail+1)
+		pr.write(")")
+	case *Assign:
+		pr.write("(" + e.VarName + " := ")
+		pr.expr(e.Value, trail+1)
+		pr.write(")")
+	case *Begin:
+		pr.write("(begin ")
+		for i, x := range e.Exprs {
+			if i > 0 {
+				pr.newline(col + 7)
+			}
+			t := 0
+			if i == len(e.Exprs)-1 {
+				t = trail + 1
+			}
+			pr.expr(x, t)
+		}
+		pr.write(")")
+	default:
+		// Atoms and (new C) cannot be broken.
+		pr.write(s)
+	}
+}
+
+// flat writes e on one line.
+func flat(b *strings.Builder, e Expr) {
+	switch e := e.(type) {
+	case nil:
+		// Only hand-built trees have holes; show them rather than crash
+		// while printing a diagnostic.
+		b.WriteString("<nil>")
+	case *Var:
+		b.WriteString(e.Name)
+	case *Lit:
+		b.WriteString(e.Kind.String())
+	case *New:
+		b.WriteString("(new " + e.ClassName + ")")
+	case *FieldAccess:
+		b.WriteString("(")
+		flat(b, e.X)
+		b.WriteString(" $ " + e.FieldName + ")")
+	case *FieldWrite:
+		b.WriteString("(" + e.VarName + " $ " + e.FieldName + " := ")
+		flat(b, e.Value)
+		b.WriteString(")")
+	case *Equals:
+		b.WriteString("(")
+		flat(b, e.L)
+		b.WriteString(" = ")
+		flat(b, e.R)
+		b.WriteString(")")
+	case *If:
+		b.WriteString("(if ")
+		flat(b, e.Cond)
+		b.WriteString(" ")
+		flat(b, e.Then)
+		b.WriteString(" else ")
+		flat(b, e.Else)
+		b.WriteString(")")
+	case *VarDecl:
+		b.WriteString("(var " + e.DeclType.Name + " " + e.Name + " := ")
+		flat(b, e.Init)
+		b.WriteString(" in ")
+		flat(b, e.Body)
+		b.WriteString(")")
+	case *Call:
+		b.WriteString("(")
+		flat(b, e.Recv)
+		b.WriteString(" @ " + e.MethodName + " ")
+		flat(b, e.Arg)
+		b.WriteString(")")
+	case *Assign:
+		b.WriteString("(" + e.VarName + " := ")
+		flat(b, e.Value)
+		b.WriteString(")")
+	case *Begin:
+		b.WriteString("(begin")
+		for _, x := range e.Exprs {
+			b.WriteString(" ")
+			flat(b, x)
+		}
+		b.WriteString(")")
+	default:
+		b.WriteString("<?>")
+	}
+}

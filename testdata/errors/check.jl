@@ -1,0 +1,127 @@
+; Static checking errors. Each chunk (separated by a line ---) is parsed and
+; checked on its own. A comment of three semicolons, "error:" and a regexp
+; marks a line where an error matching the regexp must be reported (see
+; javalite/errors_test.go).
+(((class A () ((A m [bool x] (new B))))) ;;; error: unknown class `B`
+ (A m))
+---
+(((class A ([B f]) ())) ;;; error: unknown class `B`
+ (A m)) ;;; error: unknown entry method `m` in class A
+---
+(((class A () ((C m [D x] x)))) ;;; error: unknown class `C` ;;; error: unknown class `D`
+ (A m))
+---
+(((class Node ([Node next])
+    ((Node m [bool x] (this $ nxt))))) ;;; error: unknown field `nxt` in class Node
+ (Node m))
+---
+(((class A ([A f])
+    ((A m [bool x] (this $ g := null))))) ;;; error: unknown field `g` in class A
+ (A m))
+---
+(((class A () ((A m [bool x] (this @ n x))))) ;;; error: unknown method `n` in class A
+ (A m))
+---
+(((class A () ((bool m [bool x] y)))) ;;; error: unknown variable `y`
+ (A m))
+---
+(((class A () ((bool m [bool x] (y := x))))) ;;; error: unknown variable `y`
+ (A m))
+---
+(((class A ([A f]) ((bool m [bool x] (begin (y $ f := null) x))))) ;;; error: unknown variable `y`
+ (A m))
+---
+; Variables go out of scope at the end of their var.
+(((class A () ((bool m [bool x] (begin (var bool y := x in y) y))))) ;;; error: unknown variable `y`
+ (A m))
+---
+(((class A () ())
+  (class A () ())) ;;; error: duplicate class `A`
+ (A m)) ;;; error: unknown entry method
+---
+(((class A ([A f] [A f]) ())) ;;; error: duplicate field `f` in class A
+ (A m)) ;;; error: unknown entry method
+---
+(((class A ()
+    ((bool m [bool x] x)
+     (bool m [bool y] y)))) ;;; error: duplicate method `m` in class A
+ (A m))
+---
+(((class A () ((bool m [bool this] true)))) ;;; error: parameter of method `m` named `this`
+ (A m))
+---
+(((class A () ((bool m [bool x] (var bool this := x in x))))) ;;; error: cannot declare a variable named `this`
+ (A m))
+---
+(((class A ([A f]) ((A m [bool x] (x $ f))))) ;;; error: access to field `f` on a bool
+ (A m))
+---
+(((class A ([A f]) ((A m [bool x] (null $ f))))) ;;; error: access to field `f` on null
+ (A m))
+---
+(((class A ([A f]) ((A m [bool x] (x $ f := null))))) ;;; error: write to field `f` on a bool
+ (A m))
+---
+(((class A () ((bool m [bool x] (x @ m x))))) ;;; error: call of method `m` on a bool
+ (A m))
+---
+(((class A () ((bool m [bool x] (null @ m x))))) ;;; error: call of method `m` on null
+ (A m))
+---
+(((class A () ((A m [A x] (if x x else x))))) ;;; error: condition of if has type A, not bool
+ (A m))
+---
+(((class A () ())
+  (class B () ((A m [bool x] (if x (new A) else (new B)))))) ;;; error: incompatible types A and B
+ (B m))
+---
+(((class A () ((bool m [bool x] (if x x else null))))) ;;; error: incompatible types bool and null
+ (A m))
+---
+(((class A () ())
+  (class B () ((bool m [bool x] (var A a := (new B) in true))))) ;;; error: cannot initialize variable `a` of type A with B
+ (B m))
+---
+(((class A () ((bool m [bool x] (this := (new A)))))) ;;; error: cannot assign to `this`
+ (A m))
+---
+(((class A () ((bool m [bool x] (x := null))))) ;;; error: cannot assign null to variable `x` of type bool
+ (A m))
+---
+(((class A () ())
+  (class B ([A f]) ((A m [bool x] (this $ f := this))))) ;;; error: cannot write B to field `f` of type A
+ (B m))
+---
+(((class A () ((bool m [A a] (this @ m true))))) ;;; error: argument of A.m has type bool, want A
+ (A m))
+---
+(((class A () ((A m [bool x] x)))) ;;; error: method `m` returns A, but its body has type bool
+ (A m))
+---
+(((class A () ((bool m [bool x] (x = this))))) ;;; error: cannot compare bool with A
+ (A m))
+---
+(((class A () ((bool m [bool x] (null = true))))) ;;; error: cannot compare null with bool
+ (A m))
+---
+(((class A () ((bool m [bool x] x))))
+ (B m)) ;;; error: unknown entry class `B`
+---
+(((class A () ((bool m [bool x] x))))
+ (A main)) ;;; error: unknown entry method `main` in class A
+---
+; Independent errors in different methods and classes are all reported, and
+; an error is reported once, not again by every expression that uses it.
+(((class A ([A f])
+    ((bool m [bool x] (y $ f)) ;;; error: unknown variable `y`
+     (A n [bool x] ((this $ g) $ f)))) ;;; error: unknown field `g` in class A
+  (class B ()
+    ((bool k [A a] (a @ m (a @ zz true)))))) ;;; error: unknown method `zz` in class A
+ (A m))
+---
+; Null joins with a class; shadowing resolves to the innermost declaration.
+; (No errors: this chunk checks that valid code is not rejected.)
+(((class A ([A f])
+    ((A m [A x] (if true x else null))
+     (bool s [bool x] (var A x := null in (var bool x := true in x))))))
+ (A m))
