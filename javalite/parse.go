@@ -91,7 +91,9 @@ type reader struct {
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
-func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // isDelim reports whether c ends a run of bad characters: the next token or
 // whitespace starts there.
@@ -211,13 +213,21 @@ func (r *reader) read() []*sexp {
 			top.items = append(top.items, t)
 		}
 	}
-	for i := len(stack) - 1; i > 0; i-- {
-		l := stack[i].list
+	// At the end of input every bracket still on the stack is unclosed. One
+	// message is enough, at the innermost one: in a truncated file that is
+	// where the text stops making sense, and when a single ) was forgotten
+	// it is the only one (the later )s shift outwards).
+	if n := len(stack) - 1; n > 0 {
+		l := stack[n].list
 		open, close := "(", ")"
 		if l.bracket {
 			open, close = "[", "]"
 		}
-		r.errorf(l.pos, "unclosed `%s`: end of input reached before its `%s`", open, close)
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf(" (and %d enclosing bracket%s)", n-1, plural(n-1))
+		}
+		r.errorf(l.pos, "unclosed `%s`: end of input reached before its `%s`%s", open, close, more)
 	}
 	return root.items
 }

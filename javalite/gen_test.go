@@ -1,0 +1,247 @@
+package javalite
+
+import (
+	"fmt"
+
+	"pgregory.net/rapid"
+)
+
+// genProgram draws a random well-typed program. It exists to test the
+// parser, printer and checker together: everything it builds must print,
+// parse back to the same tree and check. It builds unchecked trees (no
+// positions, IDs or resolved pointers), exactly what Parse would return.
+func genProgram(t *rapid.T) *Program {
+	g := &gen{t: t}
+	nc := rapid.IntRange(1, 3).Draw(t, "classes")
+	for i := range nc {
+		g.classes = append(g.classes, &Class{Name: fmt.Sprintf("C%d", i)})
+	}
+	for _, cl := range g.classes {
+		for i := range rapid.IntRange(0, 3).Draw(t, "fields") {
+			cl.Fields = append(cl.Fields, &Field{Name: fmt.Sprintf("f%d", i), Type: g.typeName(false)})
+		}
+		for i := range rapid.IntRange(1, 2).Draw(t, "methods") {
+			cl.Methods = append(cl.Methods, &Method{
+				Name:      fmt.Sprintf("m%d", i),
+				Ret:       g.typeName(true),
+				ParamType: g.typeName(true),
+				Param:     rapid.SampledFrom([]string{"x", "p"}).Draw(t, "param"),
+			})
+		}
+	}
+	// Bodies come last, so that calls may go to any method.
+	for _, cl := range g.classes {
+		for _, m := range cl.Methods {
+			g.scope = []genVar{{"this", TypeName{Name: cl.Name}}, {m.Param, m.ParamType}}
+			g.vars = 0
+			m.Body = g.expr(m.Ret, false, rapid.IntRange(0, 4).Draw(t, "depth"))
+		}
+	}
+	return &Program{
+		File:        "gen.jl",
+		Classes:     g.classes,
+		EntryClass:  g.classes[0].Name,
+		EntryMethod: g.classes[0].Methods[0].Name,
+	}
+}
+
+type gen struct {
+	t       *rapid.T
+	classes []*Class
+	scope   []genVar // innermost last
+	vars    int      // var declarations so far in the method, for names
+}
+
+type genVar struct {
+	name string
+	typ  TypeName
+}
+
+func (g *gen) typeName(allowBool bool) TypeName {
+	n := len(g.classes)
+	if allowBool {
+		n++
+	}
+	i := rapid.IntRange(0, n-1).Draw(g.t, "type")
+	if i == len(g.classes) {
+		return TypeName{Name: "bool"}
+	}
+	return TypeName{Name: g.classes[i].Name}
+}
+
+func (g *gen) class(name string) *Class {
+	for _, c := range g.classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	panic("gen: no class " + name)
+}
+
+// visible returns the variables of type want that are in scope and not
+// shadowed, so that a use resolves to the intended declaration.
+func (g *gen) visible(want TypeName) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := len(g.scope) - 1; i >= 0; i-- {
+		v := g.scope[i]
+		if seen[v.name] {
+			continue
+		}
+		seen[v.name] = true
+		if v.typ == want {
+			out = append(out, v.name)
+		}
+	}
+	return out
+}
+
+// expr draws an expression whose static type is assignable to want. With
+// strict, a class type must be met exactly, never by the null type: a
+// receiver needs a static class.
+func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
+	t := g.t
+	vars := g.visible(want)
+	isBool := want.IsBool()
+	// Leaves first: they are the only choice at depth 0.
+	leaf := func() Expr {
+		var opts []func() Expr
+		if len(vars) > 0 {
+			opts = append(opts, func() Expr { return &Var{Name: rapid.SampledFrom(vars).Draw(t, "var")} })
+		}
+		if isBool {
+			opts = append(opts, func() Expr { return &Lit{Kind: LitTrue} }, func() Expr { return &Lit{Kind: LitFalse} })
+		} else {
+			opts = append(opts, func() Expr { return &New{ClassName: want.Name} })
+			if !strict {
+				opts = append(opts, func() Expr { return &Lit{Kind: LitNull} })
+			}
+		}
+		return opts[rapid.IntRange(0, len(opts)-1).Draw(t, "leaf")]()
+	}
+	if depth <= 0 {
+		return leaf()
+	}
+	d := depth - 1
+	kinds := []string{"leaf", "if", "begin", "var", "call", "read"}
+	if isBool {
+		kinds = append(kinds, "eq")
+	} else {
+		kinds = append(kinds, "write")
+	}
+	if len(vars) > 0 && vars[0] != "this" {
+		kinds = append(kinds, "assign")
+	}
+	switch rapid.SampledFrom(kinds).Draw(t, "kind") {
+	case "if":
+		return &If{
+			Cond: g.expr(TypeName{Name: "bool"}, true, d),
+			Then: g.expr(want, strict, d),
+			Else: g.expr(want, false, d),
+		}
+	case "begin":
+		b := &Begin{}
+		for range rapid.IntRange(0, 2).Draw(t, "stmts") {
+			b.Exprs = append(b.Exprs, g.expr(g.typeName(true), false, d))
+		}
+		b.Exprs = append(b.Exprs, g.expr(want, strict, d))
+		return b
+	case "var":
+		g.vars++
+		name := fmt.Sprintf("v%d", g.vars)
+		if len(g.scope) > 2 && rapid.Bool().Draw(t, "shadow") {
+			name = g.scope[len(g.scope)-1].name // shadow the innermost variable
+		}
+		typ := g.typeName(true)
+		init := g.expr(typ, false, d)
+		g.scope = append(g.scope, genVar{name, typ})
+		body := g.expr(want, strict, d)
+		g.scope = g.scope[:len(g.scope)-1]
+		return &VarDecl{DeclType: typ, Name: name, Init: init, Body: body}
+	case "call":
+		var cands []*Method
+		for _, c := range g.classes {
+			for _, m := range c.Methods {
+				if m.Ret == want {
+					cands = append(cands, m)
+				}
+			}
+		}
+		if len(cands) == 0 {
+			return leaf()
+		}
+		m := rapid.SampledFrom(cands).Draw(t, "method")
+		owner := g.ownerOf(m)
+		return &Call{Recv: g.expr(TypeName{Name: owner.Name}, true, d), MethodName: m.Name, Arg: g.expr(m.ParamType, false, d)}
+	case "read":
+		if isBool {
+			return leaf()
+		}
+		var cands []*Field
+		for _, c := range g.classes {
+			for _, f := range c.Fields {
+				if f.Type == want {
+					cands = append(cands, f)
+				}
+			}
+		}
+		if len(cands) == 0 {
+			return leaf()
+		}
+		f := rapid.SampledFrom(cands).Draw(t, "field")
+		return &FieldAccess{X: g.expr(TypeName{Name: g.fieldOwner(f).Name}, true, d), FieldName: f.Name}
+	case "write":
+		// A write to a field of type want through a variable in scope.
+		type target struct {
+			v string
+			f *Field
+		}
+		var cands []target
+		for _, c := range g.classes {
+			for _, v := range g.visible(TypeName{Name: c.Name}) {
+				for _, f := range c.Fields {
+					if f.Type == want {
+						cands = append(cands, target{v, f})
+					}
+				}
+			}
+		}
+		if len(cands) == 0 {
+			return leaf()
+		}
+		tg := rapid.SampledFrom(cands).Draw(t, "target")
+		return &FieldWrite{VarName: tg.v, FieldName: tg.f.Name, Value: g.expr(want, false, d)}
+	case "eq":
+		typ := g.typeName(true)
+		return &Equals{L: g.expr(typ, false, d), R: g.expr(typ, false, d)}
+	case "assign":
+		v := rapid.SampledFrom(vars).Draw(t, "assignee")
+		if v == "this" {
+			return leaf()
+		}
+		return &Assign{VarName: v, Value: g.expr(want, false, d)}
+	}
+	return leaf()
+}
+
+func (g *gen) ownerOf(m *Method) *Class {
+	for _, c := range g.classes {
+		for _, x := range c.Methods {
+			if x == m {
+				return c
+			}
+		}
+	}
+	panic("gen: method without class")
+}
+
+func (g *gen) fieldOwner(f *Field) *Class {
+	for _, c := range g.classes {
+		for _, x := range c.Fields {
+			if x == f {
+				return c
+			}
+		}
+	}
+	panic("gen: field without class")
+}
