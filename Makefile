@@ -1,0 +1,53 @@
+# lockstep: see README.md. Every target that builds first makes sure the
+# system Z3 library is there (the Go side has its own cgo binding to it).
+
+GO      ?= go
+BIN     := bin/lockstep
+Z3H     := /usr/include/z3.h
+# Seconds of fuzzing for `make fuzz`.
+FUZZTIME ?= 300s
+
+.PHONY: all deps build demo test vet soak fuzz bench clean
+
+all: build
+
+# deps installs libz3-dev with apt-get only when its header is missing.
+deps:
+	@if [ ! -f $(Z3H) ]; then \
+		echo "installing libz3-dev (Z3 headers missing)"; \
+		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	fi
+	@$(GO) mod download
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/lockstep
+
+# demo runs both engines on the paper's LinkedList program, then checks
+# them against each other on it and on a short batch of generated programs.
+demo: build
+	$(BIN) run -engine gse -k 3 -steps 300 testdata/programs/linkedlist.jl
+	$(BIN) run -engine summary -k 3 -steps 300 testdata/programs/linkedlist.jl
+	-$(BIN) check -k 2 -steps 200 testdata/programs/linkedlist.jl
+	-$(BIN) check -gen -n 50 -seed 1 -k 2 -steps 150
+
+vet: deps
+	$(GO) vet ./...
+
+# test is what CI runs: vet, then every package's tests (property tests on a
+# fixed, moderate number of programs; deep runs are `make soak`).
+test: deps vet
+	$(GO) test -count=1 ./...
+
+# soak runs the property tests on many more programs.
+soak: deps
+	LOCKSTEP_SOAK=1 $(GO) test -count=1 -timeout 2h ./...
+
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz FuzzParseCheck -fuzztime $(FUZZTIME) ./javalite/
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin
