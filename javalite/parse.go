@@ -3,6 +3,7 @@ package javalite
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parsing runs in two passes. The reader turns the text into a tree of
@@ -157,7 +158,8 @@ func (r *reader) next() *sexp {
 			for r.off < len(r.src) && !isDelim(r.src[r.off]) {
 				r.advance()
 			}
-			r.errorf(pos, "unexpected character%s %q", plural(r.off-start), r.src[start:r.off])
+			bad := r.src[start:r.off]
+			r.errorf(pos, "unexpected character%s %q", plural(utf8.RuneCount(bad)), bad)
 		}
 	}
 	return nil
@@ -173,29 +175,27 @@ func plural(n int) string {
 // read builds the S-expression tree of the whole input: the top-level forms
 // in order. It reports every bad token and bracket error it finds.
 func (r *reader) read() []*sexp {
-	// An explicit stack instead of recursion: the depth is bounded anyway,
-	// but this way an error deep inside does not need unwinding.
-	type frame struct{ list *sexp }
+	// An explicit stack of open lists instead of recursion, so that input
+	// nested beyond maxNesting can still be read to the end and checked
+	// for further errors without growing the Go stack.
 	root := &sexp{list: true}
-	stack := []frame{{root}}
+	stack := []*sexp{root}
 	tooDeep := false
 	for {
 		t := r.next()
 		if t == nil {
 			break
 		}
-		top := stack[len(stack)-1].list
+		top := stack[len(stack)-1]
 		switch t.tok {
 		case tLParen, tLBrack:
 			l := &sexp{pos: t.pos, list: true, bracket: t.tok == tLBrack}
 			top.items = append(top.items, l)
-			if len(stack) > maxNesting {
-				if !tooDeep {
-					r.errorf(t.pos, "brackets nested more than %d deep", maxNesting)
-					tooDeep = true
-				}
+			if len(stack) > maxNesting && !tooDeep {
+				r.errorf(t.pos, "brackets nested more than %d deep", maxNesting)
+				tooDeep = true
 			}
-			stack = append(stack, frame{l})
+			stack = append(stack, l)
 		case tRParen, tRBrack:
 			if len(stack) == 1 {
 				r.errorf(t.pos, "unexpected `%s` with no matching opening bracket", tokText[t.tok])
@@ -218,7 +218,7 @@ func (r *reader) read() []*sexp {
 	// where the text stops making sense, and when a single ) was forgotten
 	// it is the only one (the later )s shift outwards).
 	if n := len(stack) - 1; n > 0 {
-		l := stack[n].list
+		l := stack[n]
 		open, close := "(", ")"
 		if l.bracket {
 			open, close = "[", "]"

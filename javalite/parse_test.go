@@ -229,3 +229,17 @@ func TestErrorListFormat(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestParseBadCharacters(t *testing.T) {
+	// A run of characters that start no token is one error; identifiers
+	// are ASCII.
+	_, err := Parse("t.jl", []byte("(((class A () ((bool m [bool x] #{}é x)))) (A m))"))
+	errs := errorList(t, err)
+	if len(errs) != 1 || errs[0].Msg != `unexpected characters "#{}é"` || errs[0].Pos.Col != 33 {
+		t.Errorf("got %v", err)
+	}
+	_, err = Parse("t.jl", []byte("(((class A () ((bool m [bool x] é x)))) (A m))"))
+	if errs := errorList(t, err); len(errs) != 1 || errs[0].Msg != `unexpected character "é"` {
+		t.Errorf("got %v", err)
+	}
+}
