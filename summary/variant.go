@@ -1,0 +1,260 @@
+package summary
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"lockstep/machine"
+)
+
+// A Variant is a named set of rule choices (RULES.md §9). It is data: the
+// one engine reads these fields at the points where the sources disagree,
+// so a new reading or a deliberate mutation is one more field value, never
+// a copy of a rule. The zero value of every choice is the default reading
+// ("published"), so a Variant literal only names what it changes.
+type Variant struct {
+	Name, Doc string
+
+	// V1: which other candidates an alias guard of Summarize excludes.
+	AliasGuard AliasGuard
+	// V2: Field access (A) keeps φ_g (in VS and in the successor) instead
+	// of φ'_g. →S* still runs under φ'_g, as in every reading.
+	AccessKeepsPhi bool
+	// V3: what a null dereference does.
+	NullDeref NullDeref
+	// V4: run →S* on the written field of L(r_x) before Field write (W).
+	InitBeforeWrite bool
+	// V5: the path condition of Equals (E′).
+	EqualsFalse EqualsFalse
+	// V6: how the alias candidates ρ(C) are chosen.
+	Candidates Candidates
+	// V7: which guard the new entries of Summarize carry.
+	SummarizeGuard SummarizeGuard
+	// V8: the error state of A′ and W′ keeps φ_g instead of φ_g ∧ ⋁θ_0.
+	ErrorKeepsPhi bool
+	// V9: Invoke extends the caller's η (a common rule: GSE must run with
+	// the same machine.Options, see MachineOptions).
+	InvokeExtendsEnv bool
+
+	// Mutation is a deliberate single-point error, used to measure whether
+	// the checker notices it. The zero value is no mutation.
+	Mutation Mutation
+}
+
+// AliasGuard selects, for the alias entry of candidate r_a, which other
+// candidates r'_a the guard requires r_f to differ from (variant V1).
+type AliasGuard uint8
+
+const (
+	// AliasBefore (published): r_f ≠ r'_a for the candidates r'_a < r_a.
+	AliasBefore AliasGuard = iota
+	// AliasAll (seed 000): r_f ≠ r'_a for every other candidate.
+	AliasAll
+	// AliasAfter (mutant: `<` turned into `>`): the candidates after r_a.
+	AliasAfter
+)
+
+// NullDeref selects what a dereference of a possibly-null reference does
+// (variant V3).
+type NullDeref uint8
+
+const (
+	// NullError (published): rules A′ and W′ lead to error.
+	NullError NullDeref = iota
+	// NullStuck (seed 000): A′ and W′ do not exist; a state whose only
+	// redex is a null dereference has no successor.
+	NullStuck
+)
+
+// EqualsFalse selects the path condition of Equals (E′) (variant V5).
+type EqualsFalse uint8
+
+const (
+	// EqFalseNotAlpha (default here): φ ∧ ¬⋁Φ_α.
+	EqFalseNotAlpha EqualsFalse = iota
+	// EqFalseLiteralOuter: seed 000's formula with ∧ binding tighter than
+	// ∨, the usual precedence: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ⋁Φ_0 ∨ ⋁Φ_1.
+	EqFalseLiteralOuter
+	// EqFalseLiteralInner: the other reading, φ conjoined with the whole
+	// disjunction: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1).
+	EqFalseLiteralInner
+)
+
+// Candidates selects how ρ(C) is built (variant V6).
+type Candidates uint8
+
+const (
+	// CandIdentity (default here): every input location of class C with
+	// its identity reference.
+	CandIdentity Candidates = iota
+	// CandMinRef (the papers read literally): r_a is the least reference
+	// whose L contains l_a, and the candidate is dropped unless r_a is an
+	// input reference.
+	CandMinRef
+)
+
+// SummarizeGuard selects the guard φ_s of the new entries of Summarize
+// (θ_null, θ_new, θ_alias); θ_orig is guarded by ¬φ_s (variant V7).
+type SummarizeGuard uint8
+
+const (
+	// GuardAccess (published): φ_s = φ_x, the guard of the accessing
+	// reference's entry.
+	GuardAccess SummarizeGuard = iota
+	// GuardUninit (proposed fix): φ_s = φ_x ∧ φ_un, where φ_un is the guard
+	// of l_un in L(R(l_x,f)): the field is re-initialized only where it
+	// is actually uninitialized.
+	GuardUninit
+)
+
+// Mutation holds deliberate single-point errors in the rules. Each field is
+// one mutation; a mutant sets exactly one. They exist to test the checker
+// (a mutation it cannot detect is a blind spot), never to be run as a
+// reading of the papers.
+type Mutation struct {
+	// DropOrig leaves θ_orig out of Summarize.
+	DropOrig bool
+	// DropNull leaves θ_null out of Summarize.
+	DropNull bool
+	// DropAlias leaves out the alias entry of one candidate: the n-th of
+	// ρ(C) counting from 1, or the last one for -1. 0: no mutation.
+	DropAlias int
+	// NewIgnoresAliases drops ⋀ r_f ≠ r_a from the θ_new guard.
+	NewIgnoresAliases bool
+	// ForgetPhiPrime runs →S* and VS of Field access under φ_g instead of
+	// φ'_g (the successor still gets φ'_g).
+	ForgetPhiPrime bool
+	// KBoundSlack moves the k-bound: θ_new is allowed while
+	// depth(l_x)+1 ≤ k + KBoundSlack.
+	KBoundSlack int
+	// MergeByAnd merges duplicate locations of a value set by conjunction
+	// instead of disjunction.
+	MergeByAnd bool
+	// EqualsByLocations decides Equals like GSE, by comparing the sets of
+	// locations and leaving φ unchanged, ignoring the guards.
+	EqualsByLocations bool
+	// SingleSummarize applies →S once instead of running →S* to its
+	// fixpoint.
+	SingleSummarize bool
+}
+
+// MachineOptions returns the common-rule choices of the variant. GSE must
+// be run with the same options when the two engines are compared.
+func (v Variant) MachineOptions() machine.Options {
+	return machine.Options{InvokeExtendsEnv: v.InvokeExtendsEnv}
+}
+
+// rules returns v without its name and doc, for comparing choices.
+func (v Variant) rules() Variant { v.Name, v.Doc = "", ""; return v }
+
+// IsPublished reports whether v makes every default choice.
+func (v Variant) IsPublished() bool { return v.rules() == Variant{} }
+
+// Differences lists the rule choices of v that differ from published, as
+// "V1 alias guard: all other candidates", in §9 order, then mutations.
+func (v Variant) Differences() []string {
+	var out []string
+	add := func(cond bool, s string) {
+		if cond {
+			out = append(out, s)
+		}
+	}
+	add(v.AliasGuard == AliasAll, "V1 alias guard: r_f ≠ r'_a for all other candidates")
+	add(v.AliasGuard == AliasAfter, "alias guard: r_f ≠ r'_a for candidates after r_a (mutant)")
+	add(v.AccessKeepsPhi, "V2 field access keeps φ_g")
+	add(v.NullDeref == NullStuck, "V3 null dereference is stuck (no A′, W′)")
+	add(v.InitBeforeWrite, "V4 →S* on the written field before W")
+	add(v.EqualsFalse == EqFalseLiteralOuter, "V5 E′: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ⋁Φ_0 ∨ ⋁Φ_1")
+	add(v.EqualsFalse == EqFalseLiteralInner, "V5 E′: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1)")
+	add(v.Candidates == CandMinRef, "V6 alias candidates by least reference")
+	add(v.SummarizeGuard == GuardUninit, "V7 Summarize guard φ_x ∧ φ_un")
+	add(v.ErrorKeepsPhi, "V8 error state keeps φ_g")
+	add(v.InvokeExtendsEnv, "V9 Invoke extends η")
+	m := v.Mutation
+	add(m.DropOrig, "mutant: no θ_orig")
+	add(m.DropNull, "mutant: no θ_null")
+	add(m.DropAlias != 0, fmt.Sprintf("mutant: no θ_alias for candidate %d", m.DropAlias))
+	add(m.NewIgnoresAliases, "mutant: θ_new without r_f ≠ r_a")
+	add(m.ForgetPhiPrime, "mutant: →S* and VS under φ_g")
+	add(m.KBoundSlack != 0, fmt.Sprintf("mutant: k-bound shifted by %+d", m.KBoundSlack))
+	add(m.MergeByAnd, "mutant: merge duplicates by ∧")
+	add(m.EqualsByLocations, "mutant: Equals compares location sets")
+	add(m.SingleSummarize, "mutant: one →S step instead of →S*")
+	return out
+}
+
+func (v Variant) String() string { return v.Name }
+
+// Variants returns the named readings of RULES.md §9, "published" first:
+// the default, one variant per single deviation, the tech report's
+// combination, and proposed fixes. Mutants are not listed here.
+func Variants() []Variant {
+	return []Variant{
+		{Name: "published", Doc: "the default column of RULES.md §9 for every row"},
+		{Name: "v1-all-candidates", AliasGuard: AliasAll,
+			Doc: "V1 as in seed 000: an alias guard excludes every other candidate, not only the earlier ones"},
+		{Name: "v2-keep-phi", AccessKeepsPhi: true,
+			Doc: "V2 as in seed 000: Field access computes φ'_g for →S* but keeps φ_g in VS and in the successor"},
+		{Name: "v3-stuck", NullDeref: NullStuck,
+			Doc: "V3 as in seed 000: no rule for a null dereference (no A′, W′); the state is stuck"},
+		{Name: "v4-init-before-write", InitBeforeWrite: true,
+			Doc: "V4 as in seed 001: run →S* on the written field of L(r_x) before Field write (W)"},
+		{Name: "v5-literal-outer", EqualsFalse: EqFalseLiteralOuter,
+			Doc: "V5, seed 000's E′ formula with ∧ binding tighter: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ⋁Φ_0 ∨ ⋁Φ_1"},
+		{Name: "v5-literal-inner", EqualsFalse: EqFalseLiteralInner,
+			Doc: "V5, seed 000's E′ formula with φ over the disjunction: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1)"},
+		{Name: "v6-min-ref", Candidates: CandMinRef,
+			Doc: "V6 read literally: r_a is the least reference whose L contains l_a, dropped unless it is an input reference"},
+		{Name: "v7-uninit-guard", SummarizeGuard: GuardUninit,
+			Doc: "PROPOSED FIX for V7, to be confirmed by the checker (not established): guard θ_null/θ_new/θ_alias by φ_x ∧ φ_un " +
+				"(φ_un the guard of l_un in L(R(l_x,f))) and θ_orig by ¬(φ_x ∧ φ_un), so a field written through one alias is not " +
+				"re-initialized when read through another"},
+		{Name: "v8-keep-phi", ErrorKeepsPhi: true,
+			Doc: "V8 published: the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0"},
+		{Name: "v9-extend-env", InvokeExtendsEnv: true,
+			Doc: "V9 as in the papers: Invoke extends the caller's η (GSE must use the same machine options)"},
+		{Name: "seed000", AliasGuard: AliasAll, AccessKeepsPhi: true, NullDeref: NullStuck,
+			EqualsFalse: EqFalseLiteralOuter, InvokeExtendsEnv: true,
+			Doc: "the tech report's figures: V1 all candidates, V2 keep φ_g, V3 stuck, V5 literal (outer reading: ∧ binds tighter than ∨), V9 extend η"},
+	}
+}
+
+// Mutants returns deliberately wrong single-point mutations of published,
+// for testing the checker. They are not readings of any source.
+func Mutants() []Variant {
+	mut := func(name, doc string, m Mutation) Variant {
+		return Variant{Name: name, Doc: "MUTANT (deliberately wrong): " + doc, Mutation: m}
+	}
+	return []Variant{
+		mut("m-drop-orig", "Summarize without θ_orig", Mutation{DropOrig: true}),
+		mut("m-drop-null", "Summarize without θ_null", Mutation{DropNull: true}),
+		mut("m-drop-alias-first", "Summarize without the alias entry of the first candidate", Mutation{DropAlias: 1}),
+		mut("m-drop-alias-last", "Summarize without the alias entry of the last candidate", Mutation{DropAlias: -1}),
+		{Name: "m-alias-after", AliasGuard: AliasAfter,
+			Doc: "MUTANT (deliberately wrong): alias guard excludes the candidates after r_a (`<` turned into `>`)"},
+		mut("m-new-ignores-aliases", "θ_new guard without ⋀ r_f ≠ r_a", Mutation{NewIgnoresAliases: true}),
+		mut("m-forget-phi-prime", "→S* and VS under φ_g instead of φ'_g", Mutation{ForgetPhiPrime: true}),
+		mut("m-kbound-plus1", "k-bound one too generous", Mutation{KBoundSlack: 1}),
+		mut("m-kbound-minus1", "k-bound one too strict", Mutation{KBoundSlack: -1}),
+		mut("m-merge-and", "duplicate locations merged by ∧", Mutation{MergeByAnd: true}),
+		mut("m-equals-by-locations", "Equals compares location sets, ignoring guards", Mutation{EqualsByLocations: true}),
+		mut("m-single-summarize", "one →S step instead of →S*", Mutation{SingleSummarize: true}),
+	}
+}
+
+// Lookup returns the variant or mutant with the given name.
+func Lookup(name string) (Variant, error) {
+	all := append(Variants(), Mutants()...)
+	for _, v := range all {
+		if v.Name == name {
+			return v, nil
+		}
+	}
+	names := make([]string, 0, len(all))
+	for _, v := range all {
+		names = append(names, v.Name)
+	}
+	sort.Strings(names)
+	return Variant{}, fmt.Errorf("summary: unknown variant %q (known: %s)", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,138 @@
+package summary
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"lockstep/gse"
+	"lockstep/machine"
+)
+
+func TestVariantsCatalog(t *testing.T) {
+	vs := Variants()
+	if vs[0].Name != "published" || !vs[0].IsPublished() {
+		t.Fatalf("first variant is %q (published=%v)", vs[0].Name, vs[0].IsPublished())
+	}
+	if len(vs[0].Differences()) != 0 {
+		t.Errorf("published differs: %v", vs[0].Differences())
+	}
+	want := []string{"published", "v1-all-candidates", "v2-keep-phi", "v3-stuck", "v4-init-before-write",
+		"v5-literal-outer", "v5-literal-inner", "v6-min-ref", "v7-uninit-guard", "v8-keep-phi",
+		"v9-extend-env", "seed000"}
+	seen := map[string]bool{}
+	for _, v := range append(Variants(), Mutants()...) {
+		if seen[v.Name] {
+			t.Errorf("duplicate name %q", v.Name)
+		}
+		seen[v.Name] = true
+		if v.Doc == "" {
+			t.Errorf("%s has no doc", v.Name)
+		}
+		got, err := Lookup(v.Name)
+		if err != nil || got != v {
+			t.Errorf("Lookup(%q) = %v, %v", v.Name, got.Name, err)
+		}
+		// Every single-deviation variant and every mutant changes exactly
+		// one choice, so each can be tested alone.
+		n := len(v.Differences())
+		switch {
+		case v.Name == "published":
+		case v.Name == "seed000":
+			if n != 5 {
+				t.Errorf("seed000 differs in %d choices, want 5: %v", n, v.Differences())
+			}
+		case n != 1:
+			t.Errorf("%s differs in %d choices, want 1: %v", v.Name, n, v.Differences())
+		}
+	}
+	for _, n := range want {
+		if !seen[n] {
+			t.Errorf("variant %q missing", n)
+		}
+	}
+	if len(vs) != len(want) {
+		t.Errorf("Variants() lists %d, want %d", len(vs), len(want))
+	}
+	for _, m := range Mutants() {
+		for _, v := range vs {
+			if v.Name == m.Name {
+				t.Errorf("mutant %q listed by Variants()", m.Name)
+			}
+		}
+	}
+	if _, err := Lookup("no-such"); err == nil || !strings.Contains(err.Error(), "published") {
+		t.Errorf("Lookup of an unknown name: %v", err)
+	}
+	v9 := lookup(t, "v9-extend-env")
+	if !v9.MachineOptions().InvokeExtendsEnv || lookup(t, "published").MachineOptions().InvokeExtendsEnv {
+		t.Error("MachineOptions does not carry V9")
+	}
+	if !strings.Contains(lookup(t, "v7-uninit-guard").Doc, "PROPOSED FIX") {
+		t.Error("v7-uninit-guard must be documented as a proposed fix")
+	}
+}
+
+// Every variant and mutant runs the small programs to the end without an
+// engine error (errors would mean a rule built an ill-formed state).
+func TestAllVariantsRun(t *testing.T) {
+	progs := map[string]string{"read": progRead, "tworeads": progTwoReads, "write": progWrite,
+		"nullderef": progNullDeref, "onlynull": progOnlyNull, "v7": progReadAfterAliasedWrite, "linkedlist": progLinkedList}
+	sol := newSolver(t) // creating a Z3 context per run would dominate the test
+	for _, v := range append(Variants(), Mutants()...) {
+		for name, src := range progs {
+			p := parse(t, src)
+			eng := New(v, 2, sol)
+			st, err := machine.Explore(context.Background(), machine.Initial(p), eng, 200, nil)
+			if err != nil {
+				t.Errorf("%s on %s: %v", v.Name, name, err)
+				continue
+			}
+			if st.Paths == 0 || !st.Complete {
+				t.Errorf("%s on %s: %d paths, complete=%v", v.Name, name, st.Paths, st.Complete)
+			}
+		}
+	}
+}
+
+// progLinkedList is seed 000 Fig. 1 in Javalite.
+const progLinkedList = `
+(((class Data () ())
+  (class Node ([Node next] [Data data])
+    ((bool contains [Data d]
+       (if (this = null) false
+        else (if ((this $ data) = d) true
+              else ((this $ next) @ contains d))))))
+  (class Main ([Node head] [Data d0])
+    ((bool main [bool unused]
+       ((this $ head) @ contains (this $ d0))))))
+ (Main main))`
+
+// The point of heap summaries: on LinkedList the number of summary paths
+// stays far below GSE's, which branches on every aliasing choice.
+func TestLinkedListPathCounts(t *testing.T) {
+	const bound = 300
+	p := parse(t, progLinkedList)
+	for k := 1; k <= 4; k++ {
+		g, err := machine.Explore(context.Background(), machine.Initial(p), gse.New(k), bound, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := New(lookup(t, "published"), k, newSolver(t))
+		s, err := machine.Explore(context.Background(), machine.Initial(p), eng, bound, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("k=%d  GSE %d paths (%d cut)  summary %d paths (%d cut, %d error)  Summarize=%d",
+			k, g.Paths, g.Ends[machine.EndCut], s.Paths, s.Ends[machine.EndCut], s.Ends[machine.EndError], eng.Stats().Summarize)
+		if !g.Complete || !s.Complete {
+			t.Fatalf("k=%d: exploration incomplete", k)
+		}
+		if k >= 2 && 4*s.Paths > g.Paths {
+			t.Errorf("k=%d: summary %d paths is not far below GSE's %d", k, s.Paths, g.Paths)
+		}
+		if s.Paths > g.Paths {
+			t.Errorf("k=%d: summary %d paths exceeds GSE's %d", k, s.Paths, g.Paths)
+		}
+	}
+}
