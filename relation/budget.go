@@ -1,0 +1,54 @@
+package relation
+
+import (
+	"errors"
+	"fmt"
+
+	"lockstep/smt"
+)
+
+// Budget bounds the work of one check. A check that exhausts a budget is
+// Inconclusive.
+type Budget struct {
+	// HomNodes bounds the candidate images a homomorphism search tries
+	// (the nodes of its search tree). ≤ 0 means unbounded.
+	HomNodes int
+	// Models bounds the satisfying assignments (equality partitions) that a
+	// concretization enumerates. ≤ 0 means unbounded.
+	Models int
+}
+
+// DefaultBudget is generous for the states of k ≤ 5 runs of the paper's
+// programs: the homomorphism searches there need tens to hundreds of nodes,
+// and a summary state has at most a few hundred concretizations.
+var DefaultBudget = Budget{HomNodes: 200_000, Models: 20_000}
+
+// Verdict is the outcome of a check.
+type Verdict uint8
+
+const (
+	Holds        Verdict = iota // the property was established
+	Fails                       // the property was refuted; the result carries a witness
+	Inconclusive                // the budget ran out or the solver answered unknown
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Holds:
+		return "holds"
+	case Fails:
+		return "fails"
+	case Inconclusive:
+		return "inconclusive"
+	}
+	return fmt.Sprintf("Verdict(%d)", uint8(v))
+}
+
+// ErrBudget is wrapped by the errors of searches that ran out of budget.
+var ErrBudget = errors.New("relation: budget exhausted")
+
+// inconclusive reports whether err means "could not decide" (budget or an
+// unknown solver answer) rather than a bad input.
+func inconclusive(err error) bool {
+	return errors.Is(err, ErrBudget) || errors.Is(err, smt.ErrUnknown)
+}

@@ -1,0 +1,93 @@
+package relation
+
+import (
+	"errors"
+	"fmt"
+
+	"lockstep/machine"
+	"lockstep/smt"
+)
+
+// ExactResult is the outcome of Exact.
+type ExactResult struct {
+	Verdict Verdict
+	Reason  string
+	// PIndex is the index in P of a GSE state q does not represent (part
+	// (a) failed or was inconclusive), or -1.
+	PIndex int
+	// Represents is the result of Represents for P[PIndex].
+	Represents Result
+	// Heap is a concretization of q isomorphic to no member of P (part (b)
+	// failed), or nil.
+	Heap *Heap
+	// Heaps is the number of distinct concretizations of q enumerated.
+	Heaps int
+}
+
+// Exact checks P ⊏ q in the published form, both ways: (a) every p ∈ P has
+// p ⊏ q, and (b) every concretization of q is isomorphic to the heap of a
+// member of P. A failure names its witness (the p, or the concrete heap and
+// the assignment it came from); a concretization that breaks
+// well-formedness fails with that witness. P must hold GSE states.
+func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+	res := ExactResult{Verdict: Holds, PIndex: -1}
+	if err := checkState(q); err != nil {
+		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
+	}
+	v, err := WellFormed(q, solver)
+	if err != nil {
+		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q well-formedness undecided: " + err.Error()}
+	}
+	if v != nil {
+		return ExactResult{Verdict: Fails, PIndex: -1, Reason: "q is not well formed: " + v.Error()}
+	}
+	// (a) Every p is represented. An inconclusive member does not hide a
+	// failing one further on: keep looking, report the failure first.
+	undecided := -1
+	var undecidedRes Result
+	for i, p := range P {
+		r := represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
+		switch r.Verdict {
+		case Fails:
+			return ExactResult{Verdict: Fails, PIndex: i, Represents: r,
+				Reason: fmt.Sprintf("(a) P[%d] is not represented by q: %s", i, r.Reason)}
+		case Inconclusive:
+			if undecided < 0 {
+				undecided, undecidedRes = i, r
+			}
+		}
+	}
+	// (b) Every concretization is some p.
+	have := map[string]bool{}
+	for i, p := range P {
+		h, err := HeapOf(p)
+		if err != nil {
+			return ExactResult{Verdict: Inconclusive, PIndex: i, Reason: fmt.Sprintf("P[%d]: %v", i, err)}
+		}
+		have[Canonical(h)] = true
+	}
+	heaps, complete, err := Concretize(q, solver, budget)
+	res.Heaps = len(heaps)
+	var w *WitnessError
+	switch {
+	case errors.As(err, &w):
+		return ExactResult{Verdict: Fails, PIndex: -1, Heaps: len(heaps), Reason: "(b) a concretization of q is not a heap: " + w.Error()}
+	case err != nil:
+		return ExactResult{Verdict: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "(b) " + err.Error()}
+	}
+	for _, h := range heaps {
+		if !have[Canonical(h)] {
+			return ExactResult{Verdict: Fails, PIndex: -1, Heap: h, Heaps: len(heaps),
+				Reason: "(b) a concretization of q is isomorphic to no member of P: " + h.String()}
+		}
+	}
+	if undecided >= 0 {
+		return ExactResult{Verdict: Inconclusive, PIndex: undecided, Represents: undecidedRes, Heaps: len(heaps),
+			Reason: fmt.Sprintf("(a) P[%d] undecided: %s", undecided, undecidedRes.Reason)}
+	}
+	if !complete {
+		return ExactResult{Verdict: Inconclusive, PIndex: -1, Heaps: len(heaps),
+			Reason: fmt.Sprintf("(b) more than %d assignments of q's references: concretization incomplete", budget.Models)}
+	}
+	return res
+}

@@ -1,0 +1,310 @@
+package relation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+)
+
+// Target is where a field or a root of a concrete Heap points: a location
+// index of the heap (≥ 0), TNull or TUn.
+type Target int32
+
+const (
+	TNull Target = -1
+	TUn   Target = -2
+)
+
+func (t Target) String() string {
+	switch t {
+	case TNull:
+		return "null"
+	case TUn:
+		return "un"
+	}
+	return fmt.Sprintf("h%d", int32(t))
+}
+
+// HeapLoc is one object of a concrete heap.
+type HeapLoc struct {
+	Class  *javalite.Class
+	Input  bool
+	Fields []Target     // by index in Class.Fields
+	Orig   machine.Loc // the state's location it came from (diagnostics only)
+}
+
+// Root is a root edge: a stack reference of η, e or k (or r_null) and where
+// it points.
+type Root struct {
+	Ref machine.Ref
+	To  Target
+}
+
+// Heap is a small concrete heap graph: what a GSE state is, and what a
+// summary state stands for under one assignment of its input references.
+type Heap struct {
+	Locs  []HeapLoc
+	Roots []Root // sorted by Ref
+	// Assignment is the equality partition a concretization was built
+	// from: every projected reference ↦ its class representative (r_null
+	// for the null class). Nil for HeapOf.
+	Assignment map[machine.Ref]machine.Ref
+}
+
+func (h *Heap) String() string {
+	var b strings.Builder
+	b.WriteString("roots{")
+	for i, r := range h.Roots {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s→%v", machine.RefString(r.Ref), r.To)
+	}
+	b.WriteString("}")
+	for i, l := range h.Locs {
+		fmt.Fprintf(&b, " h%d=%s", i, l.Class.Name)
+		if l.Input {
+			b.WriteByte('*')
+		}
+		fmt.Fprintf(&b, "(from %v)[", l.Orig)
+		for j, t := range l.Fields {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%s:%v", l.Class.Fields[j].Name, t)
+		}
+		b.WriteByte(']')
+	}
+	if h.Assignment != nil {
+		b.WriteString(" under ")
+		b.WriteString(AssignmentString(h.Assignment))
+	}
+	return b.String()
+}
+
+// AssignmentString prints a partition as its equality classes.
+func AssignmentString(a map[machine.Ref]machine.Ref) string {
+	classes := map[machine.Ref][]machine.Ref{}
+	for r, rep := range a {
+		classes[rep] = append(classes[rep], r)
+	}
+	var reps []machine.Ref
+	for rep := range classes {
+		reps = append(reps, rep)
+	}
+	slices.Sort(reps)
+	var parts []string
+	for _, rep := range reps {
+		ms := classes[rep]
+		if rep == machine.RNull && !slices.Contains(ms, machine.RNull) {
+			ms = append(ms, machine.RNull)
+		}
+		slices.Sort(ms)
+		var names []string
+		for _, m := range ms {
+			names = append(names, machine.RefString(m))
+		}
+		parts = append(parts, "{"+strings.Join(names, "=")+"}")
+	}
+	return strings.Join(parts, " ")
+}
+
+// buildHeap makes the concrete heap of st in which every guard is decided by
+// holds. It returns a *WitnessError if a reference in use takes zero or
+// several locations, or points to a location that does not exist.
+func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign map[machine.Ref]machine.Ref) (*Heap, error) {
+	h := &Heap{Assignment: assign}
+	index := make([]Target, len(st.Locs))
+	for l, info := range st.Locs {
+		// Locations made by (new C) always exist; an input location exists
+		// when its existence guard holds (l_0 and GSE locations: true).
+		if info.Input && !holds(info.Exists) {
+			index[l] = TUn
+			continue
+		}
+		index[l] = Target(len(h.Locs))
+		h.Locs = append(h.Locs, HeapLoc{Class: info.Class, Input: info.Input, Orig: machine.Loc(l)})
+	}
+	witness := func(r machine.Ref, es []machine.Entry, why string) error {
+		return &WitnessError{Assignment: assign, Violation: Violation{Check: CheckConcretization, Ref: r, Entries: es, Reason: why}}
+	}
+	resolve := func(r machine.Ref, where string) (Target, error) {
+		var hit []machine.Entry
+		for _, e := range st.Get(r) {
+			if holds(e.Guard) {
+				hit = append(hit, e)
+			}
+		}
+		switch {
+		case len(hit) == 0:
+			return 0, witness(r, append([]machine.Entry(nil), st.Get(r)...), where+": no guard holds")
+		case len(hit) > 1:
+			return 0, witness(r, hit, where+": several guards hold")
+		}
+		l := hit[0].Loc
+		switch {
+		case l == machine.LNull:
+			return TNull, nil
+		case l == machine.LUn:
+			return TUn, nil
+		case l < 0 || int(l) >= len(st.Locs):
+			return 0, witness(r, hit, fmt.Sprintf("%s: location %v does not exist", where, l))
+		case index[l] < 0:
+			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %v does not hold", where, l, st.Locs[l].Exists))
+		}
+		return index[l], nil
+	}
+	for i := range h.Locs {
+		hl := &h.Locs[i]
+		hl.Fields = make([]Target, len(hl.Class.Fields))
+		for j, f := range hl.Class.Fields {
+			t, err := resolve(st.Field(hl.Orig, f), fmt.Sprintf("%v.%s", hl.Orig, f.Name))
+			if err != nil {
+				return nil, err
+			}
+			hl.Fields[j] = t
+		}
+	}
+	roots := st.Roots()
+	slices.Sort(roots)
+	for _, r := range roots {
+		t, err := resolve(r, "root "+machine.RefString(r))
+		if err != nil {
+			return nil, err
+		}
+		h.Roots = append(h.Roots, Root{Ref: r, To: t})
+	}
+	return h, nil
+}
+
+// WitnessError is a well-formedness violation found while concretizing:
+// under Assignment, the reference of Violation takes zero or several
+// locations (or a location that does not exist under it).
+type WitnessError struct {
+	Assignment map[machine.Ref]machine.Ref
+	Violation  Violation
+}
+
+func (w *WitnessError) Error() string {
+	s := w.Violation.Error()
+	if w.Assignment != nil {
+		s += " under " + AssignmentString(w.Assignment)
+	}
+	return s
+}
+
+// HeapOf returns the concrete heap of a GSE state. It is an error for a
+// guarded value set in use not to be a singleton {(true l)}, or for an
+// input location not to exist unconditionally.
+func HeapOf(p *machine.State) (*Heap, error) {
+	if err := checkState(p); err != nil {
+		return nil, err
+	}
+	for _, r := range RefsInUse(p) {
+		if g := p.Get(r); len(g) != 1 || !g[0].Guard.IsTrue() {
+			return nil, fmt.Errorf("relation: HeapOf: L(%s) = %v is not a GSE value set {(true l)}", machine.RefString(r), gvsString(g))
+		}
+	}
+	for l, info := range p.Locs {
+		if info.Exists != nil && !info.Exists.IsTrue() {
+			return nil, fmt.Errorf("relation: HeapOf: l%d exists only under %v, not in a GSE state", l, info.Exists)
+		}
+	}
+	return buildHeap(p, func(f *smt.Formula) bool { return f == nil || f.IsTrue() }, nil)
+}
+
+func gvsString(g machine.GVS) string {
+	var parts []string
+	for _, e := range g {
+		parts = append(parts, fmt.Sprintf("(%v %v)", e.Guard, e.Loc))
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// ConcretizationRefs returns the references a concretization of q is
+// projected on: the references mentioned in the guards of the value sets in
+// use and in the existence guards (input references in a correct state; a
+// reference of another partition is kept rather than guessed about), plus
+// the identity references of the input locations. Together with r_null
+// these are all that the heap built from an assignment depends on.
+func ConcretizationRefs(q *machine.State) []machine.Ref {
+	var out []machine.Ref
+	addF := func(f *smt.Formula) {
+		if f == nil {
+			return
+		}
+		for _, r := range f.Refs() {
+			if r >= 0 {
+				out = append(out, r)
+			}
+		}
+	}
+	for _, r := range RefsInUse(q) {
+		for _, e := range q.Get(r) {
+			addF(e.Guard)
+		}
+	}
+	for _, info := range q.Locs {
+		addF(info.Exists)
+		if info.Input && info.Identity >= 0 {
+			out = append(out, info.Identity)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Concretize enumerates the concrete heaps q stands for (RULES.md §7): the
+// satisfying assignments of φ_q projected onto the equalities among the
+// references of ConcretizationRefs and r_null, and for each the heap in
+// which every reference takes the one location whose guard holds. Numbered
+// locations made by (new C) are always in the heap; an input location is
+// in it when its existence guard holds.
+//
+// The result holds one heap per isomorphism class, in the order first met:
+// assignments that differ only in equalities the guards do not tell apart
+// give the same heap (a GSE state has one concretization however many
+// identity references it has). complete is false when budget.Models
+// assignments were enumerated and more exist. A reference in use that takes
+// zero or several locations under some assignment is returned as a
+// *WitnessError naming it and the assignment.
+func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
+	if err := checkState(q); err != nil {
+		return nil, false, err
+	}
+	refs := ConcretizationRefs(q)
+	parts, complete, err := solver.Partitions(q.PathCondition(), refs, budget.Models)
+	if err != nil {
+		return nil, false, fmt.Errorf("concretize: %w", err)
+	}
+	var out []*Heap
+	seen := map[string]bool{}
+	for _, part := range parts {
+		rep := func(r machine.Ref) machine.Ref {
+			if x, ok := part[r]; ok {
+				return x
+			}
+			return r
+		}
+		holds := func(f *smt.Formula) bool {
+			if f == nil {
+				return true
+			}
+			return f.Eval(func(a, b smt.Ref) bool { return rep(a) == rep(b) })
+		}
+		h, err := buildHeap(q, holds, part)
+		if err != nil {
+			return out, complete, err
+		}
+		c := Canonical(h)
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, h)
+		}
+	}
+	return out, complete, nil
+}

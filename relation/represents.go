@@ -1,0 +1,98 @@
+package relation
+
+import (
+	"errors"
+	"fmt"
+
+	"lockstep/machine"
+	"lockstep/smt"
+)
+
+// Result is the outcome of Represents.
+type Result struct {
+	Verdict Verdict
+	Hom     *Hom         // the homomorphism that establishes p ⊏ q (Holds only)
+	HC      *smt.Formula // its homomorphism constraint (Holds only)
+	Reason  string       // why it fails or is inconclusive
+	Nodes   int          // homomorphism search nodes used
+}
+
+// Represents decides p ⊏ q (Def. 16): the controls agree (η, e and k
+// compared through ControlKey), both states are well formed, and some
+// injective homomorphism h has S(φ_q ∧ HC). Homomorphisms are tried in turn
+// until one has a satisfiable HC; the verdict is Fails only when the search
+// finished without one, Inconclusive when the budget ran out first or the
+// solver could not decide.
+func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, false)
+}
+
+// RepresentsWith is Represents with the homomorphism options of opt (for
+// the literal, non-injective reading of Def. 14). opt.MaxNodes overrides
+// budget.HomNodes when set.
+func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options) Result {
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = budget.HomNodes
+	}
+	return represents(p, q, solver, budget, opt, false)
+}
+
+func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {
+	if err := checkState(p); err != nil {
+		return Result{Verdict: Inconclusive, Reason: "p: " + err.Error()}
+	}
+	if err := checkState(q); err != nil {
+		return Result{Verdict: Inconclusive, Reason: "q: " + err.Error()}
+	}
+	if p.ControlKey() != q.ControlKey() {
+		return Result{Verdict: Fails, Reason: fmt.Sprintf("controls differ: p has %s, q has %s", p.ControlString(), q.ControlString())}
+	}
+	for _, side := range []struct {
+		name string
+		st   *machine.State
+		skip bool
+	}{{"p", p, false}, {"q", q, qChecked}} {
+		if side.skip {
+			continue
+		}
+		v, err := WellFormed(side.st, solver)
+		if err != nil {
+			return Result{Verdict: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}
+		}
+		if v != nil {
+			return Result{Verdict: Fails, Reason: side.name + " is not well formed: " + v.Error()}
+		}
+	}
+	// The prune loses no homomorphism that matters here: a partial map
+	// whose guards are already unsatisfiable with φ_q has no completion
+	// with S(φ_q ∧ HC).
+	opt.PruneHC = true
+	phiQ := q.PathCondition()
+	var found *Hom
+	var satErr error
+	nodes, err := homomorphisms(p, q, solver, opt, func(h *Hom) bool {
+		ok, err := solver.Sat(smt.And(phiQ, h.HC))
+		if err != nil {
+			satErr = err
+			return false
+		}
+		if ok {
+			found = h
+		}
+		return !ok
+	})
+	if found != nil {
+		return Result{Verdict: Holds, Hom: found, HC: found.HC, Nodes: nodes}
+	}
+	if err == nil {
+		err = satErr
+	}
+	if err != nil {
+		if errors.Is(err, ErrBudget) {
+			return Result{Verdict: Inconclusive, Reason: "no homomorphism with satisfiable HC found before the budget ran out: " + err.Error(), Nodes: nodes}
+		}
+		return Result{Verdict: Inconclusive, Reason: err.Error(), Nodes: nodes}
+	}
+	return Result{Verdict: Fails, Nodes: nodes,
+		Reason: fmt.Sprintf("no homomorphism p ⇀ q with S(φ_q ∧ HC) (%d search nodes)", nodes)}
+}

@@ -1,0 +1,248 @@
+package relation
+
+import (
+	"fmt"
+	"strings"
+
+	"lockstep/machine"
+	"lockstep/smt"
+)
+
+// Violation names the reference and the entries that break a
+// well-formedness check.
+type Violation struct {
+	Check   string // "deterministic", "type-consistent", "total", "stack-only-roots", "concretization"
+	Ref     machine.Ref
+	Entries []machine.Entry
+	Reason  string
+}
+
+func (v *Violation) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", v.Check, machine.RefString(v.Ref))
+	if len(v.Entries) > 0 {
+		b.WriteString(" {")
+		for i, e := range v.Entries {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "(%v %v)", e.Guard, e.Loc)
+		}
+		b.WriteString("}")
+	}
+	b.WriteString(": ")
+	b.WriteString(v.Reason)
+	return b.String()
+}
+
+// Names of the checks, as they appear in Violation.Check.
+const (
+	CheckDeterministic  = "deterministic"
+	CheckTypeConsistent = "type-consistent"
+	CheckTotal          = "total"
+	CheckStackOnlyRoots = "stack-only-roots"
+	CheckConcretization = "concretization"
+)
+
+// RefsInUse returns the references a well-formedness check looks at: the
+// roots (stack references of η, e and k, and r_null if a root is null), then
+// R(l,f) for every numbered location l and every field f of its class, each
+// reference once, in that order. Stack references no longer on the stack and
+// references overwritten by a field write are garbage: nothing can reach
+// them, so nothing is required of them.
+func RefsInUse(q *machine.State) []machine.Ref {
+	seen := map[machine.Ref]bool{}
+	var out []machine.Ref
+	add := func(r machine.Ref) {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	for _, r := range q.Roots() {
+		add(r)
+	}
+	for l, info := range q.Locs {
+		for _, f := range info.Class.Fields {
+			add(q.Field(machine.Loc(l), f))
+		}
+	}
+	return out
+}
+
+// checkState rejects states this package cannot read.
+func checkState(q *machine.State) error {
+	if q == nil {
+		return fmt.Errorf("relation: nil state")
+	}
+	if q.Prog == nil {
+		return fmt.Errorf("relation: state has no program")
+	}
+	if q.Phi == nil {
+		return fmt.Errorf("relation: state has no path condition")
+	}
+	if len(q.R) != len(q.Locs)*q.NumFields() {
+		return fmt.Errorf("relation: R has %d cells, want %d locations × %d fields", len(q.R), len(q.Locs), q.NumFields())
+	}
+	for l, info := range q.Locs {
+		if info.Class == nil {
+			return fmt.Errorf("relation: location l%d has no class", l)
+		}
+	}
+	return nil
+}
+
+// Deterministic checks Def. 11 literally: for every reference r in use and
+// distinct entries (φ l), (φ' l') of L(r), φ ∧ φ' is unsatisfiable. The path
+// condition is deliberately not conjoined: the definition asks the guards
+// themselves to be exclusive, which is what the determinism lemmas (L4–L7)
+// claim the rules preserve.
+func Deterministic(q *machine.State, solver *smt.Solver) (*Violation, error) {
+	if err := checkState(q); err != nil {
+		return nil, err
+	}
+	for _, r := range RefsInUse(q) {
+		g := q.Get(r)
+		for i := 0; i < len(g); i++ {
+			for j := i + 1; j < len(g); j++ {
+				both := smt.And(g[i].Guard, g[j].Guard)
+				if both.IsFalse() {
+					continue
+				}
+				sat, err := solver.Sat(both)
+				if err != nil {
+					return nil, fmt.Errorf("deterministic: L(%s): %w", machine.RefString(r), err)
+				}
+				if sat {
+					return &Violation{Check: CheckDeterministic, Ref: r, Entries: []machine.Entry{g[i], g[j]},
+						Reason: "the guards of two entries can hold together"}, nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// TypeConsistent checks that all numbered locations in one guarded value set
+// in use have one class.
+func TypeConsistent(q *machine.State) *Violation {
+	if err := checkState(q); err != nil {
+		return &Violation{Check: CheckTypeConsistent, Ref: machine.RUn, Reason: err.Error()}
+	}
+	for _, r := range RefsInUse(q) {
+		var first machine.Entry
+		found := false
+		for _, e := range q.Get(r) {
+			if e.Loc < 0 {
+				continue
+			}
+			if int(e.Loc) >= len(q.Locs) {
+				return &Violation{Check: CheckTypeConsistent, Ref: r, Entries: []machine.Entry{e},
+					Reason: fmt.Sprintf("location %v does not exist (%d locations)", e.Loc, len(q.Locs))}
+			}
+			if !found {
+				first, found = e, true
+				continue
+			}
+			if a, b := q.ClassOf(first.Loc), q.ClassOf(e.Loc); !sameClass(a.Name, b.Name) {
+				return &Violation{Check: CheckTypeConsistent, Ref: r, Entries: []machine.Entry{first, e},
+					Reason: fmt.Sprintf("classes %s and %s in one value set", a.Name, b.Name)}
+			}
+		}
+	}
+	return nil
+}
+
+func sameClass(a, b string) bool { return a == b }
+
+// Total checks that under φ every reference in use points somewhere:
+// φ ∧ ¬⋁guards is unsatisfiable. An empty or missing value set is a
+// violation whenever φ is satisfiable.
+func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
+	if err := checkState(q); err != nil {
+		return nil, err
+	}
+	phi := q.PathCondition()
+	for _, r := range RefsInUse(q) {
+		g := q.Get(r)
+		guards := make([]*smt.Formula, len(g))
+		for i, e := range g {
+			guards[i] = e.Guard
+		}
+		f := smt.And(phi, smt.Not(smt.Or(guards...)))
+		if f.IsFalse() {
+			continue
+		}
+		sat, err := solver.Sat(f)
+		if err != nil {
+			return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
+		}
+		if sat {
+			return &Violation{Check: CheckTotal, Ref: r, Entries: append([]machine.Entry(nil), g...),
+				Reason: "under the path condition no guard need hold"}, nil
+		}
+	}
+	return nil, nil
+}
+
+// StackOnlyRoots checks that η, e and k hold only stack references, r_null
+// and booleans (unbound slots of η are allowed).
+func StackOnlyRoots(q *machine.State) *Violation {
+	bad := func(v machine.Value, where string) *Violation {
+		if v == machine.VUndef || v.IsBool() {
+			return nil
+		}
+		if v.IsRef() {
+			r := v.Ref()
+			if r == machine.RNull || (r >= 0 && machine.PartitionOf(r) == machine.PartStack) {
+				return nil
+			}
+			return &Violation{Check: CheckStackOnlyRoots, Ref: r, Entries: append([]machine.Entry(nil), q.Get(r)...),
+				Reason: fmt.Sprintf("%s holds %s, not a stack reference", where, machine.RefString(r))}
+		}
+		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %d", where, int32(v))}
+	}
+	for i, v := range q.Env {
+		if x := bad(v, fmt.Sprintf("η slot %d", i)); x != nil {
+			return x
+		}
+	}
+	if q.Mode == machine.ModeValue {
+		if x := bad(q.Val, "e"); x != nil {
+			return x
+		}
+	}
+	depth := 0
+	for k := q.K; k != nil; k = k.Next {
+		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg {
+			if x := bad(k.Val, fmt.Sprintf("k frame %d", depth)); x != nil {
+				return x
+			}
+		}
+		for i, v := range k.Env {
+			if x := bad(v, fmt.Sprintf("k frame %d (pop) slot %d", depth, i)); x != nil {
+				return x
+			}
+		}
+		depth++
+	}
+	return nil
+}
+
+// WellFormed runs every well-formedness check of RULES.md §7 and returns the
+// first violation.
+func WellFormed(q *machine.State, solver *smt.Solver) (*Violation, error) {
+	if err := checkState(q); err != nil {
+		return nil, err
+	}
+	if v := StackOnlyRoots(q); v != nil {
+		return v, nil
+	}
+	if v := TypeConsistent(q); v != nil {
+		return v, nil
+	}
+	if v, err := Deterministic(q, solver); v != nil || err != nil {
+		return v, err
+	}
+	return Total(q, solver)
+}
