@@ -33,7 +33,7 @@ func (t Target) String() string {
 type HeapLoc struct {
 	Class  *javalite.Class
 	Input  bool
-	Fields []Target     // by index in Class.Fields
+	Fields []Target    // by index in Class.Fields
 	Orig   machine.Loc // the state's location it came from (diagnostics only)
 }
 

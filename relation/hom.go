@@ -84,15 +84,15 @@ type homSearch struct {
 	opt    Options
 	phiQ   *smt.Formula
 
-	order   []machine.Loc      // p locations in assignment order
-	unreach []bool             // by p location: required but not reachable from the roots
-	roots   [][]machine.Ref    // by p location: roots whose L_p holds it
-	in      [][]pEdge          // by p location: edges into it
-	out     [][]pEdge          // by p location: edges out of it
-	fixed   []fixedConstraint  // roots of p pointing to l_null / l_un
-	h       []machine.Loc      // by p location
-	owner   []machine.Loc      // by q location: the p location mapped to it (injectivity)
-	guards  []*smt.Formula     // guards used so far, a stack
+	order   []machine.Loc     // p locations in assignment order
+	unreach []bool            // by p location: required but not reachable from the roots
+	roots   [][]machine.Ref   // by p location: roots whose L_p holds it
+	in      [][]pEdge         // by p location: edges into it
+	out     [][]pEdge         // by p location: edges out of it
+	fixed   []fixedConstraint // roots of p pointing to l_null / l_un
+	h       []machine.Loc     // by p location
+	owner   []machine.Loc     // by q location: the p location mapped to it (injectivity)
+	guards  []*smt.Formula    // guards used so far, a stack
 	satOK   map[*smt.Formula]bool
 	nodes   int
 	yield   func(*Hom) bool

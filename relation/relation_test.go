@@ -43,10 +43,10 @@ func TestTwoHomsOnlySecondSatisfiesHC(t *testing.T) {
 	p, pl1, pl2 := gseListState(t)
 
 	q := newBuilder(t, p.s.Prog)
-	lA, _ := q.input("Node", nil)     // i4
-	lB, _ := q.input("Node", nil)     // i7
-	lD, _ := q.input("Data", nil)     // i10
-	lE, _ := q.input("Data", nil)     // i13
+	lA, _ := q.input("Node", nil) // i4
+	lB, _ := q.input("Node", nil) // i7
+	lD, _ := q.input("Data", nil) // i10
+	lE, _ := q.input("Data", nil) // i13
 	q.set(0, "head", gvs(eq(i4, i7), lA, neq(i4, i7), lB))
 	q.set(0, "d0", gvs(neq(i4, i7), lD, eq(i4, i7), lE))
 
