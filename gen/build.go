@@ -1,0 +1,189 @@
+package gen
+
+import (
+	"fmt"
+
+	"pgregory.net/rapid"
+
+	"lockstep/javalite"
+)
+
+// ty is a generator-side type: tyBool or a class index.
+type ty int
+
+const tyBool ty = -1
+
+// builder holds one program under construction. Types are kept as small
+// integers, not javalite.Type, because Check only runs on the finished tree.
+type builder struct {
+	t       *rapid.T
+	cfg     Config
+	classes []*classInfo
+	methods []*methodInfo // global call order: calls go forward only
+	locals  int           // locals declared so far in the current method
+}
+
+type classInfo struct {
+	name   string
+	fields []fieldInfo
+	c      *javalite.Class
+}
+
+type fieldInfo struct {
+	name string
+	ty   ty
+}
+
+type methodInfo struct {
+	idx        int // position in builder.methods
+	owner      ty
+	name       string
+	ret, param ty
+	m          *javalite.Method
+}
+
+// variable is one variable in scope.
+type variable struct {
+	name  string
+	ty    ty
+	local bool // declared by var, hence assignable (this and parameters never are)
+}
+
+// ctx is where an expression is generated.
+type ctx struct {
+	m      *methodInfo
+	vars   []variable
+	selfOK bool // inside the then-branch of (if x …): m may call itself with false
+	top    bool // the entry method's body itself (not a subexpression)
+}
+
+func (c ctx) with(v variable) ctx {
+	c.vars = append(c.vars[:len(c.vars):len(c.vars)], v)
+	return c
+}
+
+// Names are short and fixed, so a shrunk program reads like a hand-written
+// one: classes A B C, fields f g h …, methods main m1 m2 …, the parameter x,
+// locals y z u w ….
+var (
+	classNames = []string{"A", "B", "C"}
+	fieldNames = []string{"f", "g", "h", "k", "n", "p", "q", "r", "s", "t", "a", "b"}
+	localNames = []string{"y", "z", "u", "w", "v"}
+)
+
+const paramName = "x"
+
+func localName(i int) string {
+	if i < len(localNames) {
+		return localNames[i]
+	}
+	return fmt.Sprintf("%s%d", localNames[i%len(localNames)], i/len(localNames))
+}
+
+func (b *builder) intn(label string, lo, hi int) int {
+	if lo >= hi {
+		return lo
+	}
+	return rapid.IntRange(lo, hi).Draw(b.t, label)
+}
+
+// pick draws one of the alternatives with positive weight, in proportion to
+// the weights. Drawing 0 picks the first available alternative, which is why
+// alternatives are always listed simplest first.
+func (b *builder) pick(label string, weights ...int) int {
+	total := 0
+	for _, w := range weights {
+		total += max(w, 0)
+	}
+	if total == 0 {
+		panic("gen: pick with no alternative") // every caller offers a leaf
+	}
+	n := b.intn(label, 0, total-1)
+	for i, w := range weights {
+		if w <= 0 {
+			continue
+		}
+		if n < w {
+			return i
+		}
+		n -= w
+	}
+	panic("unreachable")
+}
+
+func (b *builder) typeName(t ty) string {
+	if t == tyBool {
+		return "bool"
+	}
+	return b.classes[t].name
+}
+
+// drawType draws bool (0, the simplest) or a class.
+func (b *builder) drawType(label string) ty {
+	return ty(b.intn(label, 0, len(b.classes)) - 1)
+}
+
+func (b *builder) program() *javalite.Program {
+	cfg := b.cfg
+	n := b.intn("classes", cfg.MinClasses, cfg.MaxClasses)
+	nf := 0
+	for i := range n {
+		b.classes = append(b.classes, &classInfo{name: classNames[i]})
+	}
+	for i, ci := range b.classes {
+		lo := 0
+		if i == 0 {
+			lo = cfg.MinEntryFields
+		}
+		for range b.intn("fields", lo, cfg.MaxFields) {
+			// Class 0 first: for A that is a self-reference, for the other
+			// classes a back reference to the entry class.
+			ci.fields = append(ci.fields, fieldInfo{name: fieldNames[nf], ty: ty(b.intn("ftype", 0, n-1))})
+			nf++
+		}
+	}
+	for i := range b.classes {
+		for range b.intn("methods", cfg.MinMethods, cfg.MaxMethods) {
+			mi := &methodInfo{idx: len(b.methods), owner: ty(i)}
+			if mi.idx == 0 {
+				mi.name = "main"
+			} else {
+				mi.name = fmt.Sprintf("m%d", mi.idx)
+			}
+			mi.ret = b.drawType("ret")
+			// The entry parameter is not input (RULES.md §2: true or null),
+			// so a class-typed one could only be null; a bool one can
+			// guard recursion.
+			mi.param = tyBool
+			if mi.idx > 0 {
+				mi.param = b.drawType("param")
+			}
+			b.methods = append(b.methods, mi)
+		}
+	}
+
+	p := &javalite.Program{EntryClass: b.classes[0].name, EntryMethod: b.methods[0].name}
+	for _, ci := range b.classes {
+		ci.c = &javalite.Class{Name: ci.name}
+		for _, f := range ci.fields {
+			ci.c.Fields = append(ci.c.Fields, &javalite.Field{Name: f.name, Type: javalite.TypeName{Name: b.typeName(f.ty)}})
+		}
+		p.Classes = append(p.Classes, ci.c)
+	}
+	for _, mi := range b.methods {
+		mi.m = &javalite.Method{
+			Name:      mi.name,
+			Ret:       javalite.TypeName{Name: b.typeName(mi.ret)},
+			ParamType: javalite.TypeName{Name: b.typeName(mi.param)},
+			Param:     paramName,
+		}
+		b.classes[mi.owner].c.Methods = append(b.classes[mi.owner].c.Methods, mi.m)
+	}
+	for _, mi := range b.methods {
+		b.locals = 0
+		c := ctx{m: mi, vars: []variable{{name: "this", ty: mi.owner}, {name: paramName, ty: mi.param}}}
+		mi.m.Body = b.body(c, mi.ret)
+	}
+	prune(p)
+	return p
+}

@@ -1,0 +1,573 @@
+package gen
+
+import (
+	"pgregory.net/rapid"
+
+	"lockstep/javalite"
+)
+
+// group generates one expression as its own rapid draw group, so that the
+// shrinker can delete or simplify a whole subexpression at once.
+func (b *builder) group(label string, f func() javalite.Expr) javalite.Expr {
+	outer := b.t
+	defer func() { b.t = outer }()
+	return rapid.Custom(func(t *rapid.T) javalite.Expr {
+		b.t = t
+		return f()
+	}).Draw(outer, label)
+}
+
+// body generates a method body. The entry body is never a bare leaf: it is
+// where symbolic input is read, so it starts with a chain, a comparison or a
+// composite expression.
+func (b *builder) body(c ctx, ret ty) javalite.Expr {
+	c.top = c.m.idx == 0
+	return b.expr(c, ret, b.cfg.MaxDepth, false)
+}
+
+// Alternatives of expr, simplest first: drawing 0 gives a leaf. An
+// alternative comes after the ones it can shrink to by lowering its draw:
+// (if c a else b) is late so that an if around an interesting branch
+// shrinks to that branch's kind of expression.
+const (
+	altLeaf = iota
+	altPath
+	altEq
+	altBoolEq
+	altWrite
+	altAssign
+	altVar
+	altAlias
+	altBegin
+	altCall
+	altIf
+	altGuard
+	numAlts
+)
+
+// expr generates an expression of type t with at most d levels of composite
+// expressions. strict leaves out expressions of the null type (the literal
+// null, and ifs, vars and begins ending in it), as a receiver needs.
+func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
+	return b.group("e", func() javalite.Expr {
+		top := c.top
+		c.top = false
+		var w [numAlts]int
+		composite := func(alt, weight int) {
+			if d > 0 {
+				w[alt] = weight
+			}
+		}
+		if t == tyBool {
+			w[altLeaf] = 2
+			w[altEq] = 6 // operands are leaves or chains at depth 0, so always offered
+			composite(altBoolEq, 1)
+		} else {
+			w[altLeaf] = 3
+			if b.pathStarts(c, t) != nil {
+				w[altPath] = 6
+			}
+			if len(b.writeTargets(c, t)) > 0 {
+				composite(altWrite, 2)
+			}
+		}
+		composite(altIf, 2)
+		composite(altVar, 2)
+		if len(b.callees(c, t)) > 0 {
+			composite(altCall, 2)
+		}
+		if b.cfg.MaxBegin >= 2 {
+			composite(altBegin, 2)
+		}
+		if b.guardable(c) {
+			composite(altGuard, 1)
+		}
+		if len(b.assignable(c, t)) > 0 {
+			composite(altAssign, 1)
+		}
+		if len(b.aliasClasses(c)) > 0 && d > 1 {
+			composite(altAlias, 3)
+		}
+
+		if top && d > 0 {
+			// The entry body: a composite that reads and writes input,
+			// not a single chain or comparison.
+			w[altLeaf] = 0
+			w[altPath] = min(w[altPath], 1)
+			w[altEq] = min(w[altEq], 1)
+			w[altBoolEq] = 0
+			w[altVar] *= 2
+			w[altBegin] *= 2
+		}
+		switch b.pick("alt", w[:]...) {
+		case altPath:
+			return b.path(c, t)
+		case altEq:
+			return b.refEq(c, d)
+		case altBoolEq:
+			return &javalite.Equals{L: b.expr(c, tyBool, d-1, false), R: b.expr(c, tyBool, d-1, false)}
+		case altWrite:
+			return b.write(c, b.writeTargets(c, t), d)
+		case altIf:
+			return &javalite.If{
+				Cond: b.expr(c, tyBool, d-1, false),
+				Then: b.expr(c, t, d-1, strict),
+				Else: b.expr(c, t, d-1, strict),
+			}
+		case altVar:
+			return b.varDecl(c, d, func(inner ctx) javalite.Expr {
+				// The body is often a begin, so the new variable gets
+				// written through before the result is computed.
+				if b.cfg.MaxBegin >= 2 && d > 1 && b.pick("vbody", 1, 2) == 1 {
+					return b.begin(inner, t, d-1, strict)
+				}
+				return b.expr(inner, t, d-1, strict)
+			})
+		case altCall:
+			return b.call(c, b.callees(c, t), d)
+		case altBegin:
+			return b.begin(c, t, d, strict)
+		case altGuard:
+			return b.guard(c, t, d, strict)
+		case altAssign:
+			return b.assign(c, b.assignable(c, t), d)
+		case altAlias:
+			return b.alias(c, t, d, strict)
+		}
+		return b.leaf(c, t, strict)
+	})
+}
+
+// leaf is a variable, a literal or (new C): for a class, the variables of
+// that class, then null, then (new C); for bool, true, false, then the bool
+// variables.
+func (b *builder) leaf(c ctx, t ty, strict bool) javalite.Expr {
+	if t == tyBool {
+		vs := b.varsOf(c, tyBool)
+		i := b.intn("bool", 0, 1+len(vs))
+		switch i {
+		case 0:
+			return &javalite.Lit{Kind: javalite.LitTrue}
+		case 1:
+			return &javalite.Lit{Kind: javalite.LitFalse}
+		}
+		return &javalite.Var{Name: vs[i-2].name}
+	}
+	vs := b.varsOf(c, t)
+	n := len(vs)
+	if !strict {
+		n++ // null
+	}
+	i := b.intn("ref", 0, n)
+	switch {
+	case i < len(vs):
+		return &javalite.Var{Name: vs[i].name}
+	case i == n:
+		return &javalite.New{ClassName: b.classes[t].name}
+	}
+	return &javalite.Lit{Kind: javalite.LitNull}
+}
+
+func (b *builder) varsOf(c ctx, t ty) []variable {
+	var vs []variable
+	for _, v := range c.vars {
+		if v.ty == t {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// reaches reports whether a chain of 1..steps fields leads from class from
+// to class to.
+func (b *builder) reaches(from, to ty, steps int) bool {
+	if steps <= 0 || from == tyBool {
+		return false
+	}
+	for _, f := range b.classes[from].fields {
+		if f.ty == to || b.reaches(f.ty, to, steps-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathStarts lists the variables from which a chain of at most MaxPath
+// fields reaches class t, this first.
+func (b *builder) pathStarts(c ctx, t ty) []variable {
+	var vs []variable
+	for _, v := range c.vars {
+		if b.reaches(v.ty, t, b.cfg.MaxPath) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// path is a read chain ((v $ f1) … $ fk) of type t; the shortest chain is
+// the simplest choice at every step.
+func (b *builder) path(c ctx, t ty) javalite.Expr {
+	starts := b.pathStarts(c, t)
+	v := starts[b.intn("start", 0, len(starts)-1)]
+	var e javalite.Expr = &javalite.Var{Name: v.name}
+	cur := v.ty
+	for left := b.cfg.MaxPath; ; left-- {
+		if left < b.cfg.MaxPath && cur == t && (left == 0 || !b.reaches(cur, t, left) || b.intn("more", 0, 2) == 0) {
+			return e
+		}
+		var next []fieldInfo
+		for _, f := range b.classes[cur].fields {
+			if f.ty == t || b.reaches(f.ty, t, left-1) {
+				next = append(next, f)
+			}
+		}
+		f := next[b.intn("field", 0, len(next)-1)]
+		e = &javalite.FieldAccess{X: e, FieldName: f.name}
+		cur = f.ty
+	}
+}
+
+// refEq compares two references of one class: by preference chains of a
+// class that some variable reaches, the right side often null.
+func (b *builder) refEq(c ctx, d int) javalite.Expr {
+	var cands []ty
+	for i := range b.classes {
+		if b.pathStarts(c, ty(i)) != nil {
+			cands = append(cands, ty(i))
+		}
+	}
+	if cands == nil {
+		for i := range b.classes {
+			cands = append(cands, ty(i))
+		}
+	}
+	cl := cands[b.intn("eqclass", 0, len(cands)-1)]
+	l := b.operand(c, cl, d-1, false)
+	var r javalite.Expr
+	if b.pick("eqr", 1, 3) == 0 {
+		r = &javalite.Lit{Kind: javalite.LitNull}
+	} else {
+		r = b.operand(c, cl, d-1, false)
+	}
+	return &javalite.Equals{L: l, R: r}
+}
+
+// operand is an expression of class t that is by preference a read chain:
+// used where a reference is compared, bound to a variable or called on.
+func (b *builder) operand(c ctx, t ty, d int, strict bool) javalite.Expr {
+	if b.pathStarts(c, t) != nil && b.pick("operand", 1, 2) == 1 {
+		return b.path(c, t)
+	}
+	return b.expr(c, t, d, strict)
+}
+
+// target is a field write receiver: a variable and one of its fields.
+type target struct {
+	v variable
+	f fieldInfo
+}
+
+// writeTargets lists (x, f) with f a field of x's class of type t, or of any
+// type when t is anyType.
+func (b *builder) writeTargets(c ctx, t ty) []target {
+	var ts []target
+	for _, v := range c.vars {
+		if v.ty == tyBool {
+			continue
+		}
+		for _, f := range b.classes[v.ty].fields {
+			if t == anyType || f.ty == t {
+				ts = append(ts, target{v, f})
+			}
+		}
+	}
+	return ts
+}
+
+// anyType asks for candidates of every type, in statement position.
+const anyType ty = -2
+
+// write is (x $ f := e). A local receiver is preferred, as it may alias
+// input, and a (new C) value, which puts a non-input location into the
+// input heap.
+func (b *builder) write(c ctx, ts []target, d int) javalite.Expr {
+	var locals []target
+	for _, tg := range ts {
+		if tg.v.local {
+			locals = append(locals, tg)
+		}
+	}
+	if len(locals) > 0 && b.pick("local", 1, 2) == 1 {
+		ts = locals
+	}
+	tg := ts[b.intn("target", 0, len(ts)-1)]
+	var v javalite.Expr
+	if b.pick("wval", 3, 1) == 1 {
+		v = &javalite.New{ClassName: b.classes[tg.f.ty].name}
+	} else {
+		v = b.expr(c, tg.f.ty, d-1, false)
+	}
+	return &javalite.FieldWrite{VarName: tg.v.name, FieldName: tg.f.name, Value: v}
+}
+
+// assignable lists the locals of type t (any type for anyType); this and
+// parameters are never assigned, which keeps recursion guards valid.
+func (b *builder) assignable(c ctx, t ty) []variable {
+	var vs []variable
+	for _, v := range c.vars {
+		if v.local && (t == anyType || v.ty == t) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+func (b *builder) assign(c ctx, vs []variable, d int) javalite.Expr {
+	v := vs[b.intn("avar", 0, len(vs)-1)]
+	return &javalite.Assign{VarName: v.name, Value: b.expr(c, v.ty, d-1, false)}
+}
+
+// varDecl declares a fresh local, a class first (to alias through it), then
+// bool, initialized by an expression of its type (by preference a chain).
+func (b *builder) varDecl(c ctx, d int, body func(ctx) javalite.Expr) javalite.Expr {
+	vt := ty(b.intn("vtype", 0, len(b.classes)))
+	if int(vt) == len(b.classes) {
+		vt = tyBool
+	}
+	name := localName(b.locals)
+	b.locals++
+	var init javalite.Expr
+	if vt == tyBool {
+		init = b.expr(c, vt, d-1, false)
+	} else {
+		init = b.operand(c, vt, d-1, false)
+	}
+	return &javalite.VarDecl{
+		DeclType: javalite.TypeName{Name: b.typeName(vt)},
+		Name:     name,
+		Init:     init,
+		Body:     body(c.with(variable{name: name, ty: vt, local: true})),
+	}
+}
+
+// callees lists the methods a call of type t may target from c: those
+// later in the global order (the call graph is a DAG), and the current
+// method itself under a guard. t == anyType accepts every return type.
+func (b *builder) callees(c ctx, t ty) []*methodInfo {
+	var ms []*methodInfo
+	if c.selfOK && (t == anyType || c.m.ret == t) {
+		ms = append(ms, c.m)
+	}
+	for _, m := range b.methods[c.m.idx+1:] {
+		if t == anyType || m.ret == t {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+func (b *builder) call(c ctx, ms []*methodInfo, d int) javalite.Expr {
+	m := ms[b.intn("callee", 0, len(ms)-1)]
+	return b.callOf(c, m, d)
+}
+
+func (b *builder) callOf(c ctx, m *methodInfo, d int) javalite.Expr {
+	recv := b.operand(c, m.owner, d-1, true)
+	var arg javalite.Expr
+	if m == c.m {
+		// Rule of the guard: a self-call passes false, so the callee
+		// cannot pass its own guard.
+		arg = &javalite.Lit{Kind: javalite.LitFalse}
+	} else {
+		arg = b.expr(c, m.param, d-1, false)
+	}
+	return &javalite.Call{Recv: recv, MethodName: m.name, Arg: arg}
+}
+
+// guardable: the current method has a bool parameter and is not already
+// inside a guard.
+func (b *builder) guardable(c ctx) bool { return c.m.param == tyBool && !c.selfOK }
+
+// guard is (if x R else E) where R may call the current method recursively
+// (with false) and E may not. The recursive call usually comes first in R:
+// a structural recursion on a field of this.
+func (b *builder) guard(c ctx, t ty, d int, strict bool) javalite.Expr {
+	in := c
+	in.selfOK = true
+	var then javalite.Expr
+	if b.pick("rec", 1, 3) == 0 {
+		then = b.expr(in, t, d-1, strict)
+	} else {
+		then = b.recursion(in, t, d-1, strict)
+	}
+	return &javalite.If{
+		Cond: &javalite.Var{Name: paramName},
+		Then: then,
+		Else: b.expr(c, t, d-1, strict),
+	}
+}
+
+// recursion is a self-call adapted to type t: the call itself when the
+// method returns t, compared with something when t is bool, or followed by
+// an expression of type t.
+func (b *builder) recursion(c ctx, t ty, d int, strict bool) javalite.Expr {
+	call := b.callOf(c, c.m, d)
+	switch {
+	case c.m.ret == t:
+		return call
+	case t == tyBool && c.m.ret != tyBool:
+		var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
+		if b.pick("recr", 1, 1) == 1 {
+			r = b.expr(c, c.m.ret, d-1, false)
+		}
+		return &javalite.Equals{L: call, R: r}
+	}
+	return &javalite.Begin{Exprs: []javalite.Expr{call, b.expr(c, t, d-1, strict)}}
+}
+
+// aliasClasses lists the classes with fields that a read chain reaches:
+// a variable bound to such a chain may alias other input.
+func (b *builder) aliasClasses(c ctx) []ty {
+	var cs []ty
+	for i, ci := range b.classes {
+		if len(ci.fields) > 0 && b.pathStarts(c, ty(i)) != nil {
+			cs = append(cs, ty(i))
+		}
+	}
+	return cs
+}
+
+// alias is the write-through-an-alias idiom
+//
+//	(var C y := chain in (begin (y $ g := e) … e_t))
+//
+// after which a read of g along another chain sees the write exactly when
+// the two chains alias.
+func (b *builder) alias(c ctx, t ty, d int, strict bool) javalite.Expr {
+	cs := b.aliasClasses(c)
+	vt := cs[b.intn("aclass", 0, len(cs)-1)]
+	name := localName(b.locals)
+	b.locals++
+	init := b.path(c, vt)
+	in := c.with(variable{name: name, ty: vt, local: true})
+	fs := b.classes[vt].fields
+	f := fs[b.intn("afield", 0, len(fs)-1)]
+	var val javalite.Expr
+	if b.pick("aval", 1, 1) == 1 {
+		val = &javalite.New{ClassName: b.classes[f.ty].name}
+	} else {
+		val = b.expr(in, f.ty, d-2, false)
+	}
+	es := []javalite.Expr{&javalite.FieldWrite{VarName: name, FieldName: f.name, Value: val}}
+	for range b.intn("astmts", 0, max(b.cfg.MaxBegin-2, 0)) {
+		es = append(es, b.stmt(in, d-2))
+	}
+	if read := b.readBack(in, vt, f, t, d-2); read != nil && b.pick("aend", 1, 2) == 1 {
+		es = append(es, read)
+	} else {
+		es = append(es, b.expr(in, t, d-2, strict))
+	}
+	return &javalite.VarDecl{
+		DeclType: javalite.TypeName{Name: b.typeName(vt)},
+		Name:     name,
+		Init:     init,
+		Body:     &javalite.Begin{Exprs: es},
+	}
+}
+
+// readBack reads field f of class vt again through a chain, as an
+// expression of type t: the read itself, or (for bool) compared with
+// something. It returns nil when t allows neither.
+func (b *builder) readBack(c ctx, vt ty, f fieldInfo, t ty, d int) javalite.Expr {
+	if t != tyBool && t != f.ty {
+		return nil
+	}
+	read := &javalite.FieldAccess{X: b.path(c, vt), FieldName: f.name}
+	if t == f.ty {
+		return read
+	}
+	var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
+	if b.pick("rbr", 1, 2) == 1 {
+		r = b.operand(c, f.ty, d, false)
+	}
+	return &javalite.Equals{L: read, R: r}
+}
+
+// begin is 1..MaxBegin-1 statements followed by an expression of type t.
+func (b *builder) begin(c ctx, t ty, d int, strict bool) javalite.Expr {
+	n := b.intn("stmts", 1, max(b.cfg.MaxBegin-1, 1))
+	es := make([]javalite.Expr, 0, n+1)
+	for range n {
+		es = append(es, b.stmt(c, d-1))
+	}
+	return &javalite.Begin{Exprs: append(es, b.expr(c, t, d-1, strict))}
+}
+
+// Alternatives of stmt.
+const (
+	stmtExpr = iota
+	stmtWrite
+	stmtCall
+	stmtAssign
+	stmtIf
+	numStmts
+)
+
+// stmt is an expression evaluated for its effect: by preference a field
+// write, else a call, an assignment or a conditional effect.
+func (b *builder) stmt(c ctx, d int) javalite.Expr {
+	return b.group("s", func() javalite.Expr {
+		e, _ := b.stmtTyped(c, d)
+		return e
+	})
+}
+
+func (b *builder) stmtTyped(c ctx, d int) (javalite.Expr, ty) {
+	var w [numStmts]int
+	w[stmtExpr] = 1
+	ts := b.writeTargets(c, anyType)
+	if len(ts) > 0 {
+		w[stmtWrite] = 6
+	}
+	ms := b.callees(c, anyType)
+	if len(ms) > 0 && d > 0 {
+		w[stmtCall] = 3
+	}
+	vs := b.assignable(c, anyType)
+	if len(vs) > 0 {
+		w[stmtAssign] = 1
+	}
+	if d > 0 {
+		w[stmtIf] = 2
+	}
+	switch b.pick("stmt", w[:]...) {
+	case stmtWrite:
+		e := b.write(c, ts, d).(*javalite.FieldWrite)
+		return e, b.fieldType(c, e)
+	case stmtCall:
+		m := ms[b.intn("callee", 0, len(ms)-1)]
+		return b.callOf(c, m, d), m.ret
+	case stmtAssign:
+		v := vs[b.intn("avar", 0, len(vs)-1)]
+		return &javalite.Assign{VarName: v.name, Value: b.expr(c, v.ty, d-1, false)}, v.ty
+	case stmtIf:
+		cond := b.expr(c, tyBool, d-1, false)
+		then, t := b.stmtTyped(c, d-1)
+		return &javalite.If{Cond: cond, Then: then, Else: b.expr(c, t, d-1, false)}, t
+	}
+	return b.expr(c, tyBool, d, false), tyBool
+}
+
+// fieldType is the type of the field written by e.
+func (b *builder) fieldType(c ctx, e *javalite.FieldWrite) ty {
+	for i := len(c.vars) - 1; i >= 0; i-- {
+		if v := c.vars[i]; v.name == e.VarName {
+			for _, f := range b.classes[v.ty].fields {
+				if f.name == e.FieldName {
+					return f.ty
+				}
+			}
+		}
+	}
+	panic("gen: write target not in scope")
+}

@@ -1,0 +1,164 @@
+package gen
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"lockstep/javalite"
+)
+
+// The shrinking-quality measurement: a synthetic "bug" that generated
+// programs hit often enough for rapid to find, and a check that rapid's
+// shrinking reduces a failing program to a few printed lines. A real
+// counterexample of the lockstep checker shrinks through the same draws.
+
+// hasSyntheticBug is the synthetic property's failure: a begin writes a
+// field through a variable, and a later expression of the begin compares a
+// read of the same field through a different receiver, i.e. the situation
+// in which a wrong alias treatment would show.
+func hasSyntheticBug(p *javalite.Program) bool {
+	bug := false
+	for _, cl := range p.Classes {
+		for _, m := range cl.Methods {
+			walk(m.Body, func(e javalite.Expr) {
+				if bg, ok := e.(*javalite.Begin); ok && writeThenOtherRead(bg, true) {
+					bug = true
+				}
+			})
+		}
+	}
+	return bug
+}
+
+// quietTB is a rapid.TB that records the outcome instead of failing the
+// test, so that a test can look at what rapid shrank a failure to.
+type quietTB struct {
+	name   string
+	failed bool
+	msg    string
+}
+
+func (q *quietTB) Helper()                        {}
+func (q *quietTB) Name() string                   { return q.name }
+func (q *quietTB) Logf(string, ...any)            {}
+func (q *quietTB) Log(...any)                     {}
+func (q *quietTB) Skipf(string, ...any)           {}
+func (q *quietTB) Skip(...any)                    {}
+func (q *quietTB) SkipNow()                       {}
+func (q *quietTB) Errorf(format string, a ...any) { q.fail(fmt.Sprintf(format, a...)) }
+func (q *quietTB) Error(a ...any)                 { q.fail(fmt.Sprint(a...)) }
+func (q *quietTB) Fatalf(format string, a ...any) { q.fail(fmt.Sprintf(format, a...)) }
+func (q *quietTB) Fatal(a ...any)                 { q.fail(fmt.Sprint(a...)) }
+func (q *quietTB) FailNow()                       { q.failed = true }
+func (q *quietTB) Fail()                          { q.failed = true }
+func (q *quietTB) Failed() bool                   { return q.failed }
+func (q *quietTB) fail(msg string)                { q.failed, q.msg = true, q.msg+msg }
+
+var _ rapid.TB = (*quietTB)(nil)
+
+// withRapidFlags sets rapid's command-line flags for the duration of f
+// (rapid reads its seed and shrink budget only from them).
+func withRapidFlags(t *testing.T, set map[string]string, f func()) {
+	t.Helper()
+	old := map[string]string{}
+	for name, v := range set {
+		fl := flag.Lookup(name)
+		if fl == nil {
+			t.Fatalf("rapid flag -%s not registered", name)
+		}
+		old[name] = fl.Value.String()
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		for name, v := range old {
+			_ = flag.Set(name, v)
+		}
+	}()
+	f()
+}
+
+// shrinkOnce runs rapid from seed on the synthetic property and returns the
+// program rapid reports as the minimal failing case (nil when no failure
+// was found within rapid's checks).
+func shrinkOnce(t *testing.T, seed uint64) *javalite.Program {
+	var last *javalite.Program
+	tb := &quietTB{name: fmt.Sprintf("TestShrinkSynthetic_seed%d", seed)}
+	withRapidFlags(t, map[string]string{
+		"rapid.seed":       strconv.FormatUint(seed, 10),
+		"rapid.nofailfile": "true",
+		"rapid.shrinktime": "5s",
+	}, func() {
+		rapid.Check(tb, func(rt *rapid.T) {
+			p := Program().Draw(rt, "program")
+			if hasSyntheticBug(p) {
+				// rapid replays the minimal case last, so the last
+				// failing program is the shrunk one.
+				last = p
+				rt.Fatalf("synthetic bug")
+			}
+		})
+	})
+	if !tb.failed {
+		return nil
+	}
+	if !strings.Contains(tb.msg, "synthetic bug") {
+		t.Fatalf("seed %d: rapid failed for another reason: %s", seed, tb.msg)
+	}
+	return last
+}
+
+// TestShrinkSynthetic checks that rapid shrinks failing programs of the
+// synthetic property to at most 15 printed lines, and logs the median size
+// (recorded in docs/TESTING.md, "gen: shrinking").
+func TestShrinkSynthetic(t *testing.T) {
+	seeds := 5
+	if soak() {
+		seeds = 40
+	}
+	var sizes []int
+	var total time.Duration
+	for i := range seeds {
+		seed := uint64(1000 + i)
+		start := time.Now()
+		p := shrinkOnce(t, seed)
+		total += time.Since(start)
+		if p == nil {
+			t.Errorf("seed %d: rapid found no program with the synthetic bug", seed)
+			continue
+		}
+		if !hasSyntheticBug(p) {
+			t.Fatalf("seed %d: the reported program does not have the bug:\n%s", seed, javalite.Print(p))
+		}
+		n := Lines(p)
+		sizes = append(sizes, n)
+		if n > 15 {
+			t.Errorf("seed %d: shrunk to %d lines, want ≤ 15:\n%s", seed, n, javalite.Print(p))
+		}
+		if i == 0 || testing.Verbose() && soak() {
+			t.Logf("seed %d shrinks to %d lines:\n%s", seed, n, javalite.Print(p))
+		}
+	}
+	if len(sizes) == 0 {
+		return
+	}
+	sort.Ints(sizes)
+	t.Logf("shrunk sizes over %d seeds: min %d, median %d, max %d lines (%v in all)",
+		len(sizes), sizes[0], sizes[len(sizes)/2], sizes[len(sizes)-1], total.Round(time.Millisecond))
+	if path := os.Getenv("GEN_SHRINK_REPORT"); path != "" {
+		// For docs/TESTING.md: the measured numbers, not retyped by hand.
+		report := fmt.Sprintf("seeds=%d min=%d median=%d max=%d\n", len(sizes), sizes[0], sizes[len(sizes)/2], sizes[len(sizes)-1])
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package gen
+
+import (
+	"context"
+	"testing"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+)
+
+// terminationViolation checks the structural reason why generated programs
+// terminate (see the package comment): calls go forward in declaration
+// order, a method calls itself only with false inside (if x …) on its bool
+// parameter, and parameters are never assigned. It describes the first
+// violation, or returns "".
+func terminationViolation(p *javalite.Program) (violation string) {
+	order := map[*javalite.Method]int{}
+	for _, cl := range p.Classes {
+		for _, m := range cl.Methods {
+			order[m] = len(order)
+		}
+	}
+	var visit func(m *javalite.Method, e javalite.Expr, guarded bool)
+	fail := func(m *javalite.Method, e javalite.Expr, why string) {
+		if violation == "" {
+			violation = why + " in " + m.Name + ": " + javalite.PrintExpr(e)
+		}
+	}
+	visit = func(m *javalite.Method, e javalite.Expr, guarded bool) {
+		switch e := e.(type) {
+		case *javalite.Call:
+			switch {
+			case e.Method == m:
+				if !guarded {
+					fail(m, e, "unguarded recursive call")
+				}
+				if l, ok := e.Arg.(*javalite.Lit); !ok || l.Kind != javalite.LitFalse {
+					fail(m, e, "recursive call with an argument other than false")
+				}
+			case order[e.Method] <= order[m]:
+				fail(m, e, "call backwards in declaration order")
+			}
+			visit(m, e.Recv, guarded)
+			visit(m, e.Arg, guarded)
+			return
+		case *javalite.Assign:
+			if e.Slot == javalite.SlotParam {
+				fail(m, e, "assignment to the parameter")
+			}
+		case *javalite.If:
+			if v, ok := e.Cond.(*javalite.Var); ok && v.Slot == javalite.SlotParam && m.ParamT.Kind == javalite.KindBool {
+				visit(m, e.Then, true)
+				visit(m, e.Else, guarded)
+				return
+			}
+		}
+		for _, x := range subexprs(e) {
+			visit(m, x, guarded)
+		}
+	}
+	for _, cl := range p.Classes {
+		for _, m := range cl.Methods {
+			visit(m, m.Body, false)
+		}
+	}
+	return violation
+}
+
+func TestTerminationStructure(t *testing.T) {
+	for _, p := range Programs(3, 500, Default) {
+		if v := terminationViolation(p); v != "" {
+			t.Fatalf("%s\n%s", v, javalite.Print(p))
+		}
+	}
+	// The check itself must catch each kind of violation.
+	bad := map[string]string{
+		"unguarded": "(((class A ([A f]) ((bool main [bool x] ((this $ f) @ main false))))) (A main))",
+		"true arg":  "(((class A ([A f]) ((bool main [bool x] (if x ((this $ f) @ main true) else false))))) (A main))",
+		"backwards": "(((class A () ((bool main [bool x] (this @ m1 x)) (bool m1 [bool x] (this @ main x))))) (A main))",
+		"assign":    "(((class A () ((bool main [bool x] (begin (x := true) (if x (this @ main false) else x)))))) (A main))",
+	}
+	for name, src := range bad {
+		p, err := javalite.ParseAndCheck(name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if terminationViolation(p) == "" {
+			t.Errorf("%s: no violation found in %s", name, src)
+		}
+	}
+	good := "(((class A ([A f]) ((bool main [bool x] (if x ((this $ f) @ main false) else x))))) (A main))"
+	p, err := javalite.ParseAndCheck("good", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := terminationViolation(p); v != "" {
+		t.Errorf("guarded recursion rejected: %s", v)
+	}
+}
+
+// TestPathsEndByThemselves runs GSE on generated programs: every path must
+// end in a value or an error well within the step bound the checker uses,
+// because recursion is guarded (the bound is a safety net, not how paths
+// end). Counts are logged; a program with very many paths is explored only
+// up to a cap, which leaves its counts a lower bound but still shows cuts.
+func TestPathsEndByThemselves(t *testing.T) {
+	n, bound := 150, 200
+	if soak() {
+		n = 3000
+	}
+	const pathCap = 20000
+	var ends [4]int64
+	var paths, most int64
+	for i, p := range Programs(11, n, Default) {
+		var seen int64
+		st, err := machine.Explore(context.Background(), machine.Initial(p), gse.New(2), bound,
+			func(*machine.State, machine.EndKind) bool { seen++; return seen < pathCap })
+		if err != nil {
+			t.Fatalf("program %d: GSE: %v\n%s", i, err, javalite.Print(p))
+		}
+		for k := range ends {
+			ends[k] += st.Ends[k]
+		}
+		paths += st.Paths
+		most = max(most, st.Paths)
+		if st.Ends[machine.EndCut] > 0 {
+			t.Errorf("program %d: %d of %d GSE paths cut at %d steps\n%s", i, st.Ends[machine.EndCut], st.Paths, bound, javalite.Print(p))
+		}
+	}
+	t.Logf("%d programs: %d GSE paths (at most %d in one), ends: %d value, %d error, %d cut, %d stuck",
+		n, paths, most, ends[machine.EndValue], ends[machine.EndError], ends[machine.EndCut], ends[machine.EndStuck])
+}
