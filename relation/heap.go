@@ -49,10 +49,9 @@ type Root struct {
 type Heap struct {
 	Locs  []HeapLoc
 	Roots []Root // sorted by Ref
-	// Assignment is the equality partition a concretization was built
-	// from: every projected reference ↦ its class representative (r_null
-	// for the null class). Nil for HeapOf.
-	Assignment map[machine.Ref]machine.Ref
+	// Assignment is the assignment a concretization was built from: the
+	// conjunction of the projected equality literals. Nil for HeapOf.
+	Assignment *smt.Formula
 }
 
 func (h *Heap) String() string {
@@ -81,42 +80,15 @@ func (h *Heap) String() string {
 	}
 	if h.Assignment != nil {
 		b.WriteString(" under ")
-		b.WriteString(AssignmentString(h.Assignment))
+		b.WriteString(h.Assignment.String())
 	}
 	return b.String()
-}
-
-// AssignmentString prints a partition as its equality classes.
-func AssignmentString(a map[machine.Ref]machine.Ref) string {
-	classes := map[machine.Ref][]machine.Ref{}
-	for r, rep := range a {
-		classes[rep] = append(classes[rep], r)
-	}
-	var reps []machine.Ref
-	for rep := range classes {
-		reps = append(reps, rep)
-	}
-	slices.Sort(reps)
-	var parts []string
-	for _, rep := range reps {
-		ms := classes[rep]
-		if rep == machine.RNull && !slices.Contains(ms, machine.RNull) {
-			ms = append(ms, machine.RNull)
-		}
-		slices.Sort(ms)
-		var names []string
-		for _, m := range ms {
-			names = append(names, machine.RefString(m))
-		}
-		parts = append(parts, "{"+strings.Join(names, "=")+"}")
-	}
-	return strings.Join(parts, " ")
 }
 
 // buildHeap makes the concrete heap of st in which every guard is decided by
 // holds. It returns a *WitnessError if a reference in use takes zero or
 // several locations, or points to a location that does not exist.
-func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign map[machine.Ref]machine.Ref) (*Heap, error) {
+func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.Formula) (*Heap, error) {
 	h := &Heap{Assignment: assign}
 	index := make([]Target, len(st.Locs))
 	for l, info := range st.Locs {
@@ -185,14 +157,14 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign map[mach
 // under Assignment, the reference of Violation takes zero or several
 // locations (or a location that does not exist under it).
 type WitnessError struct {
-	Assignment map[machine.Ref]machine.Ref
+	Assignment *smt.Formula
 	Violation  Violation
 }
 
 func (w *WitnessError) Error() string {
 	s := w.Violation.Error()
 	if w.Assignment != nil {
-		s += " under " + AssignmentString(w.Assignment)
+		s += " under " + w.Assignment.String()
 	}
 	return s
 }
@@ -225,78 +197,103 @@ func gvsString(g machine.GVS) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-// ConcretizationRefs returns the references a concretization of q is
-// projected on: the references mentioned in the guards of the value sets in
-// use and in the existence guards (input references in a correct state; a
-// reference of another partition is kept rather than guessed about), plus
-// the identity references of the input locations. Together with r_null
-// these are all that the heap built from an assignment depends on.
-func ConcretizationRefs(q *machine.State) []machine.Ref {
-	var out []machine.Ref
-	addF := func(f *smt.Formula) {
-		if f == nil {
+// ConcretizationAtoms returns the equality atoms that the heaps of q
+// depend on: every atom of the guards of the value sets in use and of the
+// existence guards of the input locations, ordered by their references.
+func ConcretizationAtoms(q *machine.State) []*smt.Formula {
+	seen := map[*smt.Formula]bool{}
+	var out []*smt.Formula
+	var walk func(f *smt.Formula)
+	walk = func(f *smt.Formula) {
+		if f == nil || seen[f] {
 			return
 		}
-		for _, r := range f.Refs() {
-			if r >= 0 {
-				out = append(out, r)
-			}
+		seen[f] = true
+		if f.Op() == smt.OpEq {
+			out = append(out, f)
+			return
+		}
+		for _, k := range f.Kids() {
+			walk(k)
 		}
 	}
 	for _, r := range RefsInUse(q) {
 		for _, e := range q.Get(r) {
-			addF(e.Guard)
+			walk(e.Guard)
 		}
 	}
 	for _, info := range q.Locs {
-		addF(info.Exists)
-		if info.Input && info.Identity >= 0 {
-			out = append(out, info.Identity)
-		}
+		walk(info.Exists)
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.SortFunc(out, func(x, y *smt.Formula) int {
+		xa, xb := x.Atom()
+		ya, yb := y.Atom()
+		if xa != ya {
+			return int(xa) - int(ya)
+		}
+		return int(xb) - int(yb)
+	})
+	return out
 }
 
 // Concretize enumerates the concrete heaps q stands for (RULES.md §7): the
-// satisfying assignments of φ_q projected onto the equalities among the
-// references of ConcretizationRefs and r_null, and for each the heap in
-// which every reference takes the one location whose guard holds. Numbered
-// locations made by (new C) are always in the heap; an input location is
-// in it when its existence guard holds.
+// satisfying assignments of φ_q projected onto equalities among its input
+// references and r_null, and for each the heap in which every reference
+// takes the one location whose guard holds. Numbered locations made by
+// (new C) are always in the heap; an input location is in it when its
+// existence guard holds.
 //
-// The result holds one heap per isomorphism class, in the order first met:
-// assignments that differ only in equalities the guards do not tell apart
-// give the same heap (a GSE state has one concretization however many
-// identity references it has). complete is false when budget.Models
-// assignments were enumerated and more exist. A reference in use that takes
-// zero or several locations under some assignment is returned as a
+// The projection is onto the equality atoms that occur in the guards
+// (ConcretizationAtoms), enumerated by all-SAT with blocking clauses
+// (smt.Solver.AllSAT). That is all a heap depends on, so it gives exactly
+// the heaps of a projection onto every pair of input references
+// (smt.Solver.Partitions), without enumerating the Bell-number many
+// partitions of references whose equalities no guard tells apart: a GSE
+// state, whose guards are all true, has one assignment however many
+// identity references it has.
+//
+// The result holds one heap per isomorphism class, in the order first met.
+// complete is false when budget.Models assignments were enumerated and more
+// exist. A reference in use that takes zero or several locations (or a
+// location that does not exist) under some assignment is returned as a
 // *WitnessError naming it and the assignment.
 func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
 	if err := checkState(q); err != nil {
 		return nil, false, err
 	}
-	refs := ConcretizationRefs(q)
-	parts, complete, err := solver.Partitions(q.PathCondition(), refs, budget.Models)
+	atoms := ConcretizationAtoms(q)
+	models, complete, err := solver.AllSAT(q.PathCondition(), atoms, budget.Models)
 	if err != nil {
 		return nil, false, fmt.Errorf("concretize: %w", err)
 	}
+	index := make(map[*smt.Formula]int, len(atoms))
+	for i, a := range atoms {
+		index[a] = i
+	}
 	var out []*Heap
 	seen := map[string]bool{}
-	for _, part := range parts {
-		rep := func(r machine.Ref) machine.Ref {
-			if x, ok := part[r]; ok {
-				return x
+	for _, m := range models {
+		lits := make([]*smt.Formula, len(atoms))
+		for i, a := range atoms {
+			lits[i] = a
+			if !m[i] {
+				lits[i] = smt.Not(a)
 			}
-			return r
 		}
 		holds := func(f *smt.Formula) bool {
 			if f == nil {
 				return true
 			}
-			return f.Eval(func(a, b smt.Ref) bool { return rep(a) == rep(b) })
+			return f.Eval(func(a, b smt.Ref) bool {
+				i, ok := index[smt.Eq(a, b)]
+				// Every atom of a guard is projected; an atom outside
+				// the projection would be a bug here, and reading it as
+				// false keeps Eval total while buildHeap's checks catch
+				// the inconsistency it causes.
+				return ok && m[i]
+			})
 		}
-		h, err := buildHeap(q, holds, part)
+		h, err := buildHeap(q, holds, smt.And(lits...))
 		if err != nil {
 			return out, complete, err
 		}

@@ -1,6 +1,7 @@
 package relation
 
 import (
+	"fmt"
 	"testing"
 
 	"lockstep/javalite"
@@ -45,11 +46,17 @@ func newSolver(tb testing.TB) *smt.Solver {
 // builder makes states by hand on top of the initial state of a program:
 // l0 of the entry class, s0 ↦ {(true l0)}, φ = i1 ≠ null.
 type builder struct {
-	tb testing.TB
+	tb fataler
 	s  *machine.State
 }
 
-func newBuilder(tb testing.TB, prog *javalite.Program) *builder {
+// fataler is what builder needs of testing.TB and *rapid.T alike.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+func newBuilder(tb fataler, prog *javalite.Program) *builder {
 	return &builder{tb: tb, s: machine.Initial(prog)}
 }
 
@@ -128,6 +135,22 @@ func allStates(tb testing.TB, prog *javalite.Program, eng machine.Engine, bound 
 		}
 		for i := len(succ) - 1; i >= 0; i-- {
 			work = append(work, succ[i].S)
+		}
+	}
+	return out
+}
+
+// dumpState prints a state for failure messages.
+func dumpState(s *machine.State) string {
+	out := fmt.Sprintf("φ = %v\ncontrol %s\n", s.PathCondition(), s.ControlString())
+	for _, r := range s.Roots() {
+		out += fmt.Sprintf("  root %s = %s\n", machine.RefString(r), gvsString(s.Get(r)))
+	}
+	for l, info := range s.Locs {
+		out += fmt.Sprintf("  l%d %s input=%v id=%s exists=%v\n", l, info.Class.Name, info.Input, machine.RefString(info.Identity), info.Exists)
+		for _, f := range info.Class.Fields {
+			r := s.Field(machine.Loc(l), f)
+			out += fmt.Sprintf("     .%s = %s %s\n", f.Name, machine.RefString(r), gvsString(s.Get(r)))
 		}
 	}
 	return out

@@ -1,0 +1,181 @@
+package relation
+
+import (
+	"os"
+	"testing"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+// TestGSEStatesRepresentThemselves: every state of a GSE exploration of
+// LinkedList is well formed, represents itself, has itself as its only
+// concretization, and is exact for {itself}.
+func TestGSEStatesRepresentThemselves(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	k, bound := 2, 40
+	if os.Getenv("LOCKSTEP_SOAK") != "" {
+		k, bound = 3, 80
+	}
+	states := allStates(t, prog, gse.New(k), bound)
+	if len(states) < 100 {
+		t.Fatalf("only %d states: the exploration did not get anywhere", len(states))
+	}
+	for i, p := range states {
+		if v, err := WellFormed(p, sol); v != nil || err != nil {
+			t.Fatalf("state %d: not well formed: %v %v", i, v, err)
+		}
+		if r := Represents(p, p, sol, DefaultBudget); r.Verdict != Holds {
+			t.Fatalf("state %d does not represent itself: %v (%s)", i, r.Verdict, r.Reason)
+		}
+		hp, err := HeapOf(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heaps, complete, err := Concretize(p, sol, DefaultBudget)
+		if err != nil || !complete || len(heaps) != 1 || !Isomorphic(heaps[0], hp) {
+			t.Fatalf("state %d: concretization %v (complete %v, err %v), want exactly %v", i, heaps, complete, err, hp)
+		}
+		if r := Exact([]*machine.State{p}, p, sol, DefaultBudget); r.Verdict != Holds {
+			t.Fatalf("state %d: Exact({p}, p) = %v (%s)", i, r.Verdict, r.Reason)
+		}
+	}
+	t.Logf("%d GSE states checked", len(states))
+}
+
+// pairStep is one step of the bisimulation of RULES.md §7 (Def. 18): the
+// GSE successors of P grouped by control, matched with the summary
+// successors of q.
+type lockPair struct {
+	P []*machine.State
+	q *machine.State
+}
+
+func lockstepPairs(tb testing.TB, prog *javalite.Program, k, bound int, sol *smt.Solver, visit func(lockPair)) {
+	tb.Helper()
+	g := gse.New(k)
+	v, err := summary.Lookup("published")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sum := summary.New(v, k, sol)
+	work := []lockPair{{P: []*machine.State{machine.Initial(prog)}, q: machine.Initial(prog)}}
+	for len(work) > 0 {
+		pr := work[len(work)-1]
+		work = work[:len(work)-1]
+		visit(pr)
+		if pr.q.Terminal() || pr.q.Steps >= bound {
+			continue
+		}
+		groups := map[string][]*machine.State{}
+		for _, p := range pr.P {
+			succ, err := machine.Step(p.Clone(), g, g.Options())
+			if err != nil {
+				tb.Fatalf("gse step: %v", err)
+			}
+			for _, s := range succ {
+				key := s.S.ControlKey()
+				groups[key] = append(groups[key], s.S)
+			}
+		}
+		succ, err := machine.Step(pr.q.Clone(), sum, sum.Options())
+		if err != nil {
+			tb.Fatalf("summary step: %v", err)
+		}
+		if len(succ) != len(groups) {
+			tb.Fatalf("step %d: %d summary successors, %d GSE control groups", pr.q.Steps, len(succ), len(groups))
+		}
+		for _, s := range succ {
+			P, ok := groups[s.S.ControlKey()]
+			if !ok {
+				tb.Fatalf("step %d: summary successor by %s has no GSE group", pr.q.Steps, s.Rule)
+			}
+			work = append(work, lockPair{P: P, q: s.S})
+		}
+	}
+}
+
+// TestSummaryStatesExact runs GSE and the summary engine in lockstep on
+// LinkedList and checks that every summary state is well formed and exact
+// for its group of GSE states. The published rules are exact on this
+// read-only program (no field write, so V7 cannot arise), so a failure here
+// is a bug in this package or in the engines.
+func TestSummaryStatesExact(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	k, bound := -1, 60
+	if os.Getenv("LOCKSTEP_SOAK") != "" {
+		bound = 110
+	}
+	pairs, maxHeaps := 0, 0
+	lockstepPairs(t, prog, k, bound, sol, func(pr lockPair) {
+		pairs++
+		if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
+			t.Fatalf("summary state at step %d not well formed: %v %v\n%s", pr.q.Steps, v, err, dumpState(pr.q))
+		}
+		r := Exact(pr.P, pr.q, sol, DefaultBudget)
+		if r.Verdict != Holds {
+			t.Fatalf("step %d: Exact = %v (%s)\n%s", pr.q.Steps, r.Verdict, r.Reason, dumpState(pr.q))
+		}
+		// Distinct GSE heaps and distinct concretizations correspond one to
+		// one when the summary is exact.
+		distinct := map[string]bool{}
+		for _, p := range pr.P {
+			h, _ := HeapOf(p)
+			distinct[Canonical(h)] = true
+		}
+		if r.Heaps != len(distinct) {
+			t.Fatalf("step %d: %d concretizations, %d distinct GSE heaps", pr.q.Steps, r.Heaps, len(distinct))
+		}
+		maxHeaps = max(maxHeaps, r.Heaps)
+	})
+	if pairs < 50 || maxHeaps < 3 {
+		t.Fatalf("only %d pairs, at most %d heaps: the lockstep did not get anywhere", pairs, maxHeaps)
+	}
+	t.Logf("%d pairs, up to %d concretizations", pairs, maxHeaps)
+}
+
+// TestRepresentsCatchesDroppedCase removes one entry from a summary value
+// set and checks that the GSE state it stood for is no longer represented.
+func TestRepresentsCatchesDroppedCase(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	found := false
+	lockstepPairs(t, prog, -1, 60, sol, func(pr lockPair) {
+		if found || len(pr.P) < 3 {
+			return
+		}
+		// Find a root of q with an aliasing entry and drop it.
+		for _, r := range pr.q.Roots() {
+			g := pr.q.Get(r)
+			if len(g) < 3 {
+				continue
+			}
+			for drop := range g {
+				q := pr.q.Clone()
+				var ng machine.GVS
+				for i, e := range g {
+					if i != drop {
+						ng = append(ng, e)
+					}
+				}
+				// Keep q total: move the dropped guard onto the next entry.
+				ng[drop%len(ng)].Guard = smt.Or(ng[drop%len(ng)].Guard, g[drop].Guard)
+				q.Set(r, ng)
+				res := Exact(pr.P, q, sol, DefaultBudget)
+				if res.Verdict != Fails {
+					t.Fatalf("dropping %v from L(%s) went unnoticed: %v (%s)", g[drop], machine.RefString(r), res.Verdict, res.Reason)
+				}
+				found = true
+			}
+			return
+		}
+	})
+	if !found {
+		t.Fatal("no summary state with a three-way root value set")
+	}
+}
