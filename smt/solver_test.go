@@ -2,6 +2,9 @@ package smt
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -341,4 +344,79 @@ func TestSetTimeout(t *testing.T) {
 	assert.NoError(t, err)
 	assert.True(t, ok)
 	assert.NoError(t, s.SetTimeout(0))
+}
+
+// TestSolverPerWorker runs one solver per goroutine over shared formulas,
+// the intended deployment (run it with -race).
+func TestSolverPerWorker(t *testing.T) {
+	// Formulas over the brute-force universe, so the oracle stays cheap.
+	rng := rand.New(rand.NewPCG(3, 4))
+	lit := func() *Formula {
+		f := Eq(universe[rng.IntN(len(universe))], universe[rng.IntN(len(universe))])
+		if rng.IntN(2) == 0 {
+			f = Not(f)
+		}
+		return f
+	}
+	var pool []*Formula
+	for range 500 {
+		pool = append(pool, And(lit(), lit(), Or(lit(), lit()), lit()))
+	}
+	want := make([]bool, len(pool))
+	for i, f := range pool {
+		want[i] = bruteSat(f)
+	}
+	worker := func(w int) error {
+		s, err := NewSolver()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		for i := range pool {
+			j := (i + 97*w) % len(pool)
+			got, err := s.Sat(pool[j])
+			if err != nil {
+				return err
+			}
+			if got != want[j] {
+				return fmt.Errorf("worker %d: Sat(%v) = %v, want %v", w, pool[j], got, want[j])
+			}
+		}
+		return nil
+	}
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() { errs <- worker(w) }()
+	}
+	for range 4 {
+		assert.NoError(t, <-errs)
+	}
+}
+
+// TestSolverCleanupSafetyNet drops solvers without Close; the runtime
+// cleanup must free their contexts without crashing.
+func TestSolverCleanupSafetyNet(t *testing.T) {
+	base := liveContexts.Load()
+	for range 20 {
+		s, err := NewSolver()
+		assert.NoError(t, err)
+		_, err = s.Sat(And(Neq(1, Null), Eq(4, 7)))
+		assert.NoError(t, err)
+	}
+	assert.Equal(t, base+20, liveContexts.Load())
+	deadline := time.Now().Add(10 * time.Second)
+	for liveContexts.Load() > base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, base, liveContexts.Load(), "cleanups did not free the contexts")
+
+	// Close frees at once and disarms the cleanup (no double free).
+	s, err := NewSolver()
+	assert.NoError(t, err)
+	s.Close()
+	assert.Equal(t, base, liveContexts.Load())
+	runtime.GC()
+	runtime.GC()
+	assert.Equal(t, base, liveContexts.Load())
 }

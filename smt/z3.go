@@ -247,8 +247,13 @@ import "C"
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 )
+
+// liveContexts counts Z3 contexts not yet deleted, for tests of Close and
+// of the cleanup safety net.
+var liveContexts atomic.Int64
 
 // Z3Error is a Z3 API error turned into a Go error by the installed error
 // handler (Z3 would otherwise print and exit the process).
@@ -295,6 +300,7 @@ func newZctx() (*zctx, error) {
 		return nil, &Z3Error{Code: -1, Msg: "Z3_mk_context_rc returned NULL", Op: "new context"}
 	}
 	z := &zctx{ctx: ctx}
+	liveContexts.Add(1)
 	var code C.int
 	z.sort = C.lockstep_mk_sort(ctx, &code)
 	if err := z.err(code, "mk sort"); err != nil {
@@ -320,6 +326,7 @@ func (z *zctx) free() {
 	}
 	C.lockstep_del(z.ctx, z.solver, z.sort)
 	z.ctx, z.solver, z.sort = nil, nil, nil
+	liveContexts.Add(-1)
 }
 
 func (z *zctx) mkConst(name string) (C.Z3_ast, error) {
