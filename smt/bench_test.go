@@ -37,13 +37,33 @@ func BenchmarkSatCached(b *testing.B) {
 	}
 }
 
-// BenchmarkAllSAT enumerates all 52 partitions of four input refs and null
-// (Bell(5)) per iteration: 52 models plus the final unsat check, over 10
-// atoms, i.e. what concretization costs for four unconstrained refs.
+// BenchmarkAllSAT enumerates, through Z3, the projections onto the 10
+// pairwise equalities of four input refs and null of r1 ≠ null (the initial
+// path condition): 37 models plus the final unsat check per iteration.
 func BenchmarkAllSAT(b *testing.B) {
 	s := newSolver(b)
+	rs := []Ref{Null, 1, 4, 7, 10}
+	var atoms []*Formula
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			atoms = append(atoms, Eq(rs[i], rs[j]))
+		}
+	}
+	f := Neq(1, Null)
+	for b.Loop() {
+		models, complete, err := s.AllSAT(f, atoms, 0)
+		if err != nil || !complete || len(models) != 37 {
+			b.Fatalf("got %d models, complete=%v, err=%v", len(models), complete, err)
+		}
+	}
+}
+
+// BenchmarkPartitions is the same enumeration through Partitions, which
+// takes the direct (Go) path for so few constants.
+func BenchmarkPartitions(b *testing.B) {
+	s := newSolver(b)
 	refs := []Ref{1, 4, 7, 10}
-	f := Neq(1, Null) // r_in0 ≠ null, as in the initial state
+	f := Neq(1, Null)
 	for b.Loop() {
 		parts, complete, err := s.Partitions(f, refs, 0)
 		if err != nil || !complete || len(parts) != 37 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"time"
 )
 
@@ -365,69 +364,4 @@ func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]boo
 			return models, true, nil
 		}
 	}
-}
-
-// Partitions enumerates the ways of splitting refs ∪ {Null} into equality
-// classes that are consistent with f. Each partition maps every ref of refs
-// to its class representative: Null for the class of Null, otherwise the
-// smallest ref of the class. Partitions are returned in a canonical order
-// (lexicographic on the representatives of the sorted refs). limit and
-// complete are as for AllSAT.
-func (s *Solver) Partitions(f *Formula, refs []Ref, limit int) (parts []map[Ref]Ref, complete bool, err error) {
-	rs := slices.Clone(refs)
-	for _, r := range rs {
-		if r == Un {
-			return nil, false, errors.New("smt: r_un cannot be partitioned")
-		}
-	}
-	rs = append(rs, Null)
-	slices.Sort(rs) // Null (-1) sorts first
-	rs = slices.Compact(rs)
-
-	// One atom per unordered pair; pair (i, j) with i < j sits at idx[i][j].
-	var atoms []*Formula
-	idx := make([][]int, len(rs))
-	for i := range rs {
-		idx[i] = make([]int, len(rs))
-		for j := i + 1; j < len(rs); j++ {
-			idx[i][j] = len(atoms)
-			atoms = append(atoms, Eq(rs[i], rs[j]))
-		}
-	}
-	models, complete, err := s.AllSAT(f, atoms, limit)
-	if err != nil {
-		return nil, false, err
-	}
-	type keyed struct {
-		key []Ref
-		m   map[Ref]Ref
-	}
-	out := make([]keyed, 0, len(models))
-	for _, m := range models {
-		// Assignments come from real models, so they are equivalence
-		// relations: the representative of rs[j] is the first rs[i] equal
-		// to it. Null is rs[0], so Null's class is represented by Null.
-		key := make([]Ref, len(rs))
-		part := make(map[Ref]Ref, len(refs))
-		for j := range rs {
-			rep := rs[j]
-			for i := 0; i < j; i++ {
-				if m[idx[i][j]] {
-					rep = rs[i]
-					break
-				}
-			}
-			key[j] = rep
-			if rs[j] != Null || slices.Contains(refs, Null) {
-				part[rs[j]] = rep
-			}
-		}
-		out = append(out, keyed{key, part})
-	}
-	slices.SortFunc(out, func(a, b keyed) int { return slices.Compare(a.key, b.key) })
-	parts = make([]map[Ref]Ref, len(out))
-	for i, k := range out {
-		parts[i] = k.m
-	}
-	return parts, complete, nil
 }

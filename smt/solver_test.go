@@ -161,6 +161,22 @@ func TestAllSATMatchesBruteForce(t *testing.T) {
 // TestPartitionsMatchesBruteForce compares Partitions with the projections
 // of all satisfying interpretations of the universe onto refs ∪ {null}.
 func TestPartitionsMatchesBruteForce(t *testing.T) {
+	bothPartitionPaths(t, testPartitionsMatchesBruteForce)
+}
+
+// bothPartitionPaths runs a test with direct enumeration enabled and with
+// every Partitions call forced through Z3's all-SAT.
+func bothPartitionPaths(t *testing.T, test func(t *testing.T)) {
+	t.Run("direct", test)
+	t.Run("z3", func(t *testing.T) {
+		saved := directPartitionsMax
+		directPartitionsMax = 0
+		defer func() { directPartitionsMax = saved }()
+		test(t)
+	})
+}
+
+func testPartitionsMatchesBruteForce(t *testing.T) {
 	s := newSolver(t)
 	rapid.Check(t, func(t *rapid.T) {
 		f := rawGen(3).Draw(t, "f").build()
@@ -203,7 +219,9 @@ func TestPartitionsMatchesBruteForce(t *testing.T) {
 	})
 }
 
-func TestPartitionsExamples(t *testing.T) {
+func TestPartitionsExamples(t *testing.T) { bothPartitionPaths(t, testPartitionsExamples) }
+
+func testPartitionsExamples(t *testing.T) {
 	s := newSolver(t)
 	parts, complete, err := s.Partitions(True(), []Ref{1, 4}, 0)
 	assert.NoError(t, err)
