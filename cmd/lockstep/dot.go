@@ -1,0 +1,184 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+func init() {
+	register(&command{
+		name:  "dot",
+		short: "draw one state of a run as a Graphviz picture",
+		usage: "[-engine gse|summary] [-variant V] [-k K] [-steps N] (-at STEP | -final) [-path I] [-o out.dot] [-svg|-png] FILE",
+		run:   runDot,
+	})
+}
+
+func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	engine := fs.String("engine", "summary", "engine: gse or summary")
+	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	k := fs.Int("k", 2, "k-bound (negative: unbounded)")
+	steps := fs.Int("steps", 300, "step bound of the run (negative: none)")
+	at := fs.Int("at", -1, "draw the state after this many steps on the chosen path")
+	final := fs.Bool("final", false, "draw the last state of the chosen path")
+	path := fs.Int("path", 0, "the path to follow, counting from 0 in depth-first order")
+	out := fs.String("o", "", "write the DOT text here (default: standard output)")
+	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot)")
+	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var problems []string
+	if fs.NArg() != 1 {
+		problems = append(problems, "exactly one program FILE is required")
+	}
+	if *engine != "gse" && *engine != "summary" {
+		problems = append(problems, fmt.Sprintf("-engine must be gse or summary, not %q", *engine))
+	}
+	v, err := summary.Lookup(*variant)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if (*at >= 0) == *final {
+		problems = append(problems, "give exactly one of -at STEP and -final")
+	}
+	if *path < 0 {
+		problems = append(problems, "-path must be ≥ 0")
+	}
+	if *svg && *png {
+		problems = append(problems, "give at most one of -svg and -png")
+	}
+	if (*svg || *png) && *out == "" {
+		problems = append(problems, "-svg and -png need -o (the picture is written next to the DOT file)")
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(stderr, "lockstep dot: %s\n", p)
+		}
+		fs.Usage()
+		return errReported
+	}
+	format := ""
+	if *svg {
+		format = "svg"
+	} else if *png {
+		format = "png"
+	}
+	if format != "" {
+		if _, err := exec.LookPath("dot"); err != nil {
+			fmt.Fprintln(stderr, "lockstep dot: the Graphviz 'dot' program is not installed: install graphviz (apt-get install graphviz), or leave out -svg/-png to get the DOT text only")
+			return errReported
+		}
+	}
+
+	file := fs.Arg(0)
+	prog, err := javalite.LoadFile(file)
+	if err != nil {
+		// A parse or type error list prints one positioned error per line.
+		fmt.Fprintln(stderr, err)
+		return errReported
+	}
+	var eng machine.Engine
+	name := "gse"
+	if *engine == "gse" {
+		g := gse.New(*k)
+		g.Opt = v.MachineOptions()
+		eng = g
+	} else {
+		sol, err := smt.NewSolver()
+		if err != nil {
+			return err
+		}
+		defer sol.Close()
+		eng = summary.New(v, *k, sol)
+		name = "summary/" + v.Name
+	}
+	s, step, err := dotPick(prog, eng, *steps, *at, *path)
+	if err != nil {
+		return err
+	}
+	title := fmt.Sprintf("%s  %s  k=%d  path %d  step %d", filepath.Base(file), name, *k, *path, step)
+	text := machine.DOT(s, title)
+	if *out == "" {
+		_, err := io.WriteString(stdout, text)
+		return err
+	}
+	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+		return err
+	}
+	if format == "" {
+		return nil
+	}
+	img := strings.TrimSuffix(*out, filepath.Ext(*out)) + "." + format
+	cmd := exec.Command("dot", "-T"+format, "-o", img, *out)
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("rendering %s with dot: %w", img, err)
+	}
+	fmt.Fprintf(stderr, "wrote %s and %s\n", *out, img)
+	return nil
+}
+
+// dotPick runs eng depth-first from the initial state, in the same order
+// as machine.Explore, and returns the state after `at` steps on the path-th
+// path (or that path's last state when at < 0) and its step number. Only a
+// snapshot of the state at `at` travels along each path, so the run costs
+// one clone per branch that passes that step.
+func dotPick(p *javalite.Program, eng machine.Engine, bound, at, path int) (*machine.State, int, error) {
+	type item struct{ s, snap *machine.State }
+	work := []item{{s: machine.Initial(p)}}
+	opt := eng.Options()
+	n := 0
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		s := it.s
+		if at >= 0 && it.snap == nil && s.Steps == at {
+			it.snap = s.Clone()
+		}
+		kind := ""
+		switch {
+		case s.Terminal():
+			kind = "terminates"
+		case bound >= 0 && s.Steps >= bound:
+			kind = "is cut by the step bound"
+		default:
+			before := s.Steps
+			succ, err := machine.Step(s, eng, opt)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s: step %d: %w", eng.Name(), before, err)
+			}
+			if len(succ) > 0 {
+				for i := len(succ) - 1; i >= 0; i-- {
+					work = append(work, item{s: succ[i].S, snap: it.snap})
+				}
+				continue
+			}
+			s.Steps = before // no rule applied
+			kind = "is stuck"
+		}
+		if n < path {
+			n++
+			continue
+		}
+		if at < 0 {
+			return s, s.Steps, nil
+		}
+		if it.snap == nil {
+			return nil, 0, fmt.Errorf("path %d %s at step %d, before step %d", path, kind, s.Steps, at)
+		}
+		return it.snap, at, nil
+	}
+	return nil, 0, fmt.Errorf("the run has only %d paths; -path %d does not exist", n, path)
+}
