@@ -145,6 +145,8 @@ func (f *Formula) Eval(same func(a, b Ref) bool) bool {
 }
 
 // String renders f readably: "r4 = null", "r4 ≠ r7", "(a ∧ b)", "¬(a ∨ b)".
+// Operands of ∧ and ∨ are printed in text order, so the rendering does not
+// depend on creation order and is the same in every run.
 func (f *Formula) String() string {
 	var sb strings.Builder
 	f.write(&sb)
@@ -185,13 +187,18 @@ func (f *Formula) write(sb *strings.Builder) {
 		if f.op == OpOr {
 			sep = " ∨ "
 		}
-		sb.WriteByte('(')
+		// Kids are stored in ID (creation) order, which differs between
+		// runs; print them sorted by their text so output is reproducible
+		// (golden files, counterexample reports).
+		parts := make([]string, len(f.kids))
 		for i, k := range f.kids {
-			if i > 0 {
-				sb.WriteString(sep)
-			}
-			k.write(sb)
+			var ksb strings.Builder
+			k.write(&ksb)
+			parts[i] = ksb.String()
 		}
+		slices.Sort(parts)
+		sb.WriteByte('(')
+		sb.WriteString(strings.Join(parts, sep))
 		sb.WriteByte(')')
 	}
 }
