@@ -2,10 +2,12 @@ package summary
 
 import (
 	"context"
+	"crypto/sha256"
 	"strings"
 	"testing"
 
 	"lockstep/gse"
+	"lockstep/javalite"
 	"lockstep/machine"
 )
 
@@ -134,5 +136,43 @@ func TestLinkedListPathCounts(t *testing.T) {
 		if s.Paths > g.Paths {
 			t.Errorf("k=%d: summary %d paths exceeds GSE's %d", k, s.Paths, g.Paths)
 		}
+		// Corollary 13 on this program (it has no writes, so the suspect
+		// rule V7 plays no part): one summary path per distinct GSE
+		// control-flow sequence.
+		if cf := distinctControlFlows(t, p, gse.New(k), bound); int64(cf) != s.Paths {
+			t.Errorf("k=%d: %d summary paths, %d distinct GSE control-flow sequences", k, s.Paths, cf)
+		}
 	}
+}
+
+// distinctControlFlows counts the distinct sequences of controls (η e k)
+// over the paths of eng, each sequence kept as a running hash.
+func distinctControlFlows(t *testing.T, p *javalite.Program, eng machine.Engine, bound int) int {
+	t.Helper()
+	type item struct {
+		s *machine.State
+		h [32]byte
+	}
+	work := []item{{s: machine.Initial(p)}}
+	seqs := map[[32]byte]bool{}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		h := sha256.Sum256(append(x.h[:], x.s.ControlKey()...))
+		if x.s.Terminal() || x.s.Steps >= bound {
+			seqs[h] = true
+			continue
+		}
+		succ, err := machine.Step(x.s, eng, eng.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(succ) == 0 {
+			seqs[h] = true
+		}
+		for _, y := range succ {
+			work = append(work, item{y.S, h})
+		}
+	}
+	return len(seqs)
 }
