@@ -52,11 +52,11 @@ func only(s *machine.State, r machine.Ref) (machine.Loc, error) {
 	return g[0].Loc, nil
 }
 
-// initialize is the initialization machine →I* for field f of l: it
+// Initialize is the initialization machine →I* for field f of l: it
 // returns one state per branch (the state itself when the field is already
 // initialized). UN(L,R,φ_g,r,f) has at most one element in GSE (L(r) is a
 // singleton and every guard is true), so the fixpoint is at most one step.
-func (e *Engine) initialize(s *machine.State, l machine.Loc, f *javalite.Field) []*machine.State {
+func (e *Engine) Initialize(s *machine.State, l machine.Loc, f *javalite.Field) []*machine.State {
 	cur := s.Field(l, f)
 	if g := s.Get(cur); len(g) != 1 || g[0].Loc != machine.LUn {
 		return []*machine.State{s}
@@ -117,7 +117,7 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	}
 	// Rule: Field access (A)
 	var out []machine.Succ
-	for _, b := range e.initialize(s, l, fa.Field) {
+	for _, b := range e.Initialize(s, l, fa.Field) {
 		g := b.Get(b.Field(l, fa.Field))
 		r2 := b.StackR()
 		b.Set(r2, g)

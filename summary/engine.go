@@ -195,9 +195,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		if e.v.AccessKeepsPhi { // V2, seed 000
 			result = phiG
 		}
-		if err := e.summarizeStar(sa, r, f, under, result); err != nil {
+		assumed, err := e.summarizeStar(sa, r, f, under, result)
+		if err != nil {
 			return nil, err
 		}
+		result = smt.And(result, assumed)
+		under = smt.And(under, assumed)
 		vsPhi := under
 		if e.v.AccessKeepsPhi {
 			vsPhi = phiG
@@ -291,9 +294,11 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
 		if e.v.InitBeforeWrite {
 			// V4, seed 001: initialize the written field first.
-			if err := e.summarizeStar(sw, rx, f, phiP, phiP); err != nil {
+			assumed, err := e.summarizeStar(sw, rx, f, phiP, phiP)
+			if err != nil {
 				return nil, err
 			}
+			phiP = smt.And(phiP, assumed)
 		}
 		for _, en := range sw.Get(rx) {
 			if en.Loc == machine.LNull || en.Loc == machine.LUn {

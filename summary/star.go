@@ -24,9 +24,10 @@ func (e *Engine) SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Fiel
 	if e.v.Mutation.ForgetPhiPrime {
 		under = phiG
 	}
-	if err := e.summarizeStar(s, r, f, under, phiP); err != nil {
+	assumed, err := e.summarizeStar(s, r, f, under, phiP)
+	if err != nil {
 		return s, false, err
 	}
-	setPhi(s, phiP)
+	setPhi(s, smt.And(phiP, assumed))
 	return s, true, nil
 }

@@ -44,29 +44,37 @@ func (e *Engine) minUN(s *machine.State, r machine.Ref, f *javalite.Field, phiG 
 // summarizeStar runs →S* on (L R r f C) under φ_g = under, C the declared
 // class of f. Entries of the new value sets whose guard is unsatisfiable
 // with prune (the path condition of the state being built) are dropped.
-func (e *Engine) summarizeStar(s *machine.State, r machine.Ref, f *javalite.Field, under, prune *smt.Formula) error {
+//
+// It returns the assumption the k-bound adds (variant KBoundAssume): the
+// conjunction of the negated θ_new guards left out, or true. The caller
+// conjoins it to the successor's path condition.
+func (e *Engine) summarizeStar(s *machine.State, r machine.Ref, f *javalite.Field, under, prune *smt.Formula) (*smt.Formula, error) {
 	// Every →S step takes l_x out of UN for good (its field now holds l_un
 	// only under ¬φ_x, and L(r) does not change), so the fixpoint is reached
 	// within |L(r)| steps; the bound only guards against a broken variant.
+	assumed := smt.True()
 	for i := 0; ; i++ {
 		x, ok, err := e.minUN(s, r, f, under)
 		if err != nil || !ok {
-			return err
+			return assumed, err
 		}
 		if i > len(s.Get(r)) {
-			return fmt.Errorf("summary: →S* on %s.%s did not reach a fixpoint", machine.RefString(r), f.Name)
+			return assumed, fmt.Errorf("summary: →S* on %s.%s did not reach a fixpoint", machine.RefString(r), f.Name)
 		}
-		if err := e.summarize(s, x, f, prune); err != nil {
-			return err
+		a, err := e.summarize(s, x, f, prune)
+		if err != nil {
+			return assumed, err
 		}
+		assumed = smt.And(assumed, a)
 		if e.v.Mutation.SingleSummarize {
-			return nil
+			return assumed, nil
 		}
 	}
 }
 
-// summarize is one →S step on field f of x.loc (RULES.md §6).
-func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune *smt.Formula) error {
+// summarize is one →S step on field f of x.loc (RULES.md §6). It returns
+// what the k-bound assumes (see summarizeStar).
+func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune *smt.Formula) (*smt.Formula, error) {
 	// Rule: Summarize
 	e.stats.Summarize++
 	mut := e.v.Mutation
@@ -99,19 +107,23 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 	// θ_new = {(φ_x ∧ r_f ≠ r_null ∧ ⋀_{(r_a l_a)∈ρ} r_f ≠ r_a, l_f)}, within
 	// the k-bound only; outside it no location is created. The location
 	// exists in a represented heap exactly when its θ_new guard holds.
-	if e.k < 0 || depth+1 <= e.k+mut.KBoundSlack {
-		parts := []*smt.Formula{phiS, notNull}
-		if !mut.NewIgnoresAliases {
-			for _, a := range rho {
-				parts = append(parts, smt.Neq(rf, a.Ref))
-			}
+	assumed := smt.True()
+	parts := []*smt.Formula{phiS, notNull}
+	if !mut.NewIgnoresAliases {
+		for _, a := range rho {
+			parts = append(parts, smt.Neq(rf, a.Ref))
 		}
-		g := smt.And(parts...)
-		lf := s.NewLoc(machine.LocInfo{Class: c, Input: true, Depth: depth + 1, Identity: rf, Exists: g}, machine.RUn)
+	}
+	gNew := smt.And(parts...)
+	if e.k < 0 || depth+1 <= e.k+mut.KBoundSlack {
+		lf := s.NewLoc(machine.LocInfo{Class: c, Input: true, Depth: depth + 1, Identity: rf, Exists: gNew}, machine.RUn)
 		e.stats.NewLocs++
-		add(g, lf)
+		add(gNew, lf)
 	} else {
 		e.stats.KBounded++
+		if e.v.KBound == KBoundAssume {
+			assumed = smt.Not(gNew)
+		}
 	}
 
 	// θ_alias = {(φ_x ∧ r_f ≠ r_null ∧ r_f = r_a ∧ ⋀_{r'_a < r_a} r_f ≠ r'_a, l_a)}
@@ -138,7 +150,14 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 				parts = append(parts, smt.Neq(rf, b.Ref))
 			}
 		}
-		add(smt.And(parts...), a.Loc)
+		g := smt.And(parts...)
+		add(g, a.Loc)
+		// Bookkeeping for concretization, not a rule: in a world where
+		// l_a had not been materialized (its θ_new guard false, r_a free),
+		// taking this entry names the fresh object l_a, so from now on
+		// l_a is part of that world's heap even if no field keeps
+		// pointing to it.
+		s.Locs[a.Loc].Exists = smt.Or(s.Locs[a.Loc].Exists, g)
 	}
 
 	// θ_orig = {(¬φ_x ∧ φ_o, l_o) | (φ_o l_o) ∈ L(R(l_x,f))}
@@ -148,11 +167,11 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 		}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.Set(rf, theta)
 	s.SetField(lx, f, rf)
-	return nil
+	return assumed, nil
 }
 
 // candidates returns ρ(C) ordered by reference (variant V6 decides which

@@ -36,6 +36,10 @@ type Variant struct {
 	// V9: Invoke extends the caller's η (a common rule: GSE must run with
 	// the same machine.Options, see MachineOptions).
 	InvokeExtendsEnv bool
+	// What Summarize does with the world in which r_f would be a new
+	// location when the k-bound leaves θ_new out (RULES.md §4 says only
+	// that θ_new is left out; see docs/FINDINGS.md).
+	KBound KBoundRule
 
 	// Mutation is a deliberate single-point error, used to measure whether
 	// the checker notices it. The zero value is no mutation.
@@ -108,6 +112,21 @@ const (
 	GuardUninit
 )
 
+// KBoundRule selects how Summarize treats θ_new beyond the k-bound.
+type KBoundRule uint8
+
+const (
+	// KBoundDrop (RULES.md §4 as written): θ_new is left out and nothing
+	// else changes. The world "r_f is a new location" then has no entry in
+	// L(r_f): the state is not total.
+	KBoundDrop KBoundRule = iota
+	// KBoundAssume (proposed fix): θ_new is left out and its guard is
+	// assumed false, ¬θ_new is conjoined to the path condition of the
+	// successor, as GSE leaves out the branch. r_f is fresh, so the
+	// assumption never makes a satisfiable path condition unsatisfiable.
+	KBoundAssume
+)
+
 // Mutation holds deliberate single-point errors in the rules. Each field is
 // one mutation; a mutant sets exactly one. They exist to test the checker
 // (a mutation it cannot detect is a blind spot), never to be run as a
@@ -170,6 +189,7 @@ func (v Variant) Differences() []string {
 	add(v.Candidates == CandMinRef, "V6 alias candidates by least reference")
 	add(v.SummarizeGuard == GuardUninit, "V7 Summarize guard φ_x ∧ φ_un")
 	add(v.ErrorKeepsPhi, "V8 error state keeps φ_g")
+	add(v.KBound == KBoundAssume, "k-bound: ¬θ_new assumed when θ_new is left out")
 	add(v.InvokeExtendsEnv, "V9 Invoke extends η")
 	m := v.Mutation
 	add(m.DropOrig, "mutant: no θ_orig")
@@ -210,6 +230,9 @@ func Variants() []Variant {
 			Doc: "PROPOSED FIX for V7, to be confirmed by the checker (not established): guard θ_null/θ_new/θ_alias by φ_x ∧ φ_un " +
 				"(φ_un the guard of l_un in L(R(l_x,f))) and θ_orig by ¬(φ_x ∧ φ_un), so a field written through one alias is not " +
 				"re-initialized when read through another"},
+		{Name: "kbound-assume", KBound: KBoundAssume,
+			Doc: "PROPOSED FIX for the k-bound (docs/FINDINGS.md F1): when θ_new is left out, conjoin its negated guard to the " +
+				"path condition, as GSE leaves out the branch; RULES.md §4 as written leaves the state non-total"},
 		{Name: "v8-keep-phi", ErrorKeepsPhi: true,
 			Doc: "V8 published: the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0"},
 		{Name: "v9-extend-env", InvokeExtendsEnv: true,

@@ -1,0 +1,457 @@
+// Package checker runs the GSE engine and the heap-summary engine in
+// lockstep and checks the lemma catalog of RULES.md §8 at every step.
+//
+// The driver is the bisimulation of RULES.md §7. It keeps pairs (P, q) of a
+// set P of GSE states and one summary state q with the same control
+// (η e k), starting from ({s0}, s0). From a pair it steps every member of P
+// and q once, groups the GSE successors by control, and matches groups and
+// summary successors by control in both directions (forward: every group
+// has a summary successor; backward: every summary successor has a group).
+// Each matched pair is checked for exactness (every GSE state of the group
+// is represented by the summary state, and every concretization of the
+// summary state is one of the group's heaps), the summary state for well
+// formedness and determinism, and the pair is explored further. At a field
+// access the initialization machines are also compared on their own
+// (→S* against →I*: L1 and L4), before the result is read.
+//
+// Independently of the pairing, both engines are explored on their own and
+// their sets of control-flow sequences compared (C12) and counted (C13), so
+// that a bug in the pairing itself could not hide a difference.
+//
+// Every failure is a Verdict naming the lemma, the rule, the step and the
+// control, with both sides. A check that cannot decide (solver unknown,
+// budget exhausted, timeout) makes the verdict Inconclusive, never Holds.
+package checker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/relation"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+// Options configure one check.
+type Options struct {
+	Variant summary.Variant
+	K       int // k-bound, the same in both engines
+	Steps   int // step bound, the same in both engines
+	Budget  relation.Budget
+	// NoExactness skips the concretization direction of exactness (every
+	// concretization of q is a member of P); representation of every
+	// member of P is still checked.
+	NoExactness bool
+	// MaxGroup bounds the number of GSE states in one pair; MaxPairs the
+	// number of pairs; MaxPaths the paths of the separate explorations.
+	// Exceeding a bound makes the result inconclusive.
+	MaxGroup, MaxPairs, MaxPaths int
+	Timeout                      time.Duration
+}
+
+// DefaultOptions are moderate bounds for generated programs.
+func DefaultOptions() Options {
+	v, _ := summary.Lookup("published")
+	return Options{
+		Variant:  v,
+		K:        2,
+		Steps:    200,
+		Budget:   relation.DefaultBudget,
+		MaxGroup: 2000,
+		MaxPairs: 20000,
+		MaxPaths: 200000,
+		Timeout:  60 * time.Second,
+	}
+}
+
+// Status is the outcome of a check.
+type Status uint8
+
+const (
+	Holds Status = iota
+	Violated
+	Inconclusive
+)
+
+func (s Status) String() string { return [...]string{"holds", "violated", "inconclusive"}[s] }
+
+// Verdict is the outcome of checking one program, with the evidence of the
+// first failure when there is one.
+type Verdict struct {
+	Status  Status
+	Lemma   Lemma  // the claim broken (Violated) or undecided (Inconclusive)
+	Rule    string // the rule that fired at the failing step
+	Step    int    // the step count of the states after the failing step
+	Control string // the control of the failing pair
+	Reason  string
+	// GSE are the GSE states of the failing group (after the step), Summary
+	// the summary state; either may be empty when one side has no
+	// counterpart. Before is the summary state before the step.
+	GSE     []*machine.State
+	Summary *machine.State
+	Before  *machine.State
+	// Witness describes the concrete heap that breaks exactness, if any.
+	Witness string
+}
+
+// Report is the result of Run on one program.
+type Report struct {
+	Program *javalite.Program
+	Verdict Verdict
+	// Checked counts, per lemma, how many times it was checked and held.
+	Checked map[Lemma]int
+	Pairs   int // pairs (P, q) visited
+	// MaxGroup is the largest |P| seen.
+	MaxGroup int
+	// Paths of the separate explorations and distinct control-flow
+	// sequences of GSE.
+	GSEPaths, SummaryPaths, GSESequences int64
+	Elapsed                              time.Duration
+}
+
+// errStop ends a check early; the verdict is already in the report.
+var errStop = errors.New("stop")
+
+type run struct {
+	ctx    context.Context
+	opt    Options
+	solver *smt.Solver
+	gse    *gse.Engine
+	sum    *summary.Engine
+	mopt   machine.Options
+	rep    *Report
+}
+
+// Run runs the two engines in lockstep on p and checks every lemma. The
+// solver belongs to the caller's goroutine. An error is returned only for
+// failures of the tool itself (a rule that cannot be applied to a
+// well-typed program, for instance); undecided checks are an Inconclusive
+// verdict.
+func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	start := time.Now()
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	r := &run{
+		ctx: ctx, opt: opt, solver: solver,
+		mopt: opt.Variant.MachineOptions(),
+		rep:  &Report{Program: p, Checked: map[Lemma]int{}},
+	}
+	r.gse = &gse.Engine{K: opt.K, Opt: r.mopt}
+	r.sum = summary.New(opt.Variant, opt.K, solver)
+	err := r.lockstep()
+	if err == nil {
+		err = r.sequences()
+	}
+	r.rep.Elapsed = time.Since(start)
+	if errors.Is(err, errStop) {
+		return r.rep, nil
+	}
+	if err != nil {
+		var inc *inconclusive
+		if errors.As(err, &inc) {
+			r.rep.Verdict = Verdict{Status: Inconclusive, Lemma: inc.lemma, Reason: inc.reason}
+			return r.rep, nil
+		}
+		return r.rep, err
+	}
+	r.rep.Verdict = Verdict{Status: Holds}
+	return r.rep, nil
+}
+
+// inconclusive is an error that turns into an Inconclusive verdict.
+type inconclusive struct {
+	lemma  Lemma
+	reason string
+}
+
+func (e *inconclusive) Error() string { return fmt.Sprintf("%s inconclusive: %s", e.lemma, e.reason) }
+
+// undecided converts an error from a relation or the solver into an
+// inconclusive verdict for lemma l when it is an undecided answer, and
+// returns other errors unchanged.
+func undecided(l Lemma, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, smt.ErrUnknown) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return &inconclusive{lemma: l, reason: err.Error()}
+	}
+	return err
+}
+
+// fail records a violation and stops the check.
+func (r *run) fail(v Verdict) error {
+	v.Status = Violated
+	r.rep.Verdict = v
+	return errStop
+}
+
+type pair struct {
+	P []*machine.State
+	q *machine.State
+}
+
+// lockstep is the bisimulation driver, depth-first over pairs.
+func (r *run) lockstep() error {
+	p0 := machine.Initial(r.rep.Program)
+	q0 := machine.Initial(r.rep.Program)
+	if err := r.checkPair([]*machine.State{p0}, q0, nil, "initial state"); err != nil {
+		return err
+	}
+	work := []pair{{P: []*machine.State{p0}, q: q0}}
+	for len(work) > 0 {
+		if err := r.ctx.Err(); err != nil {
+			return &inconclusive{lemma: T11, reason: "timeout: " + err.Error()}
+		}
+		pr := work[len(work)-1]
+		work = work[:len(work)-1]
+		r.rep.Pairs++
+		if r.opt.MaxPairs > 0 && r.rep.Pairs > r.opt.MaxPairs {
+			return &inconclusive{lemma: T11, reason: fmt.Sprintf("more than %d pairs", r.opt.MaxPairs)}
+		}
+		if len(pr.P) > r.rep.MaxGroup {
+			r.rep.MaxGroup = len(pr.P)
+		}
+		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
+			continue
+		}
+		if err := r.checkInit(pr); err != nil {
+			return err
+		}
+		next, err := r.step(pr)
+		if err != nil {
+			return err
+		}
+		for i := len(next) - 1; i >= 0; i-- {
+			work = append(work, next[i])
+		}
+	}
+	return nil
+}
+
+// step advances one pair by one step on both sides and matches the
+// successors by control (RULES.md §7, Bisimulation).
+func (r *run) step(pr pair) ([]pair, error) {
+	type group struct {
+		states []*machine.State
+		rule   string
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, p := range pr.P {
+		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
+		if err != nil {
+			return nil, fmt.Errorf("gse: %w", err)
+		}
+		for _, s := range succ {
+			key := s.S.ControlKey()
+			g := groups[key]
+			if g == nil {
+				g = &group{rule: s.Rule}
+				groups[key] = g
+				order = append(order, key)
+			}
+			g.states = append(g.states, s.S)
+		}
+	}
+	qsucc, err := machine.Step(pr.q.Clone(), r.sum, r.mopt)
+	if err != nil {
+		return nil, undecided(representationLemmaOfRedex(pr.q), fmt.Errorf("summary: %w", err))
+	}
+	if len(qsucc) == 0 {
+		// The summary engine is stuck (variant V3): whatever GSE does here
+		// has no counterpart.
+		rule := machine.RuleStuckNullDR
+		var gs []*machine.State
+		if len(order) > 0 {
+			rule = groups[order[0]].rule
+			gs = groups[order[0]].states
+		}
+		return nil, r.fail(Verdict{
+			Lemma: representationLemma(rule), Rule: rule, Step: pr.q.Steps + 1,
+			Control: pr.q.ControlString(), GSE: gs, Before: pr.q,
+			Reason: "the summary engine has no rule for this state (stuck) while GSE steps by " + rule,
+		})
+	}
+	byKey := map[string]machine.Succ{}
+	for _, s := range qsucc {
+		key := s.S.ControlKey()
+		if _, dup := byKey[key]; dup {
+			return nil, r.fail(Verdict{
+				Lemma: C13, Rule: s.Rule, Step: s.S.Steps, Control: s.S.ControlString(),
+				Summary: s.S, Before: pr.q,
+				Reason: "two summary successors have the same control, so one control-flow sequence has two summary paths",
+			})
+		}
+		byKey[key] = s
+	}
+	// Forward: every GSE group has a summary successor with its control.
+	for _, key := range order {
+		if _, ok := byKey[key]; !ok {
+			g := groups[key]
+			return nil, r.fail(Verdict{
+				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
+				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
+				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no summary successor does", len(g.states), g.rule),
+			})
+		}
+	}
+	// Backward: every summary successor has a GSE group with its control.
+	var out []pair
+	for _, s := range qsucc {
+		key := s.S.ControlKey()
+		g, ok := groups[key]
+		if !ok {
+			return nil, r.fail(Verdict{
+				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
+				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
+				Reason: fmt.Sprintf("backward: the summary engine reaches this control by %s; no GSE state does", s.Rule),
+			})
+		}
+		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
+			return nil, &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d GSE states exceeds the bound %d", len(g.states), r.opt.MaxGroup)}
+		}
+		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
+			return nil, err
+		}
+		out = append(out, pair{P: g.states, q: s.S})
+	}
+	r.rep.Checked[T11]++
+	return out, nil
+}
+
+// representationLemmaOfRedex names the lemma of the heap rule a state is
+// about to apply, for attributing solver failures.
+func representationLemmaOfRedex(s *machine.State) Lemma {
+	if s.Mode != machine.ModeValue || s.K == nil {
+		return T11
+	}
+	switch s.K.Kind {
+	case machine.KField:
+		return L2
+	case machine.KWrite:
+		return L3
+	case machine.KEqR:
+		return L9
+	}
+	return T11
+}
+
+// checkPair checks a matched pair after a step by rule: well-formedness and
+// determinism of q, and exactness of (P, q).
+func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule string) error {
+	step := q.Steps
+	if v, err := relation.Deterministic(q, r.solver); err != nil {
+		return undecided(determinismLemma(rule), err)
+	} else if v != nil {
+		l := determinismLemma(rule)
+		return r.fail(Verdict{Lemma: l, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
+	}
+	r.rep.Checked[determinismLemma(rule)]++
+	if v, err := relation.WellFormed(q, r.solver); err != nil {
+		return undecided(WF, err)
+	} else if v != nil {
+		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
+	}
+	r.rep.Checked[WF]++
+	lemma := representationLemma(rule)
+	res := r.exact(P, q)
+	switch res.Verdict {
+	case relation.Holds:
+		r.rep.Checked[lemma]++
+		return nil
+	case relation.Inconclusive:
+		return &inconclusive{lemma: lemma, reason: res.Reason}
+	}
+	return r.fail(Verdict{
+		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
+		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: witness(res),
+	})
+}
+
+// exact checks P ⊏ q: both directions of RULES.md §7, or only (a) with
+// NoExactness.
+func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
+	if !r.opt.NoExactness {
+		return relation.Exact(P, q, r.solver, r.opt.Budget)
+	}
+	for i, p := range P {
+		res := relation.Represents(p, q, r.solver, r.opt.Budget)
+		if res.Verdict != relation.Holds {
+			return relation.ExactResult{Verdict: res.Verdict, PIndex: i, Represents: res,
+				Reason: fmt.Sprintf("(a) P[%d]: %s", i, res.Reason)}
+		}
+	}
+	return relation.ExactResult{Verdict: relation.Holds, PIndex: -1}
+}
+
+// witness describes the evidence of a failed exactness check.
+func witness(res relation.ExactResult) string {
+	switch {
+	case res.Heap != nil:
+		return "concretization of the summary state matching no GSE state: " + res.Heap.String()
+	case res.PIndex >= 0:
+		return fmt.Sprintf("GSE state %d of the group is not represented", res.PIndex+1)
+	}
+	return ""
+}
+
+// checkInit compares the initialization machines on their own when the pair
+// is at a field access: →I* on every GSE state whose receiver is not null
+// against →S* on the summary state (L1), and →S* for determinism (L4).
+func (r *run) checkInit(pr pair) error {
+	q := pr.q
+	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KField {
+		return nil
+	}
+	fa := q.K.Expr.(*javalite.FieldAccess)
+	rv := q.Val.Ref()
+	var P []*machine.State
+	for _, p := range pr.P {
+		l := p.Get(rv)[0].Loc
+		if l == machine.LNull {
+			continue
+		}
+		P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
+	}
+	qs, ok, err := r.sum.SummarizeStar(q.Clone(), rv, fa.Field)
+	if err != nil {
+		return undecided(L1, err)
+	}
+	if !ok || len(P) == 0 {
+		// Only null is possible here (A′ alone): nothing is initialized.
+		return nil
+	}
+	rule := machine.RuleSummarize
+	if v, err := relation.WellFormed(qs, r.solver); err != nil {
+		return undecided(WF, err)
+	} else if v != nil && v.Check != relation.CheckDeterministic {
+		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
+	}
+	if v, err := relation.Deterministic(qs, r.solver); err != nil {
+		return undecided(L4, err)
+	} else if v != nil {
+		return r.fail(Verdict{Lemma: L4, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
+	}
+	r.rep.Checked[L4]++
+	res := r.exact(P, qs)
+	switch res.Verdict {
+	case relation.Holds:
+		r.rep.Checked[L1]++
+		return nil
+	case relation.Inconclusive:
+		return &inconclusive{lemma: L1, reason: res.Reason}
+	}
+	return r.fail(Verdict{
+		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),
+		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: witness(res),
+	})
+}

@@ -1,0 +1,94 @@
+package checker
+
+import (
+	"context"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"lockstep/gen"
+	"lockstep/javalite"
+	"lockstep/smt"
+)
+
+// TB is the part of testing.TB that Check needs.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+	Cleanup(func())
+}
+
+// Check runs the lockstep check on p from a Go test and fails t with the
+// verdict when a lemma is violated or could not be decided. It is the
+// entry point for other projects' tests:
+//
+//	func TestMyRules(t *testing.T) {
+//		p, _ := javalite.ParseAndCheck("x.jl", src)
+//		checker.Check(t, p, checker.DefaultOptions())
+//	}
+func Check(t TB, p *javalite.Program, opt Options) *Report {
+	t.Helper()
+	solver, err := smt.NewSolver()
+	if err != nil {
+		t.Fatalf("lockstep: %v", err)
+		return nil
+	}
+	t.Cleanup(solver.Close)
+	rep, err := Run(context.Background(), p, opt, solver)
+	if err != nil {
+		t.Fatalf("lockstep: %s: %v", p.File, err)
+		return rep
+	}
+	if rep.Verdict.Status != Holds {
+		t.Fatalf("lockstep: %s\n%s", rep.Verdict.Status, rep.Text(true))
+	}
+	return rep
+}
+
+// Property returns a rapid property that draws a program from gen.Program
+// and checks it, so rapid generates programs and shrinks a failing one to
+// a minimal counterexample:
+//
+//	rapid.Check(t, checker.Property(t, checker.DefaultOptions(), nil))
+//
+// The solver is created once and closed when t ends. onFail, if not nil,
+// sees the report of every failing run; rapid's last failing run is the
+// shrunk one.
+func Property(t testing.TB, opt Options, onFail func(*Report)) func(*rapid.T) {
+	return PropertyOf(t, opt, gen.Program(), onFail)
+}
+
+// PropertyOf is Property with a given program generator.
+func PropertyOf(t interface{ Cleanup(func()) }, opt Options, g *rapid.Generator[*javalite.Program], onFail func(*Report)) func(*rapid.T) {
+	var solver *smt.Solver
+	t.Cleanup(func() {
+		if solver != nil {
+			solver.Close()
+		}
+	})
+	return func(rt *rapid.T) {
+		if solver == nil {
+			var err error
+			if solver, err = smt.NewSolver(); err != nil {
+				rt.Fatalf("lockstep: %v", err)
+			}
+		}
+		p := g.Draw(rt, "program")
+		rep, err := Run(context.Background(), p, opt, solver)
+		if err != nil {
+			rt.Fatalf("lockstep: internal error: %v\n%s", err, javalite.Print(p))
+		}
+		if rep.Verdict.Status == Violated {
+			if onFail != nil {
+				onFail(rep)
+			}
+			rt.Fatalf("%s", rep.Text(false))
+		}
+		if rep.Verdict.Status == Inconclusive {
+			// Not a pass: rapid counts it as an invalid case, and fails the
+			// property if too many cases are undecided.
+			rt.Skipf("inconclusive: %s: %s", rep.Verdict.Lemma, rep.Verdict.Reason)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"lockstep/javalite"
+	"lockstep/machine"
+)
+
+// Text prints the report for people. With full, every GSE state of the
+// failing group is printed; otherwise the first three.
+func (r *Report) Text(full bool) string {
+	var b strings.Builder
+	v := r.Verdict
+	switch v.Status {
+	case Holds:
+		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, summary %d paths; %s)\n",
+			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, r.SummaryPaths, r.Elapsed.Round(1e6))
+		return b.String()
+	case Inconclusive:
+		fmt.Fprintf(&b, "inconclusive: %s (%s): %s\n", v.Lemma, Claim[v.Lemma], v.Reason)
+		fmt.Fprintf(&b, "checked before giving up: %s\n", r.checkedString())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "VIOLATED %s: %s\n", v.Lemma, Claim[v.Lemma])
+	if v.Rule != "" {
+		fmt.Fprintf(&b, "rule:    %s\n", v.Rule)
+	}
+	if v.Step > 0 {
+		fmt.Fprintf(&b, "step:    %d\n", v.Step)
+	}
+	if v.Control != "" {
+		fmt.Fprintf(&b, "control: %s\n", v.Control)
+	}
+	fmt.Fprintf(&b, "reason:  %s\n", v.Reason)
+	if v.Witness != "" {
+		fmt.Fprintf(&b, "witness: %s\n", v.Witness)
+	}
+	if r.Program != nil {
+		fmt.Fprintf(&b, "\nprogram (%d lines):\n%s\n", Lines(r.Program), javalite.Print(r.Program))
+	}
+	if v.Before != nil {
+		fmt.Fprintf(&b, "summary state before the step:\n%s\n", indent(v.Before.Dump()))
+	}
+	if v.Summary != nil {
+		fmt.Fprintf(&b, "summary state:\n%s\n", indent(v.Summary.Dump()))
+	}
+	n := len(v.GSE)
+	if !full && n > 3 {
+		n = 3
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "GSE state %d of %d:\n%s\n", i+1, len(v.GSE), indent(v.GSE[i].Dump()))
+	}
+	if n < len(v.GSE) {
+		fmt.Fprintf(&b, "(%d more GSE states)\n", len(v.GSE)-n)
+	}
+	return b.String()
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+func (r *Report) checkedString() string {
+	var parts []string
+	for _, l := range Lemmas {
+		if n := r.Checked[l]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s×%d", l, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Lines is the number of lines of p's canonical form: the size measure of
+// counterexamples.
+func Lines(p *javalite.Program) int {
+	return strings.Count(strings.TrimRight(javalite.Print(p), "\n"), "\n") + 1
+}
+
+// JSONReport is the machine-readable form of a report.
+type JSONReport struct {
+	File         string         `json:"file,omitempty"`
+	Status       string         `json:"status"`
+	Lemma        string         `json:"lemma,omitempty"`
+	Claim        string         `json:"claim,omitempty"`
+	Rule         string         `json:"rule,omitempty"`
+	Step         int            `json:"step,omitempty"`
+	Control      string         `json:"control,omitempty"`
+	Reason       string         `json:"reason,omitempty"`
+	Witness      string         `json:"witness,omitempty"`
+	Program      string         `json:"program,omitempty"`
+	Lines        int            `json:"lines,omitempty"`
+	Summary      string         `json:"summary_state,omitempty"`
+	GSE          []string       `json:"gse_states,omitempty"`
+	Checked      map[string]int `json:"checked"`
+	Pairs        int            `json:"pairs"`
+	MaxGroup     int            `json:"max_group"`
+	GSEPaths     int64          `json:"gse_paths"`
+	GSESequences int64          `json:"gse_sequences"`
+	SummaryPaths int64          `json:"summary_paths"`
+	Seconds      float64        `json:"seconds"`
+}
+
+// JSON returns the machine-readable form of the report.
+func (r *Report) JSON() JSONReport {
+	v := r.Verdict
+	j := JSONReport{
+		Status: v.Status.String(), Checked: map[string]int{},
+		Pairs: r.Pairs, MaxGroup: r.MaxGroup, GSEPaths: r.GSEPaths, GSESequences: r.GSESequences,
+		SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
+	}
+	if r.Program != nil {
+		j.File = r.Program.File
+	}
+	for l, n := range r.Checked {
+		j.Checked[string(l)] = n
+	}
+	if v.Status != Holds {
+		j.Lemma, j.Claim, j.Reason = string(v.Lemma), Claim[v.Lemma], v.Reason
+	}
+	if v.Status == Violated {
+		j.Rule, j.Step, j.Control, j.Witness = v.Rule, v.Step, v.Control, v.Witness
+		if r.Program != nil {
+			j.Program, j.Lines = javalite.Print(r.Program), Lines(r.Program)
+		}
+		if v.Summary != nil {
+			j.Summary = v.Summary.Dump()
+		}
+		for _, s := range v.GSE {
+			j.GSE = append(j.GSE, s.Dump())
+		}
+	}
+	return j
+}
+
+// Sides returns the states a picture of the verdict should show: the
+// summary state (or the one before the step) and the first GSE state.
+func (v *Verdict) Sides() (sum, g *machine.State) {
+	sum = v.Summary
+	if sum == nil {
+		sum = v.Before
+	}
+	if len(v.GSE) > 0 {
+		g = v.GSE[0]
+	}
+	return
+}
+
+// sortedLemmas returns the lemmas of m in catalog order.
+func sortedLemmas(m map[Lemma]int) []Lemma {
+	var out []Lemma
+	for l := range m {
+		out = append(out, l)
+	}
+	idx := map[Lemma]int{}
+	for i, l := range Lemmas {
+		idx[l] = i
+	}
+	sort.Slice(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
+	return out
+}

@@ -1,0 +1,104 @@
+package checker
+
+import (
+	"fmt"
+	"hash/maphash"
+
+	"lockstep/machine"
+)
+
+// seqSeed makes control-flow hashes comparable across the two explorations
+// of one process.
+var seqSeed = maphash.MakeSeed()
+
+// controlSequences explores eng on its own from the initial state and
+// returns the multiset of control-flow sequences of its paths, each
+// sequence hashed (the hash chains every state's control key, so two paths
+// collide only if their whole sequences of controls are equal, up to a
+// 64-bit hash collision).
+func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error) {
+	type item struct {
+		s *machine.State
+		h uint64
+	}
+	hashOf := func(prev uint64, s *machine.State) uint64 {
+		var h maphash.Hash
+		h.SetSeed(seqSeed)
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(prev >> (8 * i))
+		}
+		h.Write(b[:])
+		h.WriteString(s.ControlKey())
+		return h.Sum64()
+	}
+	s0 := machine.Initial(r.rep.Program)
+	work := []item{{s0, hashOf(0, s0)}}
+	seqs := map[uint64]int{}
+	var paths int64
+	for len(work) > 0 {
+		if err := r.ctx.Err(); err != nil {
+			return nil, 0, &inconclusive{lemma: C12, reason: "timeout: " + err.Error()}
+		}
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		if it.s.Terminal() || (r.opt.Steps >= 0 && it.s.Steps >= r.opt.Steps) {
+			seqs[it.h]++
+			paths++
+			if r.opt.MaxPaths > 0 && paths > int64(r.opt.MaxPaths) {
+				return nil, 0, &inconclusive{lemma: C12, reason: fmt.Sprintf("%s has more than %d paths", eng.Name(), r.opt.MaxPaths)}
+			}
+			continue
+		}
+		succ, err := machine.Step(it.s, eng, r.mopt)
+		if err != nil {
+			return nil, 0, undecided(C12, fmt.Errorf("%s: %w", eng.Name(), err))
+		}
+		if len(succ) == 0 { // stuck: the path ends here
+			seqs[it.h]++
+			paths++
+			continue
+		}
+		for i := len(succ) - 1; i >= 0; i-- {
+			work = append(work, item{succ[i].S, hashOf(it.h, succ[i].S)})
+		}
+	}
+	return seqs, paths, nil
+}
+
+// sequences checks Corollaries 12 and 13 on separate explorations of the
+// two engines.
+func (r *run) sequences() error {
+	gseq, gpaths, err := r.controlSequences(r.gse)
+	if err != nil {
+		return err
+	}
+	sseq, spaths, err := r.controlSequences(r.sum)
+	if err != nil {
+		return err
+	}
+	r.rep.GSEPaths, r.rep.SummaryPaths, r.rep.GSESequences = gpaths, spaths, int64(len(gseq))
+	onlyG, onlyS := 0, 0
+	for h := range gseq {
+		if _, ok := sseq[h]; !ok {
+			onlyG++
+		}
+	}
+	for h := range sseq {
+		if _, ok := gseq[h]; !ok {
+			onlyS++
+		}
+	}
+	if onlyG > 0 || onlyS > 0 {
+		return r.fail(Verdict{Lemma: C12, Reason: fmt.Sprintf(
+			"%d control-flow sequence(s) only in GSE, %d only in the summary engine (GSE %d paths, %d sequences; summary %d paths)",
+			onlyG, onlyS, gpaths, len(gseq), spaths)})
+	}
+	r.rep.Checked[C12]++
+	if spaths != int64(len(gseq)) {
+		return r.fail(Verdict{Lemma: C13, Reason: fmt.Sprintf(
+			"the summary engine has %d paths but GSE has %d distinct control-flow sequences", spaths, len(gseq))})
+	}
+	r.rep.Checked[C13]++
+	return nil
+}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"lockstep/checker"
+	"lockstep/gen"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+func init() {
+	register(&command{
+		name:  "check",
+		short: "run both engines in lockstep and check every lemma (given or generated programs)",
+		usage: "[flags] FILE... | -gen [-n N] [-seed S]",
+		run:   runCheck,
+	})
+}
+
+// checkFlags are the flags shared by check and lemmas.
+type checkFlags struct {
+	variant  string
+	k, steps int
+	workers  int
+	timeout  time.Duration
+	noExact  bool
+	maxGroup int
+}
+
+func (c *checkFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.variant, "variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
+	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
+	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
+	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
+	fs.BoolVar(&c.noExact, "no-exact", false, "skip the concretization half of exactness")
+	fs.IntVar(&c.maxGroup, "max-group", 2000, "largest set of GSE states in one pair before the check is inconclusive")
+}
+
+func (c *checkFlags) options() (checker.Options, error) {
+	v, err := summary.Lookup(c.variant)
+	if err != nil {
+		return checker.Options{}, err
+	}
+	if c.workers < 1 {
+		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
+	}
+	opt := checker.DefaultOptions()
+	opt.Variant, opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = v, c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	return opt, nil
+}
+
+func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	var cf checkFlags
+	cf.register(fs)
+	useGen := fs.Bool("gen", false, "check generated programs instead of files")
+	n := fs.Int("n", 100, "with -gen: number of programs")
+	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
+	asJSON := fs.Bool("json", false, "print JSON (one object per program with files, one summary with -gen)")
+	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
+	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	opt, err := cf.options()
+	if err != nil {
+		return err
+	}
+	if *useGen {
+		if fs.NArg() > 0 {
+			return fmt.Errorf("-gen takes no files")
+		}
+		return checkGenerated(opt, cf.workers, *n, *seed, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return fmt.Errorf("no files (or use -gen)")
+	}
+	progs, err := loadPrograms(fs.Args(), stderr)
+	if err != nil {
+		return err
+	}
+	return checkFiles(opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+}
+
+// loadPrograms parses and checks every file, printing every error of every
+// file before giving up.
+func loadPrograms(files []string, stderr io.Writer) ([]*javalite.Program, error) {
+	var progs []*javalite.Program
+	bad := false
+	for _, f := range files {
+		p, err := javalite.LoadFile(f)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			bad = true
+			continue
+		}
+		progs = append(progs, p)
+	}
+	if bad {
+		return nil, errReported
+	}
+	return progs, nil
+}
+
+// forEach runs job(i, solver) for i in [0, n) on w workers, one solver each.
+func forEach(n, w int, job func(i int, s *smt.Solver)) error {
+	if w > n {
+		w = n
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, w)
+	for i := 0; i < w; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := smt.NewSolver()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				job(i, s)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+	reps := make([]*checker.Report, len(progs))
+	errs := make([]error, len(progs))
+	err := forEach(len(progs), workers, func(i int, s *smt.Solver) {
+		reps[i], errs[i] = checker.Run(context.Background(), progs[i], opt, s)
+	})
+	if err != nil {
+		return err
+	}
+	violated, inconclusive := false, false
+	enc := json.NewEncoder(stdout)
+	for i, rep := range reps {
+		if errs[i] != nil {
+			return fmt.Errorf("%s: %v", progs[i].File, errs[i])
+		}
+		switch rep.Verdict.Status {
+		case checker.Violated:
+			violated = true
+		case checker.Inconclusive:
+			inconclusive = true
+		}
+		if asJSON {
+			if err := enc.Encode(rep.JSON()); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
+		if rep.Verdict.Status == checker.Violated {
+			writeVerdictPictures(rep, dotDir, stdout)
+		}
+	}
+	if violated {
+		return errViolation
+	}
+	if inconclusive {
+		// Undecided is not a pass; it is not a violation either.
+		return fmt.Errorf("some checks were inconclusive")
+	}
+	return nil
+}
+
+// writeVerdictPictures writes DOT pictures of both sides of a violation.
+func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
+	sum, g := rep.Verdict.Sides()
+	if sum == nil && g == nil {
+		return
+	}
+	if dir == "" {
+		d, err := os.MkdirTemp("", "lockstep-cex-")
+		if err != nil {
+			fmt.Fprintf(w, "cannot write pictures: %v\n", err)
+			return
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(w, "cannot write pictures: %v\n", err)
+		return
+	}
+	write := func(name string, s *machine.State, title string) {
+		if s == nil {
+			return
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(machine.DOT(s, title)), 0o644); err != nil {
+			fmt.Fprintf(w, "cannot write %s: %v\n", path, err)
+			return
+		}
+		fmt.Fprintf(w, "picture: %s\n", path)
+	}
+	write("summary.dot", sum, "summary state, "+string(rep.Verdict.Lemma))
+	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
+}
+
+// genSummary is the JSON result of a generated run.
+type genSummary struct {
+	Variant        string              `json:"variant"`
+	Programs       int                 `json:"programs"`
+	Holds          int                 `json:"holds"`
+	Inconclusive   int                 `json:"inconclusive"`
+	Violated       int                 `json:"violated"`
+	Seconds        float64             `json:"seconds"`
+	PerSecond      float64             `json:"programs_per_second"`
+	Counterexample *checker.JSONReport `json:"counterexample,omitempty"`
+	Shrunk         bool                `json:"shrunk"`
+	Seed           int64               `json:"failing_seed,omitempty"`
+}
+
+func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	var done, holds, inconcl atomic.Int64
+	var mu sync.Mutex
+	var first *checker.Report
+	firstSeed := int64(-1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	prog := newProgress(stderr, n)
+	stopProgress := prog.start(func() (int64, string) {
+		return done.Load(), fmt.Sprintf("%d holds, %d inconclusive", holds.Load(), inconcl.Load())
+	})
+	err := forEach(n, workers, func(i int, s *smt.Solver) {
+		if ctx.Err() != nil {
+			return
+		}
+		ps := programSeed(seed, i)
+		p := gen.Program().Example(int(ps))
+		rep, err := checker.Run(ctx, p, opt, s)
+		done.Add(1)
+		if err != nil {
+			rep = &checker.Report{Program: p, Verdict: checker.Verdict{Status: checker.Violated, Lemma: checker.T11, Reason: "internal error: " + err.Error()}}
+		}
+		switch rep.Verdict.Status {
+		case checker.Holds:
+			holds.Add(1)
+		case checker.Inconclusive:
+			if ctx.Err() == nil {
+				inconcl.Add(1)
+			}
+		case checker.Violated:
+			mu.Lock()
+			if first == nil {
+				first, firstSeed = rep, ps
+				cancel() // one counterexample is enough; shrink it
+			}
+			mu.Unlock()
+		}
+	})
+	stopProgress()
+	if err != nil {
+		return err
+	}
+	sum := genSummary{
+		Variant: opt.Variant.Name, Programs: int(done.Load()), Holds: int(holds.Load()), Inconclusive: int(inconcl.Load()),
+		Seconds: time.Since(start).Seconds(),
+	}
+	sum.PerSecond = float64(sum.Programs) / sum.Seconds
+	if first == nil {
+		if asJSON {
+			return json.NewEncoder(stdout).Encode(sum)
+		}
+		fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
+			sum.Variant, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
+		if sum.Inconclusive > 0 {
+			return fmt.Errorf("%d checks were inconclusive", sum.Inconclusive)
+		}
+		return nil
+	}
+	sum.Violated = 1
+	sum.Seed = firstSeed
+	if !asJSON {
+		fmt.Fprintf(stderr, "counterexample found (program seed %d, %d lines); shrinking...\n", firstSeed, checker.Lines(first.Program))
+	}
+	shrunk, ok := shrink(opt, firstSeed, shrinkTime, first)
+	sum.Shrunk = ok
+	j := shrunk.JSON()
+	sum.Counterexample = &j
+	if asJSON {
+		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
+			return err
+		}
+		return errViolation
+	}
+	if !ok {
+		fmt.Fprintln(stdout, "(could not shrink: reporting the program as found)")
+	}
+	fmt.Fprintf(stdout, "variant %s: counterexample after %d programs (%.1fs)\n%s", sum.Variant, sum.Programs, sum.Seconds, shrunk.Text(false))
+	writeVerdictPictures(shrunk, dotDir, stdout)
+	return errViolation
+}

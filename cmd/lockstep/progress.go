@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// progress prints a one-line progress bar with rate and ETA on a terminal,
+// and nothing when the output is not a terminal (logs, CI, pipes).
+type progress struct {
+	w     io.Writer
+	total int
+	tty   bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progress{w: w, total: total, tty: tty}
+}
+
+// start polls count every half second until the returned stop is called.
+func (p *progress) start(count func() (int64, string)) (stop func()) {
+	if !p.tty {
+		return func() {}
+	}
+	begin := time.Now()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(p.w, "\r\033[K")
+				return
+			case <-t.C:
+				n, extra := count()
+				p.draw(n, extra, time.Since(begin))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func (p *progress) draw(n int64, extra string, el time.Duration) {
+	const width = 30
+	frac := 0.0
+	if p.total > 0 {
+		frac = float64(n) / float64(p.total)
+	}
+	bar := make([]byte, width)
+	for i := range bar {
+		if float64(i) < frac*width {
+			bar[i] = '='
+		} else {
+			bar[i] = ' '
+		}
+	}
+	rate := float64(n) / el.Seconds()
+	eta := "?"
+	if rate > 0 && p.total > 0 {
+		eta = (time.Duration(float64(int64(p.total)-n)/rate) * time.Second).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d  %.1f/s  ETA %s  %s", bar, n, p.total, rate, eta, extra)
+}
