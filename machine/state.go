@@ -71,7 +71,9 @@ func (l Loc) String() string {
 	return fmt.Sprintf("l%d", int32(l))
 }
 
-// LocInfo describes a numbered location. It never changes once created.
+// LocInfo describes a numbered location. Only Exists may change after the
+// location is created (a State's Locs slice is copied by Clone, so a change
+// stays in one state).
 type LocInfo struct {
 	Class *javalite.Class
 	// Input locations are l_0 and those created by an initialization "new"
@@ -84,10 +86,13 @@ type LocInfo struct {
 	// location (r_in0 for l_0); RNull for non-input locations.
 	Identity Ref
 	// Exists is the condition under which the location is part of the
-	// represented heap: true for GSE locations, l_0 and (new C) locations; the
-	// θ_new guard for a summary location. Concretization needs it, because
-	// an input location that no field points to any more is still part of
-	// the heap (a later initialization can alias it).
+	// represented heap: true for GSE locations, l_0 and (new C) locations.
+	// For a summary location it is its θ_new guard, widened by the guard of
+	// every alias entry to it taken since (in a world where the location
+	// had not been materialized, taking that entry names the new object).
+	// Concretization needs it, because an input location that no field
+	// points to any more is still part of the heap (a later initialization
+	// can alias it).
 	Exists *smt.Formula
 }
 
