@@ -1,0 +1,418 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+// Status says whether an engine's exploration of a case finished.
+type Status string
+
+const (
+	// Done: every path ended; the counts are exact.
+	Done Status = "ok"
+	// Budget: the exploration exceeded the time budget and was stopped;
+	// the counts are lower bounds.
+	Budget Status = "cut"
+	// Skipped: not run, because the same engine exceeded its budget on an
+	// earlier, smaller case of the same series.
+	Skipped Status = "skipped"
+)
+
+// Result is one engine's exploration of one case.
+type Result struct {
+	Status Status `json:"status"`
+	// Paths = Value + Error + Cut + Stuck.
+	Paths int64 `json:"paths"`
+	Value int64 `json:"value"`
+	Error int64 `json:"error"`
+	Cut   int64 `json:"cut"`
+	Stuck int64 `json:"stuck"`
+	// CutCyclic counts the cut paths whose end heap has a cycle through
+	// fields (for the summary engine: through any entry of a guarded value
+	// set, a may-cycle).
+	CutCyclic int64 `json:"cut_cyclic"`
+	// MaxSteps is the length of the longest path that ended by itself
+	// (value, error or stuck).
+	MaxSteps   int           `json:"max_steps"`
+	States     int64         `json:"states"`
+	Steps      int64         `json:"steps"`
+	Queries    int64         `json:"solver_queries"`
+	CacheHits  int64         `json:"solver_cache_hits"`
+	SolverTime time.Duration `json:"solver_time_ns"`
+	Wall       time.Duration `json:"wall_ns"`
+	// PeakHeap is the peak Go heap during the run above the heap before
+	// it, in bytes (see the package comment).
+	PeakHeap uint64 `json:"peak_heap_bytes"`
+}
+
+// Row is one case with both engines' results.
+type Row struct {
+	Case
+	Steps   int    `json:"step_bound"`
+	GSE     Result `json:"gse"`
+	Summary Result `json:"summary"`
+}
+
+// PathRatio is GSE paths / summary paths, or 0 when either run did not
+// finish.
+func (r Row) PathRatio() float64 {
+	if r.GSE.Status != Done || r.Summary.Status != Done || r.Summary.Paths == 0 {
+		return 0
+	}
+	return float64(r.GSE.Paths) / float64(r.Summary.Paths)
+}
+
+// TimeRatio is GSE wall time / summary wall time, or 0 when either run did
+// not finish.
+func (r Row) TimeRatio() float64 {
+	if r.GSE.Status != Done || r.Summary.Status != Done || r.Summary.Wall == 0 {
+		return 0
+	}
+	return float64(r.GSE.Wall) / float64(r.Summary.Wall)
+}
+
+// BoundTooSmall reports whether an engine cut a path whose heap has no
+// cycle: then the step bound, not the acyclicity of the list, ended it.
+func (r Row) BoundTooSmall() bool {
+	return (r.GSE.Status == Done && r.GSE.Cut != r.GSE.CutCyclic) ||
+		(r.Summary.Status == Done && r.Summary.Cut != r.Summary.CutCyclic)
+}
+
+// Options configure a run.
+type Options struct {
+	// Root is the repository root the case files are relative to.
+	Root string
+	// Budget is the time limit of one exploration (per engine and case).
+	Budget time.Duration
+	// Steps is the step bound of both engines for the cases without their
+	// own bound.
+	Steps int
+	// ForceSteps makes Steps the bound of every case, overriding the cases'
+	// own bounds.
+	ForceSteps bool
+	// Variant is the summary engine's rule variant.
+	Variant summary.Variant
+	// Progress, if not nil, gets one line per finished exploration.
+	Progress io.Writer
+}
+
+// DefaultSteps is the step bound of the cases without their own: far above
+// the longest path of the POSE and aliasing programs, which all end by
+// themselves.
+const DefaultSteps = 2000
+
+// DefaultBudget is the default time budget of one exploration.
+const DefaultBudget = 60 * time.Second
+
+// Run runs every case of the suite through both engines, in order. It
+// stops early only when ctx is cancelled or a case cannot be loaded or an
+// engine fails (a solver unknown, a rule error): a budget overrun is a
+// result, not an error.
+func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
+	if opt.Budget <= 0 {
+		return nil, errors.New("bench: the time budget must be positive")
+	}
+	if opt.Steps <= 0 {
+		return nil, errors.New("bench: the step bound must be positive")
+	}
+	if opt.Variant.Name == "" {
+		opt.Variant = summary.Variants()[0]
+	}
+	cutGSE := map[string]bool{}
+	cutSum := map[string]bool{}
+	progs := map[string]*javalite.Program{}
+	// A case that appears in two series (LinkedList×5 at k = CallsK) is
+	// run once: the second row reuses the results.
+	type key struct {
+		file     string
+		k, steps int
+	}
+	seen := map[key]Row{}
+	var rows []Row
+	for _, c := range s.Cases {
+		if err := ctx.Err(); err != nil {
+			return rows, err
+		}
+		p, ok := progs[c.File]
+		if !ok {
+			var err error
+			p, err = javalite.LoadFile(filepath.Join(opt.Root, c.File))
+			if err != nil {
+				return rows, fmt.Errorf("bench: %w", err)
+			}
+			progs[c.File] = p
+		}
+		steps := opt.Steps
+		if c.Steps > 0 && !opt.ForceSteps {
+			steps = c.Steps
+		}
+		row := Row{Case: c, Steps: steps}
+		if prev, ok := seen[key{c.File, c.K, steps}]; ok && !cutGSE[c.Series] && !cutSum[c.Series] {
+			row.GSE, row.Summary = prev.GSE, prev.Summary
+			cutGSE[c.Series] = row.GSE.Status == Budget
+			cutSum[c.Series] = row.Summary.Status == Budget
+			rows = append(rows, row)
+			continue
+		}
+		if cutGSE[c.Series] {
+			row.GSE.Status = Skipped
+		} else {
+			r, err := runGSE(ctx, p, c.K, steps, opt)
+			if err != nil {
+				return rows, fmt.Errorf("bench: %s k=%s: %w", c.Program, KString(c.K), err)
+			}
+			row.GSE = r
+			cutGSE[c.Series] = r.Status == Budget
+			progress(opt.Progress, "gse", c, r)
+		}
+		if cutSum[c.Series] {
+			row.Summary.Status = Skipped
+		} else {
+			r, err := runSummary(ctx, p, c.K, steps, opt)
+			if err != nil {
+				return rows, fmt.Errorf("bench: %s k=%s: %w", c.Program, KString(c.K), err)
+			}
+			row.Summary = r
+			cutSum[c.Series] = r.Status == Budget
+			progress(opt.Progress, "summary", c, r)
+		}
+		if row.GSE.Status != Skipped && row.Summary.Status != Skipped {
+			seen[key{c.File, c.K, steps}] = row
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func progress(w io.Writer, eng string, c Case, r Result) {
+	if w == nil {
+		return
+	}
+	fmt.Fprintf(w, "%-16s k=%-2s %-7s %-3s paths %d (value %d, error %d, cut %d, stuck %d) in %v\n",
+		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, r.Wall.Round(time.Millisecond))
+}
+
+// KString prints a k-bound, "∞" for none.
+func KString(k int) string {
+	if k < 0 {
+		return "∞"
+	}
+	return fmt.Sprint(k)
+}
+
+func runGSE(ctx context.Context, p *javalite.Program, k, steps int, opt Options) (Result, error) {
+	eng := gse.New(k)
+	eng.Opt = opt.Variant.MachineOptions()
+	return explore(ctx, p, eng, nil, steps, opt.Budget)
+}
+
+func runSummary(ctx context.Context, p *javalite.Program, k, steps int, opt Options) (Result, error) {
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return Result{}, err
+	}
+	defer sol.Close()
+	return explore(ctx, p, summary.New(opt.Variant, k, sol), sol, steps, opt.Budget)
+}
+
+// budgeted makes every heap rule check the context first. machine.Explore
+// looks at its context once every 1024 states, which is often enough for
+// GSE but not for the summary engine, whose few states can each take
+// seconds of solver time; a heap rule is where that time goes.
+type budgeted struct {
+	machine.Engine
+	ctx context.Context
+}
+
+func (b budgeted) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
+	if err := b.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return b.Engine.FieldAccess(s, r, fa, k)
+}
+
+func (b budgeted) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
+	if err := b.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return b.Engine.FieldWrite(s, r, fw, k)
+}
+
+func (b budgeted) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
+	if err := b.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return b.Engine.EqualsRef(s, r0, r1, eq, k)
+}
+
+// explore runs one exploration under the budget, sampling the heap.
+func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *smt.Solver, steps int, budget time.Duration) (Result, error) {
+	var res Result
+	visit := func(s *machine.State, kind machine.EndKind) bool {
+		switch kind {
+		case machine.EndCut:
+			if hasCycle(s) {
+				res.CutCyclic++
+			}
+		default:
+			res.MaxSteps = max(res.MaxSteps, s.Steps)
+		}
+		return true
+	}
+	runtime.GC()
+	base := heapBytes()
+	stop := sampleHeap()
+	bctx, cancel := context.WithTimeout(ctx, budget)
+	start := time.Now()
+	st, err := machine.Explore(bctx, machine.Initial(p), budgeted{eng, bctx}, steps, visit)
+	wall := time.Since(start)
+	overrun := bctx.Err() != nil
+	cancel()
+	peak := stop()
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if err != nil && !(overrun && errors.Is(err, context.DeadlineExceeded)) {
+		return res, err
+	}
+	if err != nil {
+		// The budget stopped a heap rule: st holds the counts so far.
+		st.Complete = false
+	}
+	res.Status = Done
+	if !st.Complete {
+		res.Status = Budget
+	}
+	res.Paths = st.Paths
+	res.Value = st.Ends[machine.EndValue]
+	res.Error = st.Ends[machine.EndError]
+	res.Cut = st.Ends[machine.EndCut]
+	res.Stuck = st.Ends[machine.EndStuck]
+	res.States, res.Steps, res.Wall = st.States, st.Steps, wall
+	if peak > base {
+		res.PeakHeap = peak - base
+	}
+	if sol != nil {
+		ss := sol.Stats()
+		res.Queries, res.CacheHits, res.SolverTime = ss.Queries, ss.CacheHits, ss.SolverTime
+	}
+	return res, nil
+}
+
+// hasCycle reports whether the heap of s has a cycle of numbered
+// locations through fields, following every entry of every guarded value
+// set (in a GSE state each set has one entry, so this is the heap's own
+// graph).
+func hasCycle(s *machine.State) bool {
+	n := len(s.Locs)
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]uint8, n)
+	succ := func(l machine.Loc) []machine.Loc {
+		var out []machine.Loc
+		for _, f := range s.Locs[l].Class.Fields {
+			for _, e := range s.Get(s.Field(l, f)) {
+				if e.Loc >= 0 {
+					out = append(out, e.Loc)
+				}
+			}
+		}
+		return out
+	}
+	// Iterative DFS: a list of k nodes is short, but a generated heap need
+	// not be, and a cycle check must not be what overflows.
+	type frame struct {
+		l    machine.Loc
+		next []machine.Loc
+	}
+	for root := 0; root < n; root++ {
+		if color[root] != white {
+			continue
+		}
+		color[root] = grey
+		stack := []frame{{machine.Loc(root), succ(machine.Loc(root))}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if len(top.next) == 0 {
+				color[top.l] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			m := top.next[0]
+			top.next = top.next[1:]
+			switch color[m] {
+			case grey:
+				return true
+			case white:
+				color[m] = grey
+				stack = append(stack, frame{m, succ(m)})
+			}
+		}
+	}
+	return false
+}
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+func heapBytes() uint64 {
+	s := make([]metrics.Sample, 1)
+	copy(s, heapSample)
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// sampleHeap samples the heap every 5 ms until the returned function is
+// called, which returns the peak.
+func sampleHeap() func() uint64 {
+	var (
+		mu   sync.Mutex
+		peak = heapBytes()
+		done = make(chan struct{})
+		wg   sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				h := heapBytes()
+				mu.Lock()
+				peak = max(peak, h)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		h := heapBytes()
+		mu.Lock()
+		defer mu.Unlock()
+		return max(peak, h)
+	}
+}

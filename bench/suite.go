@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// A Case is one program run through both engines at one k-bound.
+type Case struct {
+	// Series groups cases of growing cost (larger k, more calls), in order:
+	// once an engine exceeds its budget in a series, its later cases are
+	// skipped for that engine.
+	Series string
+	// Program is the name shown in the table.
+	Program string
+	// File is the program's path relative to the repository root.
+	File string
+	// K is the k-bound of both engines; -1 is no bound.
+	K int
+	// Calls is the number of calls of contains in a LinkedList driver, 0
+	// for the other programs.
+	Calls int
+	// Steps is the case's own step bound for both engines; 0 means
+	// Options.Steps.
+	Steps int `json:"-"`
+}
+
+// stepsPerNode is the number of machine steps one call of contains takes
+// per list node: the longest path that ends by itself in the LinkedList
+// driver with c calls at k-bound k has 26·c·k + O(1) steps (measured, and
+// checked on every run: see Row.BoundTooSmall).
+const stepsPerNode = 26
+
+// LinkedListSteps is the step bound of the LinkedList cases: room for
+// every call to visit one node more than an acyclic list within the
+// k-bound can have. A traversal that visits k+1 nodes has met a node twice,
+// so the bound cuts exactly the traversals of cyclic lists, and cuts them
+// early: a cut path costs GSE one deterministic walk, but costs the summary
+// engine solver queries on guards that grow every time round the cycle.
+func LinkedListSteps(k, calls int) int {
+	return stepsPerNode*calls*(k+1) + 10
+}
+
+// A Suite is a named list of cases.
+type Suite struct {
+	Name  string
+	Cases []Case
+}
+
+// Series names used by the plot.
+const (
+	SeriesLinkedListK     = "linkedlist-k"
+	SeriesLinkedListCalls = "linkedlist-calls"
+	SeriesLinkedList5K    = "linkedlist5-k"
+)
+
+// CallsK is the k-bound of the calls series (seed 000's smallest k in
+// Table 1).
+const CallsK = 3
+
+func linkedListFile(calls int) string {
+	switch calls {
+	case 1:
+		return "testdata/programs/linkedlist.jl"
+	case 2, 3:
+		return fmt.Sprintf("testdata/programs/linkedlist_calls%d.jl", calls)
+	}
+	return fmt.Sprintf("testdata/bench/linkedlist_calls%d.jl", calls)
+}
+
+func linkedListK(series string, calls, from, to int) []Case {
+	var out []Case
+	for k := from; k <= to; k++ {
+		out = append(out, Case{Series: series, Program: llName(calls), File: linkedListFile(calls), K: k, Calls: calls, Steps: LinkedListSteps(k, calls)})
+	}
+	return out
+}
+
+func llName(calls int) string {
+	if calls == 1 {
+		return "LinkedList"
+	}
+	return fmt.Sprintf("LinkedList×%d", calls)
+}
+
+func linkedListCalls(k, upTo int) []Case {
+	var out []Case
+	for c := 1; c <= upTo; c++ {
+		out = append(out, Case{Series: SeriesLinkedListCalls, Program: llName(c), File: linkedListFile(c), K: k, Calls: c, Steps: LinkedListSteps(k, c)})
+	}
+	return out
+}
+
+// small are the POSE examples and the aliasing programs. They read a
+// bounded number of fields, so they run without a k-bound, like POSE.
+func small(names ...string) []Case {
+	files := map[string]string{
+		"swap":             "testdata/programs/swap.jl",
+		"sum":              "testdata/programs/sum.jl",
+		"hasNull":          "testdata/programs/hasnull.jl",
+		"hasNull10":        "testdata/bench/hasnull10.jl",
+		"alias_two_fields": "testdata/programs/alias_two_fields.jl",
+		"alias_write_read": "testdata/programs/alias_write_read.jl",
+		"selfref":          "testdata/programs/selfref.jl",
+	}
+	var out []Case
+	for _, n := range names {
+		out = append(out, Case{Series: n, Program: n, File: files[n], K: -1})
+	}
+	return out
+}
+
+// Full is the whole evaluation: LinkedList (one call) for k = 1..10, the
+// paper's five-call driver for k = 1..10, 1..5 calls at k = CallsK, the
+// POSE examples and the aliasing programs.
+func Full() Suite {
+	var cs []Case
+	cs = append(cs, linkedListK(SeriesLinkedListK, 1, 1, 10)...)
+	cs = append(cs, linkedListK(SeriesLinkedList5K, 5, 1, 10)...)
+	cs = append(cs, linkedListCalls(CallsK, 5)...)
+	cs = append(cs, small("swap", "sum", "hasNull", "hasNull10", "alias_two_fields", "alias_write_read", "selfref")...)
+	return Suite{Name: "full", Cases: cs}
+}
+
+// Quick is a subset that runs in seconds; its path counts are asserted by
+// the package tests.
+func Quick() Suite {
+	var cs []Case
+	cs = append(cs, linkedListK(SeriesLinkedListK, 1, 1, 4)...)
+	cs = append(cs, linkedListCalls(2, 3)...)
+	cs = append(cs, small("swap", "sum", "hasNull", "alias_two_fields", "alias_write_read", "selfref")...)
+	return Suite{Name: "quick", Cases: cs}
+}
+
+// FindRoot returns the repository root: the nearest directory at or above
+// dir that holds testdata/programs/linkedlist.jl.
+func FindRoot(dir string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "testdata", "programs", "linkedlist.jl")); err == nil {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", errors.New("bench: no testdata/programs/linkedlist.jl at or above " + dir + " (run from the lockstep repository or pass -root)")
+		}
+		d = up
+	}
+}
