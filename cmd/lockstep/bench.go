@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"lockstep/bench"
+	"lockstep/summary"
+)
+
+func init() {
+	register(&command{
+		name:  "bench",
+		short: "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
+		usage: "[-quick] [-json|-csv] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		run:   runBench,
+	})
+}
+
+// benchConfig is the parsed command line of bench.
+type benchConfig struct {
+	quick, asJSON, asCSV bool
+	budget               time.Duration
+	steps                int
+	out, plotDir, root   string
+	variant              summary.Variant
+}
+
+func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
+	var c benchConfig
+	fs.BoolVar(&c.quick, "quick", false, "run the quick subset (seconds) instead of the full suite")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of the table")
+	fs.BoolVar(&c.asCSV, "csv", false, "print CSV instead of the table")
+	fs.DurationVar(&c.budget, "budget", bench.DefaultBudget, "time budget of one exploration; a run over it is reported as cut")
+	fs.IntVar(&c.steps, "steps", 0, fmt.Sprintf("step bound of every case (0: the LinkedList cases use 26·calls·(k+1)+10, the others %d)", bench.DefaultSteps))
+	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figure (fig2.png, fig2.svg) into this directory")
+	fs.StringVar(&c.plotDir, "plot", "", "write the figure (fig2.png, fig2.svg) into this directory")
+	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
+	variant := fs.String("variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	case c.asJSON && c.asCSV:
+		return c, errors.New("-json and -csv exclude each other")
+	case c.budget <= 0:
+		return c, errors.New("-budget must be positive")
+	case c.steps < 0:
+		return c, errors.New("-steps must not be negative")
+	}
+	v, err := summary.Lookup(*variant)
+	if err != nil {
+		return c, err
+	}
+	c.variant = v
+	if c.root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return c, err
+		}
+		c.root = wd
+	}
+	c.root, err = bench.FindRoot(c.root)
+	return c, err
+}
+
+func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	c, err := parseBench(fs, args)
+	if err != nil {
+		return err
+	}
+	suite := bench.Full()
+	if c.quick {
+		suite = bench.Quick()
+	}
+	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Variant: c.variant, Progress: stderr}
+	if c.steps > 0 {
+		opt.Steps, opt.ForceSteps = c.steps, true
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	rows, runErr := bench.Run(ctx, suite, opt)
+	rep := bench.Report{Suite: suite.Name, Variant: c.variant.Name, Steps: opt.Steps, Budget: c.budget,
+		GoMaxP: runtime.GOMAXPROCS(0), Total: time.Since(start), Rows: rows}
+	if c.steps == 0 {
+		rep.Steps = 0 // per case: see each row's step_bound
+	}
+
+	var table, js, csv bytes.Buffer
+	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
+		return err
+	}
+	fmt.Fprintf(&table, "suite %s, variant %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, c.variant.Name, len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	if err := bench.WriteJSON(&js, rep); err != nil {
+		return err
+	}
+	if err := bench.WriteCSV(&csv, rows); err != nil {
+		return err
+	}
+	out := &table
+	switch {
+	case c.asJSON:
+		out = &js
+	case c.asCSV:
+		out = &csv
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("stopped after %d rows: %w", len(rows), runErr)
+	}
+	if c.out != "" {
+		if err := os.MkdirAll(c.out, 0o755); err != nil {
+			return err
+		}
+		for name, b := range map[string][]byte{"table.txt": table.Bytes(), "results.json": js.Bytes(), "results.csv": csv.Bytes()} {
+			if err := os.WriteFile(filepath.Join(c.out, name), b, 0o644); err != nil {
+				return err
+			}
+		}
+		if err := bench.Plot(rows, c.out); err != nil {
+			return err
+		}
+	}
+	if c.plotDir != "" {
+		if err := bench.Plot(rows, c.plotDir); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-json", "-csv"},
+		{"bench", "-budget", "0s"},
+		{"bench", "-budget", "soon"},
+		{"bench", "-steps", "-1"},
+		{"bench", "-variant", "no-such-variant"},
+		{"bench", "extra"},
+		{"bench", "-root", "/"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitUsage, errb.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: printed %q on stdout", args, out.String())
+		}
+	}
+}
+
+func TestBenchQuickCSVAndOut(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"bench", "-quick", "-csv", "-out", dir}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	}
+	recs, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) < 2 || recs[0][0] != "program" {
+		t.Fatalf("CSV output: %v", recs)
+	}
+	// LinkedList k=3 is the third row: 93 GSE paths, 8 summary paths.
+	if r := recs[3]; r[0] != "LinkedList" || r[1] != "3" || r[5] != "93" || r[15] != "8" {
+		t.Errorf("LinkedList k=3 row: %v", r)
+	}
+	for _, f := range []string{"table.txt", "results.json", "results.csv", "fig2.png", "fig2.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("-out did not write %s: %v", f, err)
+		}
+	}
+	table, _ := os.ReadFile(filepath.Join(dir, "table.txt"))
+	if !strings.Contains(string(table), "GSE paths") || !strings.Contains(string(table), "hasNull") {
+		t.Errorf("table.txt:\n%s", table)
+	}
+}
