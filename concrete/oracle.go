@@ -1,0 +1,176 @@
+package concrete
+
+import (
+	"context"
+	"fmt"
+
+	"lockstep/javalite"
+	"lockstep/machine"
+)
+
+// Options bound a comparison.
+type Options struct {
+	K     int // the k-bound of the symbolic engine (≥ 0)
+	Bound int // the step bound (≥ 0)
+	// MaxObjects bounds the heaps' size; 0 means the most input locations
+	// any symbolic path has, which is enough for every symbolic path to have
+	// its heap, but for the other direction it only covers heaps as large as
+	// the symbolic side ever builds.
+	MaxObjects int
+	// MaxPaths and MaxHeaps are budgets (≤ 0: none). Reaching one makes the
+	// report incomplete: inconclusive, never a pass.
+	MaxPaths, MaxHeaps int64
+}
+
+// Report is the outcome of Compare.
+type Report struct {
+	Paths     int64 // symbolic paths
+	Sequences int   // distinct control-flow sequences among them (RULES.md §7, C13)
+	// DupPaths counts symbolic paths whose path digest an earlier path had:
+	// two branches that never differ in any control or read location.
+	DupPaths  int64
+	MaxInputs int   // most input locations on one symbolic path
+	Heaps     int64 // concrete heaps enumerated
+	BeyondK   int64 // runs that left the k-bound (not checked against GSE)
+	// ConcretePaths is the number of distinct path digests of the runs
+	// within the k-bound; it equals Paths when the two sides agree and GSE
+	// has no duplicate paths.
+	ConcretePaths int
+	// Unmatched are concrete runs that no symbolic path follows (soundness
+	// of the symbolic side fails); Uncovered are symbolic paths that no
+	// concrete run follows. At most 10 examples of each; the N fields count
+	// all of them.
+	Unmatched, Uncovered   []Mismatch
+	NUnmatched, NUncovered int
+	// Complete is false when a budget or ctx stopped the comparison: then
+	// the absence of mismatches proves nothing (inconclusive).
+	Complete bool
+}
+
+// Mismatch describes one side of a disagreement.
+type Mismatch struct {
+	Kind machine.EndKind
+	What string // the heap, or the symbolic path condition
+}
+
+// OK reports whether the comparison ran to the end and found nothing.
+func (r *Report) OK() bool {
+	return r.Complete && r.NUnmatched == 0 && r.NUncovered == 0
+}
+
+func (r *Report) String() string {
+	s := fmt.Sprintf("paths=%d sequences=%d dup=%d maxInputs=%d heaps=%d beyondK=%d concretePaths=%d unmatched=%d uncovered=%d complete=%v",
+		r.Paths, r.Sequences, r.DupPaths, r.MaxInputs, r.Heaps, r.BeyondK, r.ConcretePaths, r.NUnmatched, r.NUncovered, r.Complete)
+	for _, m := range r.Unmatched {
+		s += fmt.Sprintf("\n  concrete run with no symbolic path (%s): %s", m.Kind, m.What)
+	}
+	for _, m := range r.Uncovered {
+		s += fmt.Sprintf("\n  symbolic path with no concrete heap (%s): φ = %s", m.Kind, m.What)
+	}
+	return s
+}
+
+// Compare checks a symbolic engine against the concrete oracle on p, path
+// by path (path digests, see Digests):
+//
+//   - soundness: every concrete run over a heap of BFS depth ≤ K (at most
+//     MaxObjects objects) that stays within the k-bound follows some
+//     symbolic path: the same rules, controls and read locations, and the
+//     same end (value, error, or cut at Bound steps); and
+//   - completeness: every symbolic path, cut ones included, is followed by
+//     the run over some such heap (its input locations with uninitialized
+//     fields set to null form one).
+func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Options) (*Report, error) {
+	if o.K < 0 || o.Bound < 0 {
+		return nil, fmt.Errorf("concrete: Compare needs a k-bound and a step bound (got k=%d, bound=%d)", o.K, o.Bound)
+	}
+	rep := &Report{}
+	type sym struct {
+		kind    machine.EndKind
+		covered bool
+		what    string
+	}
+	paths := map[Digest]*sym{}
+	controls := map[Digest]bool{}
+	var stepErr error
+	_, done, err := Sequences(ctx, machine.Initial(p), eng, o.Bound, func(end *machine.State, kind machine.EndKind, d Digests) bool {
+		rep.Paths++
+		if kind == machine.EndStuck {
+			stepErr = fmt.Errorf("concrete: symbolic path stuck at step %d: %s", end.Steps, end.ControlString())
+			return false
+		}
+		n := 0
+		for _, l := range end.Locs {
+			if l.Input {
+				n++
+			}
+		}
+		rep.MaxInputs = max(rep.MaxInputs, n)
+		controls[d.Control] = true
+		if paths[d.Path] != nil {
+			rep.DupPaths++
+		} else {
+			paths[d.Path] = &sym{kind: kind, what: end.PathCondition().String()}
+		}
+		return o.MaxPaths <= 0 || rep.Paths < o.MaxPaths
+	})
+	if err != nil {
+		return rep, err
+	}
+	if stepErr != nil {
+		return rep, stepErr
+	}
+	rep.Sequences = len(controls)
+	if !done {
+		return rep, nil
+	}
+	maxObjects := o.MaxObjects
+	if maxObjects <= 0 {
+		maxObjects = rep.MaxInputs
+	}
+	seen := map[Digest]bool{}
+	var runErr error
+	done = Heaps(p, maxObjects, o.K, func(h *Heap) bool {
+		if ctx.Err() != nil {
+			return false
+		}
+		rep.Heaps++
+		res, err := Run(p, h, o.K, o.Bound, false)
+		if err != nil {
+			runErr = fmt.Errorf("%s: %w", h, err)
+			return false
+		}
+		if res.BeyondK {
+			rep.BeyondK++
+			return true
+		}
+		seen[res.Seq.Path] = true
+		if sp := paths[res.Seq.Path]; sp != nil {
+			sp.covered = true
+		} else {
+			rep.NUnmatched++
+			if len(rep.Unmatched) < 10 {
+				rep.Unmatched = append(rep.Unmatched, Mismatch{Kind: res.Kind, What: h.String()})
+			}
+		}
+		return o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
+	})
+	if runErr != nil {
+		return rep, runErr
+	}
+	rep.ConcretePaths = len(seen)
+	if !done {
+		return rep, nil
+	}
+	for _, sp := range paths {
+		if sp.covered {
+			continue
+		}
+		rep.NUncovered++
+		if len(rep.Uncovered) < 10 {
+			rep.Uncovered = append(rep.Uncovered, Mismatch{Kind: sp.kind, What: sp.what})
+		}
+	}
+	rep.Complete = true
+	return rep, nil
+}

@@ -1,0 +1,267 @@
+package concrete
+
+import (
+	"crypto/sha256"
+	"fmt"
+
+	"lockstep/javalite"
+	"lockstep/machine"
+)
+
+// Digest identifies a control-flow sequence: the chained hash of the rule
+// name and ControlKey of every state along a path, and of how it ended.
+// Equal sequences have equal digests; distinct ones collide with
+// probability about 2^-128.
+type Digest [16]byte
+
+// Extend returns the digest of the sequence d followed by (rule, control).
+func (d Digest) Extend(rule, control string) Digest {
+	h := sha256.New()
+	h.Write(d[:])
+	var n [4]byte
+	n[0], n[1] = byte(len(rule)), byte(len(rule)>>8)
+	n[2], n[3] = byte(len(control)), byte(len(control)>>8)
+	h.Write(n[:])
+	h.Write([]byte(rule))
+	h.Write([]byte(control))
+	var out Digest
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Start is the digest of a path that is only its initial state.
+func Start(s *machine.State) Digest { return Digest{}.Extend("", s.ControlKey()) }
+
+// End returns the digest of a complete path: its sequence and its end kind.
+func (d Digest) End(kind machine.EndKind) Digest { return d.Extend("end", kind.String()) }
+
+// Engine is the concrete heap rules on the shared machine for one run over
+// one input heap: every initialization choice of GSE (RULES.md §5) is decided
+// by the heap instead of branched on. An Engine carries the state of one
+// path (which location stands for which object), so use a new one per run.
+type Engine struct {
+	Heap *Heap
+	// K is the k-bound (< 0: none). A run that has to create an input
+	// location beyond it sets BeyondK and goes on.
+	K   int
+	Opt machine.Options
+
+	obj     map[machine.Loc]int // input location → concrete object
+	loc     map[int]machine.Loc // concrete object → input location
+	BeyondK bool
+}
+
+// NewEngine returns an engine for one run over h.
+func NewEngine(h *Heap, k int) *Engine {
+	return &Engine{Heap: h, K: k,
+		obj: map[machine.Loc]int{0: 0},
+		loc: map[int]machine.Loc{0: 0}}
+}
+
+func (e *Engine) Options() machine.Options { return e.Opt }
+func (e *Engine) Name() string             { return "concrete" }
+
+var _ machine.Engine = (*Engine)(nil)
+
+func single(s *machine.State, r machine.Ref) (machine.Loc, error) {
+	g := s.Get(r)
+	if len(g) != 1 {
+		return 0, fmt.Errorf("concrete: L(%s) has %d entries, want exactly one", machine.RefString(r), len(g))
+	}
+	return g[0].Loc, nil
+}
+
+// initialize makes the one initialization choice the heap dictates, with the
+// reference allocation of the corresponding GSE choice.
+func (e *Engine) initialize(s *machine.State, l machine.Loc, f *javalite.Field) error {
+	if g := s.Get(s.Field(l, f)); len(g) != 1 || g[0].Loc != machine.LUn {
+		return nil
+	}
+	o, ok := e.obj[l]
+	if !ok {
+		return fmt.Errorf("concrete: uninitialized field %s of %s, which is not an input location", f.Name, l)
+	}
+	t := e.Heap.Objects[o].Fields[f.Index]
+	if t == Null { // Rule: Initialize (null)
+		r := s.FreshR()
+		s.Set(r, machine.Single(machine.LNull))
+		s.SetField(l, f, r)
+		return nil
+	}
+	if la, ok := e.loc[t]; ok { // Rule: Initialize (alias)
+		r := s.FreshR()
+		s.Set(r, machine.Single(la))
+		s.SetField(l, f, r)
+		return nil
+	}
+	// Rule: Initialize (new)
+	depth := s.Locs[l].Depth + 1
+	if e.K >= 0 && depth > e.K {
+		e.BeyondK = true
+	}
+	r := s.InitR()
+	ln := s.NewLoc(machine.LocInfo{Class: f.Class, Input: true, Depth: depth, Identity: r}, machine.RUn)
+	s.Set(r, machine.Single(ln))
+	s.SetField(l, f, r)
+	e.obj[ln], e.loc[t] = t, ln
+	return nil
+}
+
+// FieldAccess is rules A and A′ with the heap's initialization choice.
+func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
+	l, err := single(s, r)
+	if err != nil {
+		return nil, err
+	}
+	if l == machine.LNull { // Rule: Field access (A′)
+		s.SetError()
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
+	}
+	// Rule: Field access (A)
+	if err := e.initialize(s, l, fa.Field); err != nil {
+		return nil, err
+	}
+	g := s.Get(s.Field(l, fa.Field))
+	r2 := s.StackR()
+	s.Set(r2, g)
+	s.SetValue(machine.RefVal(r2), k)
+	return []machine.Succ{{S: s, Rule: machine.RuleFieldA}}, nil
+}
+
+// FieldWrite is rules W and W′.
+func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
+	l, err := single(s, s.Env[fw.Slot].Ref())
+	if err != nil {
+		return nil, err
+	}
+	if l == machine.LNull { // Rule: Field write (W′)
+		s.SetError()
+		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
+	}
+	// Rule: Field write (W)
+	r2 := s.FreshR()
+	s.Set(r2, s.Get(r))
+	s.SetField(l, fw.Field, r2)
+	s.SetValue(machine.RefVal(r), k)
+	return []machine.Succ{{S: s, Rule: machine.RuleWriteW}}, nil
+}
+
+// EqualsRef is rules E and E′: in a concrete heap two references are equal
+// exactly when they point to the same location.
+func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
+	l0, err := single(s, r0)
+	if err != nil {
+		return nil, err
+	}
+	l1, err := single(s, r1)
+	if err != nil {
+		return nil, err
+	}
+	if l0 == l1 { // Rule: Equals (E)
+		s.SetValue(machine.VTrue, k)
+		return []machine.Succ{{S: s, Rule: machine.RuleEqualsE}}, nil
+	}
+	s.SetValue(machine.VFalse, k) // Rule: Equals (E′)
+	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}, nil
+}
+
+// Value is a concrete result: a boolean, null, or an object. Objects number
+// the input heap's objects first and then the objects the run creates with
+// (new C), in creation order, so the two interpreters number them alike.
+type Value struct {
+	Bool   bool
+	IsBool bool
+	Obj    int // Null or an object number, when !IsBool
+}
+
+func (v Value) String() string {
+	switch {
+	case v.IsBool:
+		return fmt.Sprint(v.Bool)
+	case v.Obj == Null:
+		return "null"
+	}
+	return fmt.Sprintf("o%d", v.Obj)
+}
+
+// Result is the outcome of one concrete run.
+type Result struct {
+	Kind  machine.EndKind // value, error or cut
+	Value Value           // when Kind == EndValue
+	Steps int
+	// Seq is the digest of the run's control-flow sequence and path, as
+	// Sequences computes them for symbolic paths.
+	Seq Digests
+	// Rules is every rule applied, in order, when recording was asked for.
+	Rules []string
+	// BeyondK: the run first reached some object along an access path longer
+	// than the k-bound, so GSE with that k has no path for it.
+	BeyondK bool
+}
+
+// Run executes p on h with the machine and the concrete heap rules, until
+// the run ends or is cut at bound steps (bound < 0: none). k is the k-bound
+// against which BeyondK is judged. With rules set, every rule name is kept.
+func Run(p *javalite.Program, h *Heap, k, bound int, rules bool) (Result, error) {
+	if err := h.Validate(p); err != nil {
+		return Result{}, err
+	}
+	e := NewEngine(h, k)
+	s := machine.Initial(p)
+	var res Result
+	d := startDigests(s)
+	for {
+		if s.Terminal() {
+			res.Kind = machine.EndValue
+			if s.Mode == machine.ModeError {
+				res.Kind = machine.EndError
+			} else {
+				res.Value = valueOf(s, e, len(h.Objects))
+			}
+			break
+		}
+		if bound >= 0 && s.Steps >= bound {
+			res.Kind = machine.EndCut
+			break
+		}
+		succ, err := machine.Step(s, e, e.Opt)
+		if err != nil {
+			return res, err
+		}
+		if len(succ) != 1 {
+			return res, fmt.Errorf("concrete: step %d has %d successors, want 1", s.Steps, len(succ))
+		}
+		s = succ[0].S
+		d = d.extend(succ[0].Rule, s)
+		if rules {
+			res.Rules = append(res.Rules, succ[0].Rule)
+		}
+	}
+	res.Steps = s.Steps
+	res.Seq = d.end(res.Kind)
+	res.BeyondK = e.BeyondK
+	return res, nil
+}
+
+// valueOf maps a terminal value to the concrete numbering.
+func valueOf(s *machine.State, e *Engine, nInput int) Value {
+	v := s.Val
+	if v.IsBool() {
+		return Value{IsBool: true, Bool: v == machine.VTrue}
+	}
+	g := s.Get(v.Ref())
+	l := g[0].Loc
+	if l == machine.LNull {
+		return Value{Obj: Null}
+	}
+	if o, ok := e.obj[l]; ok {
+		return Value{Obj: o}
+	}
+	n := nInput
+	for i := 0; i < int(l); i++ {
+		if !s.Locs[i].Input {
+			n++
+		}
+	}
+	return Value{Obj: n}
+}
