@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"math/rand/v2"
 	"os"
-	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // formulaPool builds n distinct pseudo-random formulas over 32 input refs
@@ -97,21 +98,33 @@ func TestSolverMemoryFlat(t *testing.T) {
 			}
 		}
 	}
+	// FreeOSMemory collects and returns free Go heap spans to the OS, so
+	// VmRSS is not inflated by garbage that merely awaits the scavenger
+	// (without it the reading depends on where the GC cycle happens to be,
+	// about ±10 MiB here).
 	run(0, warm)
-	runtime.GC()
-	before := vmRSS(t)
+	debug.FreeOSMemory()
+	before, z3Before := vmRSS(t), z3AllocBytes()
 	run(warm, cycles)
-	runtime.GC()
-	after := vmRSS(t)
+	debug.FreeOSMemory()
+	after, z3After := vmRSS(t), z3AllocBytes()
 
 	st := s.Stats()
-	t.Logf("cycles=%d warm-up=%d VmRSS before=%.1f MiB after=%.1f MiB growth=%+.1f MiB; translation cache %d entries; Z3 time %v (%.1f µs/check)",
+	t.Logf("cycles=%d warm-up=%d VmRSS before=%.1f MiB after=%.1f MiB growth=%+.1f MiB; "+
+		"Z3 estimated alloc before=%.1f MiB after=%.1f MiB; translation cache %d entries; "+
+		"Z3 time %v (%.1f µs/check)",
 		cycles, warm, float64(before)/mib, float64(after)/mib, float64(after-before)/mib,
-		len(s.trans), st.SolverTime, float64(st.SolverTime.Microseconds())/float64(st.Queries))
+		float64(z3Before)/mib, float64(z3After)/mib, len(s.trans),
+		st.SolverTime.Round(time.Millisecond), float64(st.SolverTime.Microseconds())/float64(st.Queries))
 	if st.Queries != int64(cycles) {
 		t.Fatalf("Queries = %d, want %d", st.Queries, cycles)
 	}
 	if after-before > maxGrowth {
 		t.Fatalf("VmRSS grew by %.1f MiB over %d cycles (bound %d MiB)", float64(after-before)/mib, cycles-warm, maxGrowth/mib)
+	}
+	// Z3's own accounting must be flat too; this catches a leak of Z3
+	// references even if it were small next to the process's RSS.
+	if z3After-z3Before > maxGrowth/4 {
+		t.Fatalf("Z3 allocation estimate grew by %.1f MiB", float64(z3After-z3Before)/mib)
 	}
 }

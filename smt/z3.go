@@ -240,6 +240,10 @@ static const char *lockstep_reason_unknown(Z3_context ctx, Z3_solver s) {
 	return Z3_solver_get_reason_unknown(ctx, s);
 }
 
+static uint64_t lockstep_alloc_size(void) {
+	return Z3_get_estimated_alloc_size();
+}
+
 static const char *lockstep_error_msg(Z3_context ctx, int code) {
 	return Z3_get_error_msg(ctx, (Z3_error_code)code);
 }
@@ -363,6 +367,10 @@ func (z *zctx) mk(op C.int, args []C.Z3_ast) (C.Z3_ast, error) {
 }
 
 func (z *zctx) decRef(a C.Z3_ast) { C.lockstep_dec_ref(z.ctx, a) }
+
+// z3AllocBytes is Z3's own estimate of the memory it has allocated, over
+// all contexts of the process. Diagnostics only.
+func z3AllocBytes() int64 { return int64(C.lockstep_alloc_size()) }
 
 // lbool values as returned by the helpers.
 const (
