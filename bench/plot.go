@@ -188,9 +188,13 @@ func panel(title, x, y string, lines []series) *plot.Plot {
 		p.Title.Text += " (no data)"
 		return p
 	}
+	top := 0.0
 	for _, s := range lines {
 		if len(s.xys) == 0 {
 			continue
+		}
+		for _, xy := range s.xys {
+			top = max(top, xy.Y)
 		}
 		l, pts, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
@@ -206,6 +210,10 @@ func panel(title, x, y string, lines []series) *plot.Plot {
 		pts.Radius = vg.Points(2.5)
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
+	}
+	// Two decades of headroom keep the legend (top left) off the lines.
+	if top > 0 {
+		p.Y.Max = top * 300
 	}
 	return p
 }
