@@ -2,6 +2,8 @@ package relation
 
 import (
 	"os"
+	"slices"
+	"strconv"
 	"testing"
 
 	"lockstep/gse"
@@ -109,7 +111,10 @@ func TestSummaryStatesExact(t *testing.T) {
 	prog := mustParse(t, linkedListSrc)
 	k, bound := -1, 60
 	if os.Getenv("LOCKSTEP_SOAK") != "" {
-		bound = 110
+		bound = 75
+	}
+	if b, err := strconv.Atoi(os.Getenv("RELATION_BOUND")); err == nil {
+		bound = b
 	}
 	pairs, maxHeaps := 0, 0
 	lockstepPairs(t, prog, k, bound, sol, func(pr lockPair) {
@@ -132,6 +137,9 @@ func TestSummaryStatesExact(t *testing.T) {
 			t.Fatalf("step %d: %d concretizations, %d distinct GSE heaps", pr.q.Steps, r.Heaps, len(distinct))
 		}
 		maxHeaps = max(maxHeaps, r.Heaps)
+		if r.Heaps <= 64 {
+			sameConcretizations(t, pr.q, sol)
+		}
 	})
 	if pairs < 50 || maxHeaps < 3 {
 		t.Fatalf("only %d pairs, at most %d heaps: the lockstep did not get anywhere", pairs, maxHeaps)
@@ -177,5 +185,29 @@ func TestRepresentsCatchesDroppedCase(t *testing.T) {
 	})
 	if !found {
 		t.Fatal("no summary state with a three-way root value set")
+	}
+}
+
+// sameConcretizations checks Concretize against the all-SAT oracle.
+func sameConcretizations(t *testing.T, q *machine.State, sol *smt.Solver) {
+	t.Helper()
+	got, c1, err1 := Concretize(q, sol, DefaultBudget)
+	want, c2, err2 := concretizeAllSAT(q, sol, DefaultBudget)
+	if (err1 == nil) != (err2 == nil) || !c1 || !c2 {
+		t.Fatalf("Concretize: complete %v err %v; oracle: complete %v err %v", c1, err1, c2, err2)
+	}
+	if err1 != nil {
+		return
+	}
+	set := func(hs []*Heap) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, Canonical(h))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if g, w := set(got), set(want); !slices.Equal(g, w) {
+		t.Fatalf("Concretize gives %d heaps, the all-SAT oracle %d:\n%v\n%v", len(g), len(w), g, w)
 	}
 }

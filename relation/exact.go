@@ -87,7 +87,7 @@ func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	}
 	if !complete {
 		return ExactResult{Verdict: Inconclusive, PIndex: -1, Heaps: len(heaps),
-			Reason: fmt.Sprintf("(b) more than %d assignments of q's references: concretization incomplete", budget.Models)}
+			Reason: fmt.Sprintf("(b) more than %d concretization leaves: enumeration incomplete", budget.Models)}
 	}
 	return res
 }

@@ -335,6 +335,7 @@ func TestConcretizeCount(t *testing.T) {
 	if err != nil || !complete {
 		t.Fatalf("Concretize: %v complete=%v", err, complete)
 	}
+	sameConcretizations(t, q.s, sol)
 	if len(heaps) != 4 {
 		for _, h := range heaps {
 			t.Log(h)
@@ -396,17 +397,22 @@ func TestConcretizeWitness(t *testing.T) {
 	lA, _ := b.input("Node", nil)
 	b.to(0, "d0", N)
 	r := b.set(0, "head", gvs(eq(i4, machine.RNull), N, eq(i4, i7), lA))
-	_, _, err := Concretize(b.s, sol, DefaultBudget)
 	var w *WitnessError
-	if !errors.As(err, &w) || w.Violation.Ref != r || w.Assignment == nil {
-		t.Fatalf("Concretize error %v, want a witness on %s", err, machine.RefString(r))
+	for _, conc := range []func(*machine.State, *smt.Solver, Budget) ([]*Heap, bool, error){Concretize, concretizeAllSAT} {
+		_, _, err := conc(b.s, sol, DefaultBudget)
+		if !errors.As(err, &w) || w.Violation.Ref != r || w.Assignment == nil {
+			t.Fatalf("Concretize error %v, want a witness on %s", err, machine.RefString(r))
+		}
+		if ok, _ := sol.Sat(smt.And(b.s.PathCondition(), w.Assignment)); !ok {
+			t.Fatalf("witness %v is unsatisfiable", w.Assignment)
+		}
 	}
 	// A reference to a location that does not exist under the assignment.
 	b2 := newBuilder(t, prog)
 	lB, _ := b2.input("Node", neq(i4, machine.RNull))
 	b2.to(0, "d0", N)
 	b2.to(0, "head", lB)
-	_, _, err = Concretize(b2.s, sol, DefaultBudget)
+	_, _, err := Concretize(b2.s, sol, DefaultBudget)
 	if !errors.As(err, &w) || !strings.Contains(w.Error(), "existence") {
 		t.Fatalf("Concretize error %v, want an existence witness", err)
 	}

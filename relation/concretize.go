@@ -1,0 +1,324 @@
+package relation
+
+import (
+	"fmt"
+	"slices"
+
+	"lockstep/machine"
+	"lockstep/smt"
+)
+
+// Concretize enumerates the concrete heaps q stands for (RULES.md §7): for
+// every satisfying assignment of φ_q (over the equalities among q's input
+// references and r_null), the heap in which every reference takes the one
+// location whose guard holds. Locations made by (new C) are always in the
+// heap; an input location is in it when its existence guard holds.
+//
+// Rather than enumerate assignments and evaluate every guard under each
+// (all-SAT over the guards' atoms gives some twenty assignments per heap on
+// the LinkedList states, because atoms that only matter for absent
+// locations are enumerated too), the heaps are built by a search over the
+// choices themselves: starting from the roots, each reference in use takes
+// in turn each entry whose guard is satisfiable together with the choices
+// made so far; a location reached this way joins the heap and its fields
+// are resolved next; input locations never reached are then decided
+// present or absent by their existence guards. The constraints of a branch
+// are the conjunction of the guards chosen, so the leaves partition the
+// assignments of φ_q, and there is one leaf per heap up to the renaming of
+// interchangeable locations. Heap.Assignment is that conjunction.
+//
+// The search trusts a reference to take exactly one location only where
+// that holds under φ_q for all assignments (its guards are pairwise
+// exclusive and cover φ_q, checked once per reference). For any other
+// reference, every branch that resolves it checks whether zero or two of
+// its guards can hold, and returns the first such case as a *WitnessError
+// naming the reference and the assignment constraint; so is a reference to
+// an input location that may be absent.
+//
+// The result holds one heap per isomorphism class, in the order first met.
+// complete is false when budget.Models leaves were built and the search
+// was cut.
+func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
+	if err := checkState(q); err != nil {
+		return nil, false, err
+	}
+	c := &concretizer{q: q, solver: solver, limit: budget.Models, seen: map[string]bool{}}
+	phi := q.PathCondition()
+	ok, err := c.sat(phi)
+	if err != nil || !ok {
+		return nil, err == nil, err
+	}
+	c.lits = []*smt.Formula{phi}
+	if err := c.prepare(); err != nil {
+		return nil, false, err
+	}
+	err = c.search(0)
+	if err == errStop {
+		return c.out, false, nil
+	}
+	if err != nil {
+		return c.out, false, err
+	}
+	return c.out, true, nil
+}
+
+var errStop = fmt.Errorf("relation: concretization budget reached")
+
+// item is a reference to resolve: a root (loc < 0) or field fi of loc.
+type item struct {
+	ref machine.Ref
+	loc machine.Loc
+	fi  int
+}
+
+type concretizer struct {
+	q      *machine.State
+	solver *smt.Solver
+	limit  int
+
+	lits    []*smt.Formula  // φ_q and the guards chosen so far
+	exists  []int8          // by location: 1 present, -1 absent, 0 undecided
+	agenda  []item          // references to resolve, in order
+	target  [][]machine.Loc // by location and field index: the chosen target
+	roots   []machine.Ref   // sorted
+	rootTo  map[machine.Ref]machine.Loc
+	trusted map[machine.Ref]bool
+	leaves  int
+	out     []*Heap
+	seen    map[string]bool
+}
+
+func (c *concretizer) sat(f *smt.Formula) (bool, error) {
+	if f.IsFalse() {
+		return false, nil
+	}
+	if f.IsTrue() {
+		return true, nil
+	}
+	ok, err := c.solver.Sat(f)
+	if err != nil {
+		return false, fmt.Errorf("concretize: %w", err)
+	}
+	return ok, nil
+}
+
+func (c *concretizer) with(fs ...*smt.Formula) *smt.Formula {
+	return smt.And(append(slices.Clone(c.lits), fs...)...)
+}
+
+func (c *concretizer) prepare() error {
+	q := c.q
+	phi := c.lits[0]
+	c.trusted = map[machine.Ref]bool{}
+	for _, r := range RefsInUse(q) {
+		g := q.Get(r)
+		trusted := true
+		guards := make([]*smt.Formula, len(g))
+		for i, e := range g {
+			guards[i] = e.Guard
+		}
+		if ok, err := c.sat(smt.And(phi, smt.Not(smt.Or(guards...)))); err != nil {
+			return err
+		} else if ok {
+			trusted = false
+		}
+		for i := 0; trusted && i < len(g); i++ {
+			for j := i + 1; trusted && j < len(g); j++ {
+				if ok, err := c.sat(smt.And(phi, g[i].Guard, g[j].Guard)); err != nil {
+					return err
+				} else if ok {
+					trusted = false
+				}
+			}
+		}
+		c.trusted[r] = trusted
+	}
+	c.exists = make([]int8, len(q.Locs))
+	c.target = make([][]machine.Loc, len(q.Locs))
+	c.rootTo = map[machine.Ref]machine.Loc{}
+	c.roots = q.Roots()
+	slices.Sort(c.roots)
+	for _, r := range c.roots {
+		c.agenda = append(c.agenda, item{ref: r, loc: -1})
+	}
+	for l, info := range q.Locs {
+		c.target[l] = make([]machine.Loc, len(info.Class.Fields))
+		if !info.Input {
+			c.include(machine.Loc(l))
+		}
+	}
+	return nil
+}
+
+// include makes l present and queues its fields.
+func (c *concretizer) include(l machine.Loc) {
+	c.exists[l] = 1
+	for fi, f := range c.q.Locs[l].Class.Fields {
+		c.agenda = append(c.agenda, item{ref: c.q.Field(l, f), loc: l, fi: fi})
+	}
+}
+
+func (c *concretizer) witness(it item, es []machine.Entry, why string, extra ...*smt.Formula) error {
+	where := "root " + machine.RefString(it.ref)
+	if it.loc >= 0 {
+		where = fmt.Sprintf("%v.%s", it.loc, c.q.Locs[it.loc].Class.Fields[it.fi].Name)
+	}
+	return &WitnessError{Assignment: c.with(extra...),
+		Violation: Violation{Check: CheckConcretization, Ref: it.ref, Entries: es, Reason: where + ": " + why}}
+}
+
+func (c *concretizer) search(i int) error {
+	if i < len(c.agenda) {
+		return c.resolve(i)
+	}
+	for l, info := range c.q.Locs {
+		if c.exists[l] != 0 {
+			continue
+		}
+		// An input location no chosen reference reaches: present or absent
+		// as its existence guard decides.
+		mark, agenda := len(c.lits), len(c.agenda)
+		for _, present := range []bool{true, false} {
+			g := info.Exists
+			if !present {
+				g = smt.Not(g)
+			}
+			ok, err := c.sat(c.with(g))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			c.lits = append(c.lits, g)
+			if present {
+				c.include(machine.Loc(l))
+			} else {
+				c.exists[l] = -1
+			}
+			err = c.search(i)
+			c.lits, c.agenda, c.exists[l] = c.lits[:mark], c.agenda[:agenda], 0
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c.leaf()
+}
+
+func (c *concretizer) resolve(i int) error {
+	it := c.agenda[i]
+	g := c.q.Get(it.ref)
+	if !c.trusted[it.ref] {
+		guards := make([]*smt.Formula, len(g))
+		for k, e := range g {
+			guards[k] = e.Guard
+		}
+		none := smt.Not(smt.Or(guards...))
+		if ok, err := c.sat(c.with(none)); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return c.witness(it, slices.Clone(g), "no guard holds", none)
+		}
+		for a := 0; a < len(g); a++ {
+			for b := a + 1; b < len(g); b++ {
+				if ok, err := c.sat(c.with(g[a].Guard, g[b].Guard)); err != nil || ok {
+					if err != nil {
+						return err
+					}
+					return c.witness(it, []machine.Entry{g[a], g[b]}, "several guards hold", g[a].Guard, g[b].Guard)
+				}
+			}
+		}
+	}
+	mark, agenda := len(c.lits), len(c.agenda)
+	for _, e := range g {
+		ok, err := c.sat(c.with(e.Guard))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		l := e.Loc
+		if l >= machine.Loc(len(c.q.Locs)) || (l < 0 && l != machine.LNull && l != machine.LUn) {
+			return c.witness(it, []machine.Entry{e}, fmt.Sprintf("location %v does not exist", l), e.Guard)
+		}
+		c.lits = append(c.lits, e.Guard)
+		newly := false
+		if l >= 0 {
+			switch c.exists[l] {
+			case -1:
+				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %v does not hold", l, c.q.Locs[l].Exists))
+			case 0:
+				ex := c.q.Locs[l].Exists
+				if ok, err := c.sat(c.with(smt.Not(ex))); err != nil || ok {
+					if err != nil {
+						return err
+					}
+					return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %v need not hold", l, ex), smt.Not(ex))
+				}
+				c.lits = append(c.lits, ex)
+				c.include(l)
+				newly = true
+			}
+		}
+		if it.loc < 0 {
+			c.rootTo[it.ref] = l
+		} else {
+			c.target[it.loc][it.fi] = l
+		}
+		err = c.search(i + 1)
+		if newly {
+			c.exists[l] = 0
+		}
+		c.lits, c.agenda = c.lits[:mark], c.agenda[:agenda]
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *concretizer) leaf() error {
+	if c.limit > 0 && c.leaves >= c.limit {
+		return errStop
+	}
+	c.leaves++
+	h := &Heap{Assignment: smt.And(c.lits[1:]...)}
+	index := make([]Target, len(c.q.Locs))
+	for l, info := range c.q.Locs {
+		if c.exists[l] != 1 {
+			index[l] = TUn
+			continue
+		}
+		index[l] = Target(len(h.Locs))
+		h.Locs = append(h.Locs, HeapLoc{Class: info.Class, Input: info.Input, Orig: machine.Loc(l)})
+	}
+	tgt := func(l machine.Loc) Target {
+		switch l {
+		case machine.LNull:
+			return TNull
+		case machine.LUn:
+			return TUn
+		}
+		return index[l]
+	}
+	for i := range h.Locs {
+		hl := &h.Locs[i]
+		hl.Fields = make([]Target, len(hl.Class.Fields))
+		for fi := range hl.Fields {
+			hl.Fields[fi] = tgt(c.target[hl.Orig][fi])
+		}
+	}
+	for _, r := range c.roots {
+		h.Roots = append(h.Roots, Root{Ref: r, To: tgt(c.rootTo[r])})
+	}
+	if k := Canonical(h); !c.seen[k] {
+		c.seen[k] = true
+		c.out = append(c.out, h)
+	}
+	return nil
+}
