@@ -1,0 +1,359 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"lockstep/gse"
+	"lockstep/javalite"
+	"lockstep/machine"
+	"lockstep/smt"
+	"lockstep/summary"
+)
+
+func init() {
+	register(&command{
+		name:  "run",
+		short: "explore one program with one engine (gse or summary) and print what it found",
+		usage: "[-engine gse|summary] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
+		run:   runRun,
+	})
+}
+
+// runConfig is the parsed command line of run.
+type runConfig struct {
+	engine, file string
+	variant      summary.Variant
+	k, steps     int
+	paths, trace bool
+	asJSON       bool
+	timeout      time.Duration
+}
+
+func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
+	var c runConfig
+	fs.StringVar(&c.engine, "engine", "gse", "engine: gse or summary")
+	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	fs.IntVar(&c.k, "k", 2, "k-bound (negative: unbounded)")
+	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (negative: none; paths on cyclic heaps may then never end)")
+	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition")
+	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
+	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths) as JSON")
+	fs.DurationVar(&c.timeout, "timeout", 0, "stop exploring after this long (0: no limit); the counts are then lower bounds")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var problems []string
+	if fs.NArg() != 1 {
+		problems = append(problems, "exactly one program FILE is required")
+	} else {
+		c.file = fs.Arg(0)
+	}
+	if c.engine != "gse" && c.engine != "summary" {
+		problems = append(problems, fmt.Sprintf("-engine must be gse or summary, not %q", c.engine))
+	}
+	v, err := summary.Lookup(*variant)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	c.variant = v
+	if c.timeout < 0 {
+		problems = append(problems, "-timeout must not be negative")
+	}
+	if c.trace && c.asJSON {
+		problems = append(problems, "-trace and -json exclude each other")
+	}
+	if len(problems) > 0 {
+		return c, errors.New(strings.Join(problems, "; "))
+	}
+	return c, nil
+}
+
+// runPath is one path's end, for -paths.
+type runPath struct {
+	N             int64  `json:"n"`
+	Outcome       string `json:"outcome"` // value, error, cut, stuck
+	Value         string `json:"value,omitempty"`
+	Steps         int    `json:"steps"`
+	PathCondition string `json:"path_condition"`
+}
+
+// runReport is everything run prints.
+type runReport struct {
+	File     string           `json:"file"`
+	Engine   string           `json:"engine"`
+	Variant  string           `json:"variant"`
+	K        int              `json:"k"`
+	Steps    int              `json:"step_bound"`
+	Complete bool             `json:"complete"`
+	Paths    int64            `json:"paths"`
+	Ends     map[string]int64 `json:"ends"`
+	States   int64            `json:"states"`
+	RuleApps int64            `json:"steps"`
+	Rules    map[string]int64 `json:"rules"`
+	WallSec  float64          `json:"wall_seconds"`
+	// GSE only.
+	Inits *gse.InitStats `json:"initializations,omitempty"`
+	// Summary only.
+	Solver   *smt.Stats     `json:"solver,omitempty"`
+	Summary  *summary.Stats `json:"summary_engine,omitempty"`
+	PathEnds []runPath      `json:"path_ends,omitempty"`
+}
+
+func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	c, err := parseRun(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		fmt.Fprintf(stderr, "lockstep run: %v\n", err)
+		fs.Usage()
+		return errReported
+	}
+	prog, err := javalite.LoadFile(c.file)
+	if err != nil {
+		fmt.Fprintln(stderr, err) // one positioned error per line
+		return errReported
+	}
+	var eng machine.Engine
+	var g *gse.Engine
+	var sumEng *summary.Engine
+	var sol *smt.Solver
+	if c.engine == "gse" {
+		g = gse.New(c.k)
+		g.Opt = c.variant.MachineOptions()
+		eng = g
+	} else {
+		sol, err = smt.NewSolver()
+		if err != nil {
+			return err
+		}
+		defer sol.Close()
+		sumEng = summary.New(c.variant, c.k, sol)
+		eng = sumEng
+	}
+
+	ctx := context.Background()
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	var npaths atomic.Int64
+	stop := startRunProgress(stderr, &npaths)
+	var ends []runPath
+	visit := func(s *machine.State, kind machine.EndKind) bool {
+		n := npaths.Add(1)
+		if c.paths {
+			p := runPath{N: n, Outcome: kind.String(), Steps: s.Steps, PathCondition: s.PathCondition().String()}
+			if kind == machine.EndValue {
+				p.Value = valueString(s)
+			}
+			if c.asJSON {
+				ends = append(ends, p)
+			} else {
+				fmt.Fprintf(stdout, "path %d: %s", p.N, p.Outcome)
+				if p.Value != "" {
+					fmt.Fprintf(stdout, " %s", p.Value)
+				}
+				fmt.Fprintf(stdout, " (step %d)  φ = %s\n", p.Steps, p.PathCondition)
+			}
+		}
+		return true
+	}
+	var st machine.Stats
+	if c.trace {
+		st, err = exploreTraced(ctx, machine.Initial(prog), eng, c.steps, visit, stdout)
+	} else {
+		st, err = machine.Explore(ctx, machine.Initial(prog), eng, c.steps, visit)
+	}
+	stop()
+	if err != nil {
+		return err
+	}
+
+	rep := runReport{
+		File: c.file, Engine: c.engine, Variant: c.variant.Name, K: c.k, Steps: c.steps,
+		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
+		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
+	}
+	for k := machine.EndValue; k <= machine.EndStuck; k++ {
+		rep.Ends[k.String()] = st.Ends[k]
+	}
+	if g != nil {
+		rep.Inits = g.Stats
+	} else {
+		ss, es := sol.Stats(), sumEng.Stats()
+		rep.Solver, rep.Summary = &ss, &es
+	}
+	if !st.Complete {
+		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
+	}
+	if c.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printRunReport(stdout, &rep, st.Wall)
+	return nil
+}
+
+// valueString prints a terminal value: a boolean, or a reference with the
+// locations it may point to.
+func valueString(s *machine.State) string {
+	if s.Val.IsBool() {
+		return s.Val.String()
+	}
+	return fmt.Sprintf("%s ↦ %s", s.Val, s.Get(s.Val.Ref()))
+}
+
+func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
+	fmt.Fprintf(w, "program     %s\n", r.File)
+	eng := r.Engine
+	if r.Engine == "summary" || r.Variant != "published" {
+		eng += " (variant " + r.Variant + ")"
+	}
+	fmt.Fprintf(w, "engine      %s  k=%d  step bound %d\n", eng, r.K, r.Steps)
+	fmt.Fprintf(w, "paths       %d  (value %d, error %d, cut %d, stuck %d)\n", r.Paths,
+		r.Ends["value"], r.Ends["error"], r.Ends["cut"], r.Ends["stuck"])
+	fmt.Fprintf(w, "states      %d\n", r.States)
+	fmt.Fprintf(w, "steps       %d\n", r.RuleApps)
+	if r.Inits != nil {
+		fmt.Fprintf(w, "inits       null %d, new %d, alias %d\n", r.Inits.Null, r.Inits.New, r.Inits.Alias)
+	}
+	if r.Solver != nil {
+		fmt.Fprintf(w, "solver      %d queries, %d cache hits, %d unknown, %s in Z3\n",
+			r.Solver.Queries, r.Solver.CacheHits, r.Solver.Unknowns, r.Solver.SolverTime.Round(time.Microsecond))
+		e := r.Summary
+		fmt.Fprintf(w, "summary     %d Summarize, %d new locations, %d k-bounded, %d pruned, %d S(φ) asked\n",
+			e.Summarize, e.NewLocs, e.KBounded, e.Pruned, e.SatQueries)
+	}
+	names := make([]string, 0, len(r.Rules))
+	for n := range r.Rules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "rules\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-28s %d\n", n, r.Rules[n])
+	}
+	rate := ""
+	if s := wall.Seconds(); s > 0 {
+		rate = fmt.Sprintf("  (%.0f paths/s)", float64(r.Paths)/s)
+	}
+	fmt.Fprintf(w, "wall        %s%s\n", wall.Round(time.Microsecond), rate)
+	if !r.Complete {
+		fmt.Fprintf(w, "complete    no: stopped early, counts are lower bounds\n")
+	}
+}
+
+// exploreTraced is machine.Explore (same order, same end conditions, same
+// counts) printing every step as it is taken.
+func exploreTraced(ctx context.Context, init *machine.State, eng machine.Engine, bound int, visit machine.Visitor, w io.Writer) (machine.Stats, error) {
+	start := time.Now()
+	st := machine.Stats{Rules: map[string]int64{}, States: 1}
+	type item struct {
+		s    *machine.State
+		path int64
+	}
+	fmt.Fprintf(w, "path 1 step 0: %-28s %s\n", "(initial)", init.ControlString())
+	work := []item{{init, 1}}
+	opt := eng.Options()
+	nextPath := int64(2)
+	for n := 1; len(work) > 0; n++ {
+		if n&1023 == 0 && ctx.Err() != nil {
+			st.Wall = time.Since(start)
+			return st, nil
+		}
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		s := it.s
+		var kind machine.EndKind
+		switch {
+		case s.Terminal():
+			kind = machine.EndValue
+			if s.Mode == machine.ModeError {
+				kind = machine.EndError
+			}
+		case bound >= 0 && s.Steps >= bound:
+			kind = machine.EndCut
+		default:
+			succ, err := machine.Step(s, eng, opt)
+			if err != nil {
+				return st, fmt.Errorf("%s: step %d: %w", eng.Name(), s.Steps, err)
+			}
+			st.Steps++
+			if len(succ) == 0 {
+				kind = machine.EndStuck
+				break
+			}
+			st.States += int64(len(succ))
+			// The first successor continues this path (it is explored
+			// next); the others are new paths, numbered as they branch.
+			ids := make([]int64, len(succ))
+			ids[0] = it.path
+			for i := 1; i < len(succ); i++ {
+				ids[i] = nextPath
+				nextPath++
+			}
+			for i, sc := range succ {
+				fmt.Fprintf(w, "path %d step %d: %-28s %s\n", ids[i], sc.S.Steps, sc.Rule, sc.S.ControlString())
+			}
+			for i := len(succ) - 1; i >= 0; i-- {
+				st.Rules[succ[i].Rule]++
+				work = append(work, item{succ[i].S, ids[i]})
+			}
+			continue
+		}
+		st.Paths++
+		st.Ends[kind]++
+		fmt.Fprintf(w, "path %d ends: %s\n", it.path, kind)
+		if visit != nil && !visit(s, kind) {
+			st.Wall = time.Since(start)
+			return st, nil
+		}
+	}
+	st.Wall = time.Since(start)
+	st.Complete = true
+	return st, nil
+}
+
+// startRunProgress shows paths so far and the rate on stderr, only when
+// stderr is a terminal, so logs and pipes stay clean.
+func startRunProgress(stderr io.Writer, paths *atomic.Int64) (stop func()) {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return func() {}
+	}
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return func() {}
+	}
+	begin := time.Now()
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(f, "\r\033[K")
+				return
+			case <-t.C:
+				n := paths.Load()
+				el := time.Since(begin)
+				fmt.Fprintf(f, "\r\033[K%d paths  %.0f paths/s  %s", n, float64(n)/el.Seconds(), el.Round(time.Second))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}

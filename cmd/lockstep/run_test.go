@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != exitOK {
+		t.Fatalf("%v: exit %d, stderr:\n%s", args, code, errb.String())
+	}
+	return out.String()
+}
+
+const llFile = "../../testdata/programs/linkedlist.jl"
+
+// TestRunGSECounts: the summary shows the counts that package gse and the
+// concrete oracle establish (testdata's LinkedList dereferences a null head,
+// so 2 of its paths end in error).
+func TestRunGSECounts(t *testing.T) {
+	out := runOK(t, "run", "-k", "2", "-steps", "1000", llFile)
+	for _, want := range []string{
+		"paths       25  (value 12, error 2, cut 11, stuck 0)",
+		"inits       null 15, new 8, alias 16",
+		"Field access (A′)            2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+// TestRunJSONPaths: -json -paths gives one entry per path with the same
+// totals as the summary, every path condition non-empty.
+func TestRunJSONPaths(t *testing.T) {
+	out := runOK(t, "run", "-k", "1", "-json", "-paths", "../../testdata/programs/nullderef.jl")
+	var rep runReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Paths != 3 || len(rep.PathEnds) != 3 || rep.Ends["error"] != 1 || rep.Ends["value"] != 2 || !rep.Complete {
+		t.Fatalf("got %+v", rep)
+	}
+	for _, p := range rep.PathEnds {
+		if p.PathCondition == "" || (p.Outcome == "value") != (p.Value != "") {
+			t.Errorf("bad path entry %+v", p)
+		}
+	}
+}
+
+// TestRunPathsText: one line per path with outcome and φ.
+func TestRunPathsText(t *testing.T) {
+	out := runOK(t, "run", "-k", "1", "-paths", "../../testdata/programs/alias_two_fields.jl")
+	re := regexp.MustCompile(`(?m)^path \d+: value (true|false) \(step \d+\)  φ = .+$`)
+	if n := len(re.FindAllString(out, -1)); n != 5 {
+		t.Errorf("%d path lines, want 5:\n%s", n, out)
+	}
+}
+
+// TestRunTraceSameCounts: -trace explores the same tree as the plain run:
+// same summary, and one "step" line per state created after the initial one
+// plus the initial line, one "ends" line per path (5 at k=1).
+func TestRunTraceSameCounts(t *testing.T) {
+	f := "../../testdata/programs/selfref.jl"
+	plain := runOK(t, "run", "-k", "1", f)
+	traced := runOK(t, "run", "-k", "1", "-trace", f)
+	strip := regexp.MustCompile(`(?m)^wall .*$`)
+	tail := traced[strings.Index(traced, "program "):]
+	if strip.ReplaceAllString(plain, "") != strip.ReplaceAllString(tail, "") {
+		t.Errorf("summaries differ:\n%s\n---\n%s", plain, tail)
+	}
+	steps := len(regexp.MustCompile(`(?m)^path \d+ step \d+: `).FindAllString(traced, -1))
+	ends := len(regexp.MustCompile(`(?m)^path \d+ ends: `).FindAllString(traced, -1))
+	states := regexp.MustCompile(`states +(\d+)`).FindStringSubmatch(plain)[1]
+	if states != strconv.Itoa(steps) || ends != 5 {
+		t.Errorf("trace has %d step lines (states %s) and %d ends (want 5)", steps, states, ends)
+	}
+}
+
+// TestRunSummaryEngine: the summary engine runs and reports solver work.
+// Its path count on testdata's LinkedList at k=2 is the number of distinct
+// GSE control-flow sequences (RULES.md §7 C13), 6 by the concrete oracle.
+func TestRunSummaryEngine(t *testing.T) {
+	out := runOK(t, "run", "-engine", "summary", "-k", "2", llFile)
+	for _, want := range []string{"engine      summary (variant published)", "paths       6 ", "solver      "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "missing.jl")
+	for _, args := range [][]string{
+		{"run"},
+		{"run", "-engine", "both", llFile},
+		{"run", "-variant", "no-such-variant", llFile},
+		{"run", "-timeout", "-1s", llFile},
+		{"run", "-trace", "-json", llFile},
+		{"run", "-k", "x", llFile},
+		{"run", bad},
+		{"run", "../../testdata/errors/check.jl"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitUsage, errb.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: printed on stdout: %q", args, out.String())
+		}
+	}
+}
+
+// TestRunTimeout: a run stopped by -timeout says so and is not complete.
+func TestRunTimeout(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "-k", "8", "-steps", "5000", "-timeout", "1ms", "-json", llFile}, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep runReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// k=8 takes seconds, so 1ms always interrupts it.
+	if rep.Complete || !strings.Contains(errb.String(), "lower bounds") {
+		t.Errorf("complete=%v, stderr %q", rep.Complete, errb.String())
+	}
+}
