@@ -1,8 +1,9 @@
 package concrete
 
 import (
-	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 
 	"lockstep/javalite"
 	"lockstep/machine"
@@ -11,21 +12,27 @@ import (
 // Digest identifies a control-flow sequence: the chained hash of the rule
 // name and ControlKey of every state along a path, and of how it ended.
 // Equal sequences have equal digests; distinct ones collide with
-// probability about 2^-128.
-type Digest [16]byte
+// probability about 2^-128. Digests are comparable only within one process
+// (the hash seeds are drawn at start-up).
+type Digest [2]uint64
+
+var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // Extend returns the digest of the sequence d followed by (rule, control).
 func (d Digest) Extend(rule, control string) Digest {
-	h := sha256.New()
-	h.Write(d[:])
-	var n [4]byte
-	n[0], n[1] = byte(len(rule)), byte(len(rule)>>8)
-	n[2], n[3] = byte(len(control)), byte(len(control)>>8)
-	h.Write(n[:])
-	h.Write([]byte(rule))
-	h.Write([]byte(control))
 	var out Digest
-	copy(out[:], h.Sum(nil))
+	for i, seed := range digestSeeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		var b [8 * 3]byte
+		binary.LittleEndian.PutUint64(b[0:], d[i])
+		binary.LittleEndian.PutUint64(b[8:], uint64(len(rule)))
+		binary.LittleEndian.PutUint64(b[16:], uint64(len(control)))
+		h.Write(b[:])
+		h.WriteString(rule)
+		h.WriteString(control)
+		out[i] = h.Sum64()
+	}
 	return out
 }
 
