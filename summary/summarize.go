@@ -108,6 +108,9 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 	// the k-bound only; outside it no location is created. The location
 	// exists in a represented heap exactly when its θ_new guard holds.
 	assumed := smt.True()
+	if e.v.IdleRef == IdleNull {
+		assumed = smt.Or(phiS, smt.Eq(rf, machine.RNull))
+	}
 	parts := []*smt.Formula{phiS, notNull}
 	if !mut.NewIgnoresAliases {
 		for _, a := range rho {
@@ -122,7 +125,7 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 	} else {
 		e.stats.KBounded++
 		if e.v.KBound == KBoundAssume {
-			assumed = smt.Not(gNew)
+			assumed = smt.And(assumed, smt.Not(gNew))
 		}
 	}
 

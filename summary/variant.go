@@ -40,6 +40,9 @@ type Variant struct {
 	// location when the k-bound leaves θ_new out (RULES.md §4 says only
 	// that θ_new is left out; see docs/FINDINGS.md).
 	KBound KBoundRule
+	// What r_f means in the worlds where Summarize does not apply (¬φ_s):
+	// free (as written), or pinned to r_null (proposed fix, FINDINGS F3).
+	IdleRef IdleRefRule
 
 	// Mutation is a deliberate single-point error, used to measure whether
 	// the checker notices it. The zero value is no mutation.
@@ -127,6 +130,25 @@ const (
 	KBoundAssume
 )
 
+// IdleRefRule selects what Summarize says about r_f in the worlds where
+// it does not apply (¬φ_s: the accessing reference does not point to l_x
+// there, or the field is already initialized).
+type IdleRefRule uint8
+
+const (
+	// IdleFree (as written): nothing; r_f is unconstrained there. An alias
+	// entry r_g = r_f of a later Summarize can then point to l_f in a world
+	// where l_f was never created, which acts as a new object, also beyond
+	// the k-bound.
+	IdleFree IdleRefRule = iota
+	// IdleNull (proposed fix): conjoin φ_s ∨ r_f = r_null to the path
+	// condition. r_f is fresh, so this never makes a satisfiable path
+	// condition unsatisfiable; with it, in every world an identity
+	// reference is null, equal to an earlier candidate's, or its location
+	// exists, so an alias entry only reaches existing objects.
+	IdleNull
+)
+
 // Mutation holds deliberate single-point errors in the rules. Each field is
 // one mutation; a mutant sets exactly one. They exist to test the checker
 // (a mutation it cannot detect is a blind spot), never to be run as a
@@ -190,6 +212,7 @@ func (v Variant) Differences() []string {
 	add(v.SummarizeGuard == GuardUninit, "V7 Summarize guard φ_x ∧ φ_un")
 	add(v.ErrorKeepsPhi, "V8 error state keeps φ_g")
 	add(v.KBound == KBoundAssume, "k-bound: ¬θ_new assumed when θ_new is left out")
+	add(v.IdleRef == IdleNull, "r_f = r_null where Summarize does not apply")
 	add(v.InvokeExtendsEnv, "V9 Invoke extends η")
 	m := v.Mutation
 	add(m.DropOrig, "mutant: no θ_orig")
@@ -237,6 +260,11 @@ func Variants() []Variant {
 			Doc: "V8 published: the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0"},
 		{Name: "v9-extend-env", InvokeExtendsEnv: true,
 			Doc: "V9 as in the papers: Invoke extends the caller's η (GSE must use the same machine options)"},
+		{Name: "idle-null", IdleRef: IdleNull,
+			Doc: "PROPOSED FIX for phantom aliases (docs/FINDINGS.md F3): conjoin φ_s ∨ r_f = r_null, so that r_f is not free " +
+				"in the worlds where Summarize does not apply and a later alias entry cannot reach a location that was never created"},
+		{Name: "fixed", KBound: KBoundAssume, SummarizeGuard: GuardUninit, IdleRef: IdleNull,
+			Doc: "published with every proposed fix: kbound-assume, v7-uninit-guard, idle-null (docs/FINDINGS.md)"},
 		{Name: "seed000", AliasGuard: AliasAll, AccessKeepsPhi: true, NullDeref: NullStuck,
 			EqualsFalse: EqFalseLiteralOuter, InvokeExtendsEnv: true,
 			Doc: "the tech report's figures: V1 all candidates, V2 keep φ_g, V3 stuck, V5 literal (outer reading: ∧ binds tighter than ∨), V9 extend η"},
