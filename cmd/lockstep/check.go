@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"lockstep/checker"
-	"lockstep/gen"
 	"lockstep/javalite"
 	"lockstep/machine"
 	"lockstep/smt"
@@ -236,72 +235,41 @@ type genSummary struct {
 }
 
 func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
-	start := time.Now()
-	var done, holds, inconcl atomic.Int64
-	var mu sync.Mutex
-	var first *checker.Report
-	firstSeed := int64(-1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	prog := newProgress(stderr, n)
-	stopProgress := prog.start(func() (int64, string) {
-		return done.Load(), fmt.Sprintf("%d holds, %d inconclusive", holds.Load(), inconcl.Load())
+	var done, holds, inconcl atomic.Int64
+	stop := prog.start(func() (int64, string) {
+		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
-	err := forEach(n, workers, func(i int, s *smt.Solver) {
-		if ctx.Err() != nil {
-			return
-		}
-		ps := programSeed(seed, i)
-		p := gen.Program().Example(int(ps))
-		rep, err := checker.Run(ctx, p, opt, s)
-		done.Add(1)
-		if err != nil {
-			rep = &checker.Report{Program: p, Verdict: checker.Verdict{Status: checker.Violated, Lemma: checker.T11, Reason: "internal error: " + err.Error()}}
-		}
-		switch rep.Verdict.Status {
-		case checker.Holds:
-			holds.Add(1)
-		case checker.Inconclusive:
-			if ctx.Err() == nil {
-				inconcl.Add(1)
-			}
-		case checker.Violated:
-			mu.Lock()
-			if first == nil {
-				first, firstSeed = rep, ps
-				cancel() // one counterexample is enough; shrink it
-			}
-			mu.Unlock()
-		}
+	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{
+		N: n, Seed: seed, Workers: workers, ShrinkTime: shrinkTime,
+		Progress: func(d, h, i int64) { done.Store(d); holds.Store(h); inconcl.Store(i) },
 	})
-	stopProgress()
+	stop()
 	if err != nil {
 		return err
 	}
 	sum := genSummary{
-		Variant: opt.Variant.Name, Programs: int(done.Load()), Holds: int(holds.Load()), Inconclusive: int(inconcl.Load()),
-		Seconds: time.Since(start).Seconds(),
+		Variant: opt.Variant.Name, Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	sum.PerSecond = float64(sum.Programs) / sum.Seconds
-	if first == nil {
+	cx := res.Counterexamples[res.First]
+	if cx == nil {
 		if asJSON {
-			return json.NewEncoder(stdout).Encode(sum)
+			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
+				sum.Variant, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
 		}
-		fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
-			sum.Variant, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
 		if sum.Inconclusive > 0 {
 			return fmt.Errorf("%d checks were inconclusive", sum.Inconclusive)
 		}
 		return nil
 	}
-	sum.Violated = 1
-	sum.Seed = firstSeed
-	if !asJSON {
-		fmt.Fprintf(stderr, "counterexample found (program seed %d, %d lines); shrinking...\n", firstSeed, checker.Lines(first.Program))
-	}
-	shrunk, ok := shrink(opt, firstSeed, shrinkTime, first)
-	sum.Shrunk = ok
-	j := shrunk.JSON()
+	sum.Seed, sum.Shrunk = cx.Seed, cx.IsShrunk
+	j := cx.Shrunk.JSON()
 	sum.Counterexample = &j
 	if asJSON {
 		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
@@ -309,10 +277,14 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		}
 		return errViolation
 	}
-	if !ok {
-		fmt.Fprintln(stdout, "(could not shrink: reporting the program as found)")
+	fmt.Fprintf(stdout, "variant %s: counterexample after %d programs (%.1fs; found with %d lines",
+		sum.Variant, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	if cx.IsShrunk {
+		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
+	} else {
+		fmt.Fprintf(stdout, ", could not shrink)\n")
 	}
-	fmt.Fprintf(stdout, "variant %s: counterexample after %d programs (%.1fs)\n%s", sum.Variant, sum.Programs, sum.Seconds, shrunk.Text(false))
-	writeVerdictPictures(shrunk, dotDir, stdout)
+	fmt.Fprint(stdout, cx.Shrunk.Text(false))
+	writeVerdictPictures(cx.Shrunk, dotDir, stdout)
 	return errViolation
 }

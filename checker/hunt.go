@@ -1,0 +1,270 @@
+package checker
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"lockstep/gen"
+	"lockstep/javalite"
+	"lockstep/smt"
+)
+
+// Hunting is checking a stream of generated programs on several workers
+// until one breaks a lemma, then shrinking that program to a minimal one.
+//
+// Each program of the stream is drawn by rapid from a seed of its own
+// (ProgramSeed), so that a failing program found by any worker can be
+// handed back to rapid, which regenerates it from the same seed and
+// shrinks it. rapid is built for `go test`: its settings are flags on
+// flag.CommandLine, and it reports to a testing.TB, which shrinkTB
+// provides outside tests.
+
+// HuntOptions configure Hunt.
+type HuntOptions struct {
+	N          int   // programs to check
+	Seed       int64 // seed of the program stream
+	Workers    int   // parallel workers, one solver each
+	ShrinkTime time.Duration
+	// All keeps checking after a violation and collects the first
+	// violation of every lemma (each shrunk); otherwise Hunt stops at the
+	// first violation.
+	All bool
+	// Progress, if not nil, is called after every program.
+	Progress func(done, holds, inconclusive int64)
+}
+
+// HuntResult is the outcome of Hunt.
+type HuntResult struct {
+	Programs, Holds, Inconclusive, Violated int
+	// Checked sums, per lemma, the checks that held over all programs.
+	Checked map[Lemma]int
+	// Counterexamples holds the shrunk counterexample of each violated
+	// lemma (only the first one unless All).
+	Counterexamples map[Lemma]*Counterexample
+	// First is the lemma of the first violation found, or "".
+	First   Lemma
+	Elapsed time.Duration
+}
+
+// Counterexample is a violation found by Hunt and its shrunk form.
+type Counterexample struct {
+	Found    *Report // as found
+	Shrunk   *Report // after shrinking (== Found if it could not shrink)
+	IsShrunk bool
+	Seed     int64 // ProgramSeed of the program as found
+	// After is how many programs had been checked when it was found, and
+	// Time how long that took (before shrinking).
+	After int
+	Time  time.Duration
+}
+
+// ProgramSeed is the seed of the i-th program of the stream seed.
+func ProgramSeed(seed int64, i int) int64 {
+	x := uint64(seed)*0x9E3779B97F4A7C15 + uint64(i)*0xBF58476D1CE4E5B9
+	x ^= x >> 31
+	return int64(x & (1<<62 - 1))
+}
+
+// ProgramOf is the program of a ProgramSeed. rapid draws the first case of
+// a check from its base seed exactly as Example does, so a one-check rapid
+// run with this seed sees the same program.
+func ProgramOf(seed int64) *javalite.Program { return gen.Program().Example(int(seed)) }
+
+// Hunt checks h.N generated programs with opt.
+func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) {
+	start := time.Now()
+	if h.Workers < 1 {
+		h.Workers = 1
+	}
+	res := &HuntResult{Checked: map[Lemma]int{}, Counterexamples: map[Lemma]*Counterexample{}}
+	var done, holds, inconcl atomic.Int64
+	var mu sync.Mutex
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, h.Workers)
+	for w := 0; w < h.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := smt.NewSolver()
+			if err != nil {
+				errc <- err
+				cancel()
+				return
+			}
+			defer s.Close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= h.N || ctx.Err() != nil {
+					return
+				}
+				ps := ProgramSeed(h.Seed, i)
+				p := ProgramOf(ps)
+				rep, err := Run(ctx, p, opt, s)
+				if err != nil {
+					errc <- fmt.Errorf("program seed %d: %w\n%s", ps, err, javalite.Print(p))
+					cancel()
+					return
+				}
+				if ctx.Err() != nil && rep.Verdict.Status == Inconclusive {
+					return // cut short by another worker's find, not undecided
+				}
+				n := done.Add(1)
+				mu.Lock()
+				for l, c := range rep.Checked {
+					res.Checked[l] += c
+				}
+				switch rep.Verdict.Status {
+				case Holds:
+					holds.Add(1)
+				case Inconclusive:
+					inconcl.Add(1)
+				case Violated:
+					res.Violated++
+					l := rep.Verdict.Lemma
+					if res.First == "" {
+						res.First = l
+					}
+					if res.Counterexamples[l] == nil {
+						res.Counterexamples[l] = &Counterexample{Found: rep, Seed: ps, After: int(n), Time: time.Since(start)}
+					}
+					if !h.All {
+						cancel()
+					}
+				}
+				mu.Unlock()
+				if h.Progress != nil {
+					h.Progress(n, holds.Load(), inconcl.Load())
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return nil, err
+	}
+	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
+	for _, cx := range res.Counterexamples {
+		cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+var (
+	rapidInit sync.Once
+	rapidMu   sync.Mutex // rapid's settings are global
+)
+
+// setRapid sets rapid's command-line settings for one shrink run.
+func setRapid(seed uint64, shrinkTime time.Duration) error {
+	var err error
+	rapidInit.Do(func() {
+		if flag.CommandLine.Lookup("test.v") == nil {
+			testing.Init()
+		}
+		if !flag.Parsed() {
+			err = flag.CommandLine.Parse([]string{"-rapid.nofailfile"})
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if shrinkTime <= 0 {
+		shrinkTime = 30 * time.Second
+	}
+	for name, value := range map[string]string{
+		"rapid.seed":       strconv.FormatUint(seed, 10),
+		"rapid.checks":     "1",
+		"rapid.shrinktime": shrinkTime.String(),
+		"rapid.nofailfile": "true",
+	} {
+		if err := flag.CommandLine.Set(name, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Shrink regenerates the program of seed inside rapid and lets rapid shrink
+// it while it still breaks the same lemma. It returns the report of the
+// smallest such program, and false when rapid could not reproduce the
+// failure (then orig is returned).
+func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
+	saved := map[string]string{}
+	for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
+		if f := flag.CommandLine.Lookup(name); f != nil {
+			saved[name] = f.Value.String()
+		}
+	}
+	defer func() {
+		for name, v := range saved {
+			_ = flag.CommandLine.Set(name, v)
+		}
+	}()
+	if err := setRapid(uint64(seed), shrinkTime); err != nil {
+		return orig, false
+	}
+	lemma := orig.Verdict.Lemma
+	tb := &shrinkTB{}
+	var smallest *Report
+	prop := sameLemma(tb, opt, lemma, func(r *Report) {
+		if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
+			smallest = r
+		}
+	})
+	rapid.Check(tb, prop)
+	for i := len(tb.cleanups) - 1; i >= 0; i-- {
+		tb.cleanups[i]()
+	}
+	if smallest == nil {
+		return orig, false
+	}
+	return smallest, true
+}
+
+// sameLemma is Property restricted to failures of one lemma, so that
+// shrinking keeps the counterexample about the same claim.
+func sameLemma(t interface{ Cleanup(func()) }, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+	return PropertyOf(t, opt, gen.Program(), func(r *Report) {
+		if r.Verdict.Lemma == lemma {
+			onFail(r)
+		}
+	}, lemma)
+}
+
+// shrinkTB is the testing.TB rapid reports to outside tests: rapid only
+// logs, marks failures and stops.
+type shrinkTB struct {
+	failed   bool
+	cleanups []func()
+}
+
+func (t *shrinkTB) Helper()                   {}
+func (t *shrinkTB) Name() string              { return "lockstep-shrink" }
+func (t *shrinkTB) Logf(string, ...any)       {}
+func (t *shrinkTB) Log(...any)                {}
+func (t *shrinkTB) Skipf(string, ...any)      {}
+func (t *shrinkTB) Skip(...any)               {}
+func (t *shrinkTB) SkipNow()                  {}
+func (t *shrinkTB) Errorf(string, ...any)     { t.failed = true }
+func (t *shrinkTB) Error(...any)              { t.failed = true }
+func (t *shrinkTB) Fatalf(f string, a ...any) { t.failed = true }
+func (t *shrinkTB) Fatal(a ...any)            { t.failed = true }
+func (t *shrinkTB) FailNow()                  { t.failed = true }
+func (t *shrinkTB) Fail()                     { t.failed = true }
+func (t *shrinkTB) Failed() bool              { return t.failed }
+func (t *shrinkTB) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
