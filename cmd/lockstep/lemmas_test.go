@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lockstep/checker"
+	"lockstep/summary"
+)
+
+func runCode(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestLemmasUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"lemmas", "-all", "-variant", "fixed"},
+		{"lemmas", "-n", "0"},
+		{"lemmas", "-variant", "no-such-variant"},
+		{"lemmas", "file.jl"},
+		{"lemmas", "-workers", "0"},
+	} {
+		if code, _, stderr := runCode(args...); code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, stderr)
+		}
+	}
+}
+
+// TestLemmasViolated: seed000 breaks lemmas on the first programs; every
+// lemma gets a line, and the exit status is 1.
+func TestLemmasViolated(t *testing.T) {
+	code, out, stderr := runCode("lemmas", "-variant", "seed000", "-n", "4", "-steps", "60", "-no-shrink")
+	if code != exitViolation {
+		t.Fatalf("exit %d, want 1; stderr:\n%s\n%s", code, stderr, out)
+	}
+	for _, l := range checker.Lemmas {
+		if !strings.Contains(out, "\n  "+string(l)+" ") {
+			t.Errorf("no line for %s in:\n%s", l, out)
+		}
+	}
+	if !strings.Contains(out, "violated on") || !strings.Contains(out, "smallest counterexample") {
+		t.Errorf("no violation reported:\n%s", out)
+	}
+}
+
+// TestLemmasJSON: the JSON agrees with itself: every lemma once, statuses
+// follow the evidence, each violated lemma carries its counterexample.
+func TestLemmasJSON(t *testing.T) {
+	code, out, stderr := runCode("lemmas", "-variant", "seed000", "-n", "4", "-steps", "60", "-no-shrink", "-json")
+	if code != exitViolation {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var sv surveyJSON
+	if err := json.Unmarshal([]byte(out), &sv); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if sv.Variant != "seed000" || sv.Programs != 4 || sv.Holds+sv.Violated+sv.Inconclusive != 4 || len(sv.Lemmas) != len(checker.Lemmas) {
+		t.Fatalf("bad survey %+v", sv)
+	}
+	violations := 0
+	for i, l := range sv.Lemmas {
+		if l.Lemma != string(checker.Lemmas[i]) {
+			t.Errorf("lemma %d is %s, want %s", i, l.Lemma, checker.Lemmas[i])
+		}
+		violations += l.Violations
+		switch l.Status {
+		case "violated":
+			if l.Counterexample == nil || l.Counterexample.Lemma != l.Lemma || l.Counterexample.Program == "" {
+				t.Errorf("%s: violated without its counterexample: %+v", l.Lemma, l)
+			}
+		case "holds":
+			if l.Checks == 0 || l.Violations > 0 || len(l.Undecided) > 0 {
+				t.Errorf("%s holds without evidence: %+v", l.Lemma, l)
+			}
+		case "inconclusive":
+			if l.Checks > 0 && len(l.Undecided) == 0 {
+				t.Errorf("%s inconclusive without reason: %+v", l.Lemma, l)
+			}
+		default:
+			t.Errorf("%s: status %q", l.Lemma, l.Status)
+		}
+	}
+	if violations != sv.Violated || sv.Status != "violated" {
+		t.Errorf("%d violations over lemmas, %d violated programs, status %s", violations, sv.Violated, sv.Status)
+	}
+}
+
+// TestLemmasAll: the matrix has a column per variant and a row per lemma,
+// and every regression case written parses and names the variant it came
+// from.
+func TestLemmasAll(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "LEMMAS.md")
+	cases := filepath.Join(dir, "fixedbugs")
+	code, _, stderr := runCode("lemmas", "-all", "-n", "1", "-seed", "1", "-steps", "40", "-no-shrink", "-out", md, "-fixedbugs", cases)
+	if code != exitViolation {
+		t.Fatalf("exit %d, want 1 (published fails on program 0 of seed 1); stderr:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	header := "| lemma |"
+	for _, v := range summary.Variants() {
+		header += " " + v.Name + " |"
+	}
+	if !strings.Contains(doc, header+"\n") {
+		t.Errorf("no matrix header %q in:\n%s", header, doc)
+	}
+	for _, l := range checker.Lemmas {
+		if !strings.Contains(doc, "\n| "+string(l)+" |") {
+			t.Errorf("no row for %s", l)
+		}
+	}
+	for _, want := range []string{"* command: `lockstep lemmas -all -n 1", "* date: ", "## Counterexamples", "```\n((("} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("missing %q in:\n%s", want, doc)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(cases, "*.jl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no regression cases written (%v)", err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := checker.ParseCase(f, src)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		from := strings.SplitN(filepath.Base(f), "_", 2)[0]
+		if !contains(c.Refutes, from) || c.K != 2 || c.Steps != 40 {
+			t.Errorf("%s: header %+v", f, c)
+		}
+	}
+}
+
+// TestLemmasHolds: with the proposed fixes every lemma is checked and holds
+// on these programs, and the exit status is 0. (The stream and bound are
+// chosen so that each lemma is reached: a lemma never checked would make
+// the run inconclusive, not a pass.)
+func TestLemmasHolds(t *testing.T) {
+	code, out, stderr := runCode("lemmas", "-variant", "fixed", "-n", "12", "-seed", "2", "-steps", "40")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s\n%s", code, stderr, out)
+	}
+	if strings.Contains(out, "violated on") || strings.Contains(out, "inconclusive:") {
+		t.Errorf("exit 0 with a failure:\n%s", out)
+	}
+	if !strings.Contains(out, "  T11  holds on 12 programs (") {
+		t.Errorf("T11 not reported as holding on all 12 programs:\n%s", out)
+	}
+}
