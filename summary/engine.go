@@ -192,7 +192,7 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 			under = phiG
 		}
 		result := phiP
-		if e.v.AccessKeepsPhi { // V2, seed 000
+		if e.v.AccessKeepsPhi || e.v.Mutation.SuccessorKeepsPhi { // V2, seed 000
 			result = phiG
 		}
 		assumed, err := e.summarizeStar(sa, r, f, under, result)
@@ -247,6 +247,9 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phiG *sm
 				return nil, err
 			}
 			if ok {
+				if e.v.Mutation.VSDropsFieldGuard {
+					g = en.Guard
+				}
 				out = e.merge(out, g, en2.Loc)
 			}
 		}
@@ -316,12 +319,17 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			if err != nil {
 				return nil, err
 			}
-			if g, err = e.st(g, sw, rcur, smt.Not(en.Guard), phiP); err != nil {
-				return nil, err
+			if !e.v.Mutation.WriteDropsOld {
+				if g, err = e.st(g, sw, rcur, smt.Not(en.Guard), phiP); err != nil {
+					return nil, err
+				}
 			}
 			rl := sw.FreshR()
 			sw.Set(rl, g)
 			sw.SetField(en.Loc, f, rl)
+			if e.v.Mutation.WriteFirstOnly {
+				break
+			}
 		}
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
@@ -333,6 +341,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			if !nonNull {
 				e.stats.Stuck++
 			}
+			return out, nil
+		}
+		if e.v.Mutation.NoWriteNull {
 			return out, nil
 		}
 		// Rule: Field write (W′)
@@ -363,7 +374,11 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	var alpha, impl, phi0s, phi1s []*smt.Formula
 	for _, en := range L0 {
 		if g1 := find(L1, en.Loc); g1 != nil {
-			alpha = append(alpha, smt.And(en.Guard, g1)) // Φ_α
+			a := smt.And(en.Guard, g1) // Φ_α
+			if e.v.Mutation.EqualsAlphaOr {
+				a = smt.Or(en.Guard, g1)
+			}
+			alpha = append(alpha, a)
 			impl = append(impl, smt.Implies(en.Guard, smt.Not(g1)))
 		} else {
 			phi0s = append(phi0s, en.Guard) // Φ_0
@@ -376,11 +391,17 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	}
 	// Rule: Equals (E)
 	phiT := smt.And(phi, smt.Or(alpha...), notAll(phi0s), notAll(phi1s))
+	if e.v.Mutation.EqualsTrueNoExclusion {
+		phiT = smt.And(phi, smt.Or(alpha...))
+	}
 	// Rule: Equals (E′)
 	var phiF *smt.Formula
 	switch e.v.EqualsFalse {
 	case EqFalseNotAlpha:
 		phiF = smt.And(phi, smt.Not(smt.Or(alpha...)))
+		if e.v.Mutation.EqualsFalseNoNot {
+			phiF = smt.And(phi, smt.Or(alpha...))
+		}
 	case EqFalseLiteralOuter: // V5: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ((⋁Φ_0) ∨ (⋁Φ_1))
 		phiF = smt.Or(smt.And(phi, smt.And(impl...)), smt.Or(phi0s...), smt.Or(phi1s...))
 	case EqFalseLiteralInner: // V5: φ ∧ ((⋀(φ0⇒¬φ1)) ∨ (⋁Φ_0) ∨ (⋁Φ_1))
@@ -395,6 +416,9 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	okF, err := e.sat(phiF)
 	if err != nil {
 		return nil, err
+	}
+	if e.v.Mutation.NoEqualsFalse {
+		okF = false
 	}
 	var out []machine.Succ
 	if okT {

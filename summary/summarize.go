@@ -22,8 +22,8 @@ func (e *Engine) minUN(s *machine.State, r machine.Ref, f *javalite.Field, phiG 
 		if en.Loc == machine.LNull || en.Loc == machine.LUn {
 			continue // l_un has no fields; nullGuards rejected it when satisfiable
 		}
-		if ok && en.Loc > min.loc {
-			continue // only the least location is used
+		if ok && (en.Loc > min.loc) != e.v.Mutation.SummarizeMax {
+			continue // only the least location is used (the greatest under SummarizeMax)
 		}
 		for _, en2 := range s.Get(s.Field(en.Loc, f)) {
 			if en2.Loc != machine.LUn {
@@ -89,6 +89,9 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 	if e.v.SummarizeGuard == GuardUninit {
 		phiS = smt.And(x.guard, x.unGuard)
 	}
+	if mut.GuardTrue {
+		phiS = smt.True()
+	}
 	notNull := smt.Neq(rf, machine.RNull)
 
 	var theta machine.GVS
@@ -101,7 +104,11 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 
 	// θ_null = {(φ_x ∧ r_f = r_null, l_null)}
 	if !mut.DropNull {
-		add(smt.And(phiS, smt.Eq(rf, machine.RNull)), machine.LNull)
+		g := smt.And(phiS, smt.Eq(rf, machine.RNull))
+		if mut.NullIgnoresRef {
+			g = phiS
+		}
+		add(g, machine.LNull)
 	}
 
 	// θ_new = {(φ_x ∧ r_f ≠ r_null ∧ ⋀_{(r_a l_a)∈ρ} r_f ≠ r_a, l_f)}, within
@@ -112,6 +119,9 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 		assumed = smt.Or(phiS, smt.Eq(rf, machine.RNull))
 	}
 	parts := []*smt.Formula{phiS, notNull}
+	if mut.NewIgnoresNull {
+		parts = parts[:1]
+	}
 	if !mut.NewIgnoresAliases {
 		for _, a := range rho {
 			parts = append(parts, smt.Neq(rf, a.Ref))
@@ -139,6 +149,9 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 			continue
 		}
 		parts := []*smt.Formula{phiS, notNull, smt.Eq(rf, a.Ref)}
+		if mut.AliasIgnoresNull {
+			parts = []*smt.Formula{phiS, smt.Eq(rf, a.Ref)}
+		}
 		for j, b := range rho {
 			var other bool
 			switch e.v.AliasGuard {
@@ -166,7 +179,11 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 	// θ_orig = {(¬φ_x ∧ φ_o, l_o) | (φ_o l_o) ∈ L(R(l_x,f))}
 	if !mut.DropOrig {
 		for _, o := range orig {
-			add(smt.And(smt.Not(phiS), o.Guard), o.Loc)
+			g := smt.And(smt.Not(phiS), o.Guard)
+			if mut.OrigGuardAccess {
+				g = smt.And(smt.Not(x.guard), o.Guard)
+			}
+			add(g, o.Loc)
 		}
 	}
 	if err != nil {
