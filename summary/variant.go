@@ -178,6 +178,48 @@ type Mutation struct {
 	// SingleSummarize applies →S once instead of running →S* to its
 	// fixpoint.
 	SingleSummarize bool
+
+	// The fields below are applied in the same places (summarize.go,
+	// engine.go); docs/MUTANTS.md lists which lemma kills each.
+
+	// SummarizeMax initializes the location of UN with the largest number
+	// first (max_l instead of min_l).
+	SummarizeMax bool
+	// NullIgnoresRef drops r_f = r_null from the θ_null guard.
+	NullIgnoresRef bool
+	// NewIgnoresNull drops r_f ≠ r_null from the θ_new guard.
+	NewIgnoresNull bool
+	// AliasIgnoresNull drops r_f ≠ r_null from the θ_alias guards.
+	AliasIgnoresNull bool
+	// OrigGuardAccess guards θ_orig by ¬φ_x, the published guard, while
+	// the new entries keep φ_s (a half-applied V7 fix; no effect unless
+	// SummarizeGuard is GuardUninit).
+	OrigGuardAccess bool
+	// GuardTrue makes the Summarize guard φ_s true: the field is
+	// re-initialized in every world, also where r does not point to l_x.
+	GuardTrue bool
+	// SuccessorKeepsPhi gives the successor of A the path condition φ_g
+	// instead of φ'_g (→S* and VS still run under φ'_g).
+	SuccessorKeepsPhi bool
+	// VSDropsFieldGuard gives the entries of VS the guard φ of the
+	// receiver's entry instead of φ ∧ φ'.
+	VSDropsFieldGuard bool
+	// WriteDropsOld builds L(r_l) of W from ST(L,r,φ,φ'_g) alone: the
+	// worlds where r_x does not point to l lose the old value.
+	WriteDropsOld bool
+	// WriteFirstOnly makes W update only the first location of L(r_x).
+	WriteFirstOnly bool
+	// NoWriteNull leaves rule W′ out.
+	NoWriteNull bool
+	// EqualsFalseNoNot gives E′ the path condition φ ∧ ⋁Φ_α.
+	EqualsFalseNoNot bool
+	// NoEqualsFalse leaves rule E′ out.
+	NoEqualsFalse bool
+	// EqualsTrueNoExclusion gives E the path condition φ ∧ ⋁Φ_α, without
+	// ⋀¬Φ_0 ∧ ⋀¬Φ_1.
+	EqualsTrueNoExclusion bool
+	// EqualsAlphaOr builds Φ_α from φ0 ∨ φ1 instead of φ0 ∧ φ1.
+	EqualsAlphaOr bool
 }
 
 // MachineOptions returns the common-rule choices of the variant. GSE must
@@ -224,6 +266,21 @@ func (v Variant) Differences() []string {
 	add(m.MergeByAnd, "mutant: merge duplicates by ∧")
 	add(m.EqualsByLocations, "mutant: Equals compares location sets")
 	add(m.SingleSummarize, "mutant: one →S step instead of →S*")
+	add(m.SummarizeMax, "mutant: →S initializes max_l(UN) first")
+	add(m.NullIgnoresRef, "mutant: θ_null without r_f = r_null")
+	add(m.NewIgnoresNull, "mutant: θ_new without r_f ≠ r_null")
+	add(m.AliasIgnoresNull, "mutant: θ_alias without r_f ≠ r_null")
+	add(m.OrigGuardAccess, "mutant: θ_orig guarded by ¬φ_x instead of ¬φ_s")
+	add(m.GuardTrue, "mutant: Summarize guard φ_s = true")
+	add(m.SuccessorKeepsPhi, "mutant: A successor keeps φ_g")
+	add(m.VSDropsFieldGuard, "mutant: VS entries without the field guard φ'")
+	add(m.WriteDropsOld, "mutant: W drops ST(L,r_cur,¬φ,φ'_g)")
+	add(m.WriteFirstOnly, "mutant: W writes only the first location of L(r_x)")
+	add(m.NoWriteNull, "mutant: no W′")
+	add(m.EqualsFalseNoNot, "mutant: E′ path condition φ ∧ ⋁Φ_α")
+	add(m.NoEqualsFalse, "mutant: no E′")
+	add(m.EqualsTrueNoExclusion, "mutant: E path condition without ⋀¬Φ_0 ∧ ⋀¬Φ_1")
+	add(m.EqualsAlphaOr, "mutant: Φ_α from φ0 ∨ φ1")
 	return out
 }
 
