@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -352,7 +353,62 @@ func Mutants() []Variant {
 }
 
 // Lookup returns the variant or mutant with the given name.
+//
+// Names joined by "+" compose: "kbound-assume+v7-uninit-guard" is the
+// variant that makes every choice either part makes (the parts must not
+// disagree on a choice), so a finding can be reproduced with exactly one
+// correction missing.
 func Lookup(name string) (Variant, error) {
+	if parts := strings.Split(name, "+"); len(parts) > 1 {
+		var out Variant
+		for _, part := range parts {
+			v, err := Lookup(part)
+			if err != nil {
+				return Variant{}, err
+			}
+			if err := compose(&out, v); err != nil {
+				return Variant{}, fmt.Errorf("summary: variant %q: %v", name, err)
+			}
+		}
+		out.Name = name
+		out.Doc = "composition of " + strings.Join(parts, ", ")
+		return out, nil
+	}
+	return lookup(name)
+}
+
+// compose sets in dst every rule choice that v makes (every field of v that
+// is not its zero value), refusing two different non-zero choices.
+func compose(dst *Variant, v Variant) error {
+	d, src := reflect.ValueOf(dst).Elem(), reflect.ValueOf(v)
+	var walk func(d, s reflect.Value, path string) error
+	walk = func(d, s reflect.Value, path string) error {
+		for i := 0; i < s.NumField(); i++ {
+			name := s.Type().Field(i).Name
+			if name == "Name" || name == "Doc" {
+				continue
+			}
+			sf, df := s.Field(i), d.Field(i)
+			if sf.Kind() == reflect.Struct {
+				if err := walk(df, sf, path+name+"."); err != nil {
+					return err
+				}
+				continue
+			}
+			if sf.IsZero() {
+				continue
+			}
+			if !df.IsZero() && !reflect.DeepEqual(df.Interface(), sf.Interface()) {
+				return fmt.Errorf("parts disagree on %s%s", path, name)
+			}
+			df.Set(sf)
+		}
+		return nil
+	}
+	return walk(d, src, "")
+}
+
+func lookup(name string) (Variant, error) {
 	all := append(Variants(), Mutants()...)
 	for _, v := range all {
 		if v.Name == name {
