@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"lockstep/mutation"
+)
+
+func TestMutantsList(t *testing.T) {
+	out := runOK(t, "mutants", "-list")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(mutation.Mutants()) {
+		t.Fatalf("%d lines for %d mutants:\n%s", len(lines), len(mutation.Mutants()), out)
+	}
+	if !strings.Contains(out, "m-summarize-max") || !strings.Contains(out, "[argued equivalent]") {
+		t.Errorf("list misses a mutant or the equivalence mark:\n%s", out)
+	}
+}
+
+// TestMutantsJSON: two mutants killed on the first programs, reported with
+// lemma, counterexample and a kill rate of 1.
+func TestMutantsJSON(t *testing.T) {
+	out := runOK(t, "mutants", "-only", "m-drop-null,m-vs-drops-field-guard", "-n", "5", "-shrink-time", "2s", "-json")
+	var got mutantsJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Results) != 2 || got.Base != mutation.BaseName || got.Summary.Killed != 2 || got.Summary.KillRate != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	for _, r := range got.Results {
+		if r.Status() != "killed" || r.Killer == "" || r.Program == "" || r.Base != "holds" {
+			t.Errorf("%s: %+v", r.Mutant, r)
+		}
+	}
+}
+
+func TestMutantsBadName(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"mutants", "-only", "m-no-such"}, &out, &errb); code != exitUsage {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitUsage, errb.String())
+	}
+	if !strings.Contains(errb.String(), "m-drop-null") {
+		t.Errorf("the error does not list the known mutants: %s", errb.String())
+	}
+}

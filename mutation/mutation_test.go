@@ -1,0 +1,124 @@
+package mutation
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"lockstep/checker"
+)
+
+// TestCatalog: at least 20 mutants, unique names, each the base plus
+// exactly one change, and an argument for every one called equivalent.
+func TestCatalog(t *testing.T) {
+	ms := Mutants()
+	if len(ms) < 20 {
+		t.Fatalf("%d mutants, want at least 20", len(ms))
+	}
+	base := Base()
+	if base.Name != BaseName {
+		t.Fatalf("base is %q", base.Name)
+	}
+	baseDiff := base.Differences()
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if seen[m.Name] {
+			t.Errorf("duplicate mutant %q", m.Name)
+		}
+		seen[m.Name] = true
+		if m.Doc == "" {
+			t.Errorf("%s has no doc", m.Name)
+		}
+		// The mutant keeps every choice of the base and adds one.
+		var extra []string
+		for _, d := range m.Variant.Differences() {
+			if !slices.Contains(baseDiff, d) {
+				extra = append(extra, d)
+			}
+		}
+		if len(extra) != 1 || len(m.Variant.Differences()) != len(baseDiff)+1 {
+			t.Errorf("%s: differs from %s in %v (all: %v), want exactly one addition", m.Name, BaseName, extra, m.Variant.Differences())
+		}
+		if m.Equivalent != "" && len(m.Equivalent) < 100 {
+			t.Errorf("%s: the equivalence argument is too short to be an argument: %q", m.Name, m.Equivalent)
+		}
+		got, err := Lookup(m.Name)
+		if err != nil || got.Name != m.Name {
+			t.Errorf("Lookup(%q) = %v, %v", m.Name, got.Name, err)
+		}
+	}
+	if _, err := Lookup("no-such"); err == nil {
+		t.Error("Lookup of an unknown name succeeded")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	rs := []Result{
+		{Mutant: "a", Killed: true, Base: "holds", Seconds: 1, Programs: 1, ShrunkLines: 4},
+		{Mutant: "b", Killed: true, Base: "holds", Seconds: 3, Programs: 5, ShrunkLines: 8},
+		{Mutant: "c", Killed: true, Base: "holds", Seconds: 2, Programs: 2, ShrunkLines: 6, Equivalent: "x"},
+		{Mutant: "d", Equivalent: "argued"},
+		{Mutant: "e"},
+		{Mutant: "f", Killed: true, Base: "violated", Seconds: 100, ShrunkLines: 100},
+		{Mutant: "g", Error: "boom"},
+	}
+	want := map[string]string{"a": "killed", "b": "killed", "c": "killed-equivalent", "d": "equivalent",
+		"e": "survived", "f": "unconfirmed", "g": "error"}
+	for _, r := range rs {
+		if got := r.Status(); got != want[r.Mutant] {
+			t.Errorf("%s: status %q, want %q", r.Mutant, got, want[r.Mutant])
+		}
+	}
+	s := Summarize(rs)
+	if s.Mutants != 7 || s.Killed != 3 || s.KilledEquivalent != 1 || s.Equivalent != 1 || s.Survived != 1 || s.Errors != 2 {
+		t.Fatalf("counts %+v", s)
+	}
+	// 3 killed of 7 − 1 equivalent − 2 errors.
+	if s.KillRate != 0.75 || s.MedianSeconds != 2 || s.MedianPrograms != 2 || s.MedianShrunkLines != 6 {
+		t.Fatalf("rates %+v", s)
+	}
+}
+
+// smoke are mutants the checker kills within the first programs of seed
+// 1; each must be killed by a counterexample that the base passes.
+var smoke = []string{"m-drop-null", "m-new-ignores-aliases", "m-guard-true", "m-kbound-minus1"}
+
+// TestSmoke runs a few mutants through the whole pipeline: hunt, shrink,
+// confirmation on the base. LOCKSTEP_MUTANTS_N=N also runs every mutant of
+// the catalog on N programs and fails on a survivor that is not argued
+// equivalent (a deep run: minutes).
+func TestSmoke(t *testing.T) {
+	opt := Options{Check: checker.DefaultOptions(), N: 10, Seed: 1, Workers: 2, ShrinkTime: 2 * time.Second}
+	opt.Check.Timeout = 10 * time.Second
+	names := smoke
+	if n, _ := strconv.Atoi(os.Getenv("LOCKSTEP_MUTANTS_N")); n > 0 {
+		opt.N, names = n, nil
+		for _, m := range Mutants() {
+			names = append(names, m.Name)
+		}
+	}
+	for _, name := range names {
+		m, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(context.Background(), m, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r.Status() {
+		case "killed":
+			if r.Killer == "" || r.ShrunkLines < 1 || r.Programs < 1 || r.Programs > opt.N || r.Program == "" {
+				t.Errorf("%s: incomplete result %+v", name, r)
+			}
+			t.Logf("%s: killed by %s (%s) after %d programs, %d lines", name, r.Killer, r.Rule, r.Programs, r.ShrunkLines)
+		case "equivalent":
+			t.Logf("%s: survived %d programs (argued equivalent)", name, r.Programs)
+		default:
+			t.Errorf("%s: %s after %d programs (%d inconclusive) %s", name, r.Status(), r.Programs, r.Inconclusive, r.Error)
+		}
+	}
+}
