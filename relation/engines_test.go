@@ -111,7 +111,7 @@ func TestSummaryStatesExact(t *testing.T) {
 	prog := mustParse(t, linkedListSrc)
 	k, bound := -1, 60
 	if os.Getenv("LOCKSTEP_SOAK") != "" {
-		bound = 75
+		bound = 100
 	}
 	if b, err := strconv.Atoi(os.Getenv("RELATION_BOUND")); err == nil {
 		bound = b
