@@ -100,7 +100,10 @@ func (s *LemmaStat) Summary(sv *Survey) string {
 		fmt.Fprintf(&b, "; first: program %d (seed %d): %s", s.Undecided[0].Index, s.Undecided[0].Seed, s.Undecided[0].Reason)
 		return b.String()
 	}
-	if s.Programs == sv.Programs {
+	// "Holds on all N" only when every program was checked to its end:
+	// a program stopped at another lemma's failure was checked for this
+	// one only up to that point.
+	if s.Programs == sv.Programs && sv.Violated+sv.Inconclusive == 0 {
 		return fmt.Sprintf("holds on %d programs (%d checks)", s.Programs, s.Checks)
 	}
 	return fmt.Sprintf("holds on the %d program(s) where it was checked, of %d (%d checks)%s",

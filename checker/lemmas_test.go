@@ -41,6 +41,12 @@ func TestLemmaStatStatus(t *testing.T) {
 	sum := sv.Lemmas[0].Summary(sv)
 	require.Contains(t, sum, "holds on the 2 program(s) where it was checked, of 5")
 	require.Contains(t, sum, "1 program(s) stopped at their first failure")
+	// Checked on every program is not "holds on every program" when a
+	// program stopped early.
+	sv.Lemmas[0].Programs = 5
+	require.Contains(t, sv.Lemmas[0].Summary(sv), "holds on the 5 program(s) where it was checked, of 5")
+	sv.Violated = 0
+	require.Equal(t, "holds on 5 programs (2 checks)", sv.Lemmas[0].Summary(sv))
 	sv.Lemmas = append(sv.Lemmas, &LemmaStat{Lemma: L2})
 	require.Equal(t, Inconclusive, sv.Status())
 	require.Contains(t, sv.Lemmas[1].Summary(sv), "never checked")

@@ -354,7 +354,7 @@ How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md 
 		b.WriteString(strings.Join(und, "\n") + "\n")
 	}
 	b.WriteString("\n## Counterexamples\n\n")
-	b.WriteString("The smallest counterexample of each violated lemma per variant: the violation of the earliest program of the stream, shrunk by rapid while it breaks the same lemma. Replay one with `lockstep check -variant V -k K -steps S FILE`.\n")
+	b.WriteString("The smallest counterexample of each violated lemma per variant: the violation of the earliest program of the stream (programs are numbered from 0), shrunk by rapid while it breaks the same lemma. Replay one with `lockstep check -variant V -k K -steps S FILE`.\n")
 	any := false
 	for _, sv := range svs {
 		for _, s := range sv.Lemmas {
