@@ -374,7 +374,7 @@ func Lookup(name string) (Variant, error) {
 		out.Doc = "composition of " + strings.Join(parts, ", ")
 		return out, nil
 	}
-	return lookup(name)
+	return lookupOne(name)
 }
 
 // compose sets in dst every rule choice that v makes (every field of v that
@@ -408,7 +408,7 @@ func compose(dst *Variant, v Variant) error {
 	return walk(d, src, "")
 }
 
-func lookup(name string) (Variant, error) {
+func lookupOne(name string) (Variant, error) {
 	all := append(Variants(), Mutants()...)
 	for _, v := range all {
 		if v.Name == name {
