@@ -47,6 +47,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	only := fs.String("only", "", "run only these mutants (comma-separated names)")
 	list := fs.Bool("list", false, "list the mutants and exit")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
+	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 	copt := checker.DefaultOptions()
-	copt.K, copt.Steps, copt.Timeout = *k, *steps, *timeout
+	copt.K, copt.Steps, copt.Timeout, copt.NoExactness = *k, *steps, *timeout, *noExact
 	opt := mutation.Options{Check: copt, N: *n, Seed: *seed, Workers: *workers, ShrinkTime: *shrinkTime}
 
 	if !*asJSON {
@@ -111,7 +112,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 				lines += "*"
 			}
 		}
-		fmt.Fprintf(stdout, "%-28s %-17s %-5s %-17s %8d %8.1f %6s\n",
+		fmt.Fprintf(stdout, "%-28s %-17s %-5s %-17s %8d %8.2f %6s\n",
 			r.Mutant, r.Status(), r.Killer, r.Rule, r.Programs, r.Seconds, lines)
 		if r.Inconclusive > 0 && !r.Killed {
 			fmt.Fprintf(stdout, "%-28s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
@@ -138,7 +139,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		if sum.KilledEquivalent > 0 {
 			fmt.Fprintf(stdout, " (%d argued equivalent but killed: the argument is wrong)", sum.KilledEquivalent)
 		}
-		fmt.Fprintf(stdout, "\nkill rate %.0f%% of non-equivalent mutants; median to kill %.1fs (%.0f programs), median shrunk counterexample %.0f lines\n",
+		fmt.Fprintf(stdout, "\nkill rate %.0f%% of non-equivalent mutants; median to kill %.2fs (%.0f programs), median shrunk counterexample %.0f lines\n",
 			100*sum.KillRate, sum.MedianSeconds, sum.MedianPrograms, sum.MedianShrunkLines)
 		if !*verbose && sum.Killed > 0 {
 			fmt.Fprintln(stdout, "(* = could not shrink; -v prints the counterexamples)")
