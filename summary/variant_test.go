@@ -21,7 +21,7 @@ func TestVariantsCatalog(t *testing.T) {
 	}
 	want := []string{"published", "v1-all-candidates", "v2-keep-phi", "v3-stuck", "v4-init-before-write",
 		"v5-literal-outer", "v5-literal-inner", "v6-min-ref", "v7-uninit-guard", "v8-keep-phi",
-		"v9-extend-env", "seed000"}
+		"v9-extend-env", "kbound-assume", "idle-null", "fixed", "seed000"}
 	seen := map[string]bool{}
 	for _, v := range append(Variants(), Mutants()...) {
 		if seen[v.Name] {
@@ -43,6 +43,11 @@ func TestVariantsCatalog(t *testing.T) {
 		case v.Name == "seed000":
 			if n != 5 {
 				t.Errorf("seed000 differs in %d choices, want 5: %v", n, v.Differences())
+			}
+		case v.Name == "fixed":
+			// Every proposed fix of docs/FINDINGS.md, and nothing else.
+			if n != 3 {
+				t.Errorf("fixed differs in %d choices, want 3: %v", n, v.Differences())
 			}
 		case n != 1:
 			t.Errorf("%s differs in %d choices, want 1: %v", v.Name, n, v.Differences())
@@ -175,4 +180,22 @@ func distinctControlFlows(t *testing.T, p *javalite.Program, eng machine.Engine,
 		}
 	}
 	return len(seqs)
+}
+
+func TestLookupComposes(t *testing.T) {
+	v, err := Lookup("kbound-assume+v7-uninit-guard+idle-null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := lookup(t, "fixed")
+	v.Name, v.Doc, fixed.Name, fixed.Doc = "", "", "", ""
+	if v != fixed {
+		t.Errorf("the three fixes composed differ from fixed: %v", v.Differences())
+	}
+	if _, err := Lookup("v5-literal-outer+v5-literal-inner"); err == nil {
+		t.Error("two different readings of V5 composed without error")
+	}
+	if _, err := Lookup("published+no-such"); err == nil {
+		t.Error("unknown part accepted")
+	}
 }
