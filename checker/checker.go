@@ -264,7 +264,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 	}
 	qsucc, err := machine.Step(pr.q.Clone(), r.sum, r.mopt)
 	if err != nil {
-		return nil, undecided(representationLemmaOfRedex(pr.q), fmt.Errorf("summary: %w", err))
+		return nil, r.engineFailed(representationLemmaOfRedex(pr.q), pr.q, err)
 	}
 	if len(qsucc) == 0 {
 		// The summary engine is stuck (variant V3): whatever GSE does here
@@ -326,6 +326,20 @@ func (r *run) step(pr pair) ([]pair, error) {
 	}
 	r.rep.Checked[T11]++
 	return out, nil
+}
+
+// engineFailed turns an error of the summary engine into a verdict. An
+// undecided solver answer is inconclusive; any other failure (a rule that
+// cannot be applied to a state of a well-typed program, such as →S* that
+// reaches no fixpoint under a broken variant) means the rules as configured
+// have no successor for a state they produced, which breaks the lemma of
+// the rule: a violation, so that it shrinks like any other.
+func (r *run) engineFailed(l Lemma, q *machine.State, err error) error {
+	if u := undecided(l, err); u != err {
+		return u
+	}
+	return r.fail(Verdict{Lemma: l, Step: q.Steps + 1, Control: q.ControlString(), Before: q,
+		Reason: "the summary engine cannot apply its rule here: " + err.Error()})
 }
 
 // representationLemmaOfRedex names the lemma of the heap rule a state is
@@ -424,7 +438,7 @@ func (r *run) checkInit(pr pair) error {
 	}
 	qs, ok, err := r.sum.SummarizeStar(q.Clone(), rv, fa.Field)
 	if err != nil {
-		return undecided(L1, err)
+		return r.engineFailed(L1, q, err)
 	}
 	if !ok || len(P) == 0 {
 		// Only null is possible here (A′ alone): nothing is initialized.
