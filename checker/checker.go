@@ -144,7 +144,7 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 		mopt: opt.Variant.MachineOptions(),
 		rep:  &Report{Program: p, Checked: map[Lemma]int{}},
 	}
-	r.gse = &gse.Engine{K: opt.K, Opt: r.mopt}
+	r.gse = gseEngine(opt, r.mopt)
 	r.sum = summary.New(opt.Variant, opt.K, solver)
 	err := r.lockstep()
 	if err == nil {
@@ -164,6 +164,12 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 	}
 	r.rep.Verdict = Verdict{Status: Holds}
 	return r.rep, nil
+}
+
+// gseEngine is the reference engine with the same k-bound and common-rule
+// options as the summary engine under test.
+func gseEngine(opt Options, mopt machine.Options) *gse.Engine {
+	return &gse.Engine{K: opt.K, Opt: mopt}
 }
 
 // inconclusive is an error that turns into an Inconclusive verdict.

@@ -119,3 +119,35 @@ func TestSeed000Found(t *testing.T) {
 	require.LessOrEqual(t, Lines(cx.Shrunk.Program), 6, cx.Shrunk.Text(false))
 	t.Logf("seed000 refuted after %d programs:\n%s", cx.After, cx.Shrunk.Text(false))
 }
+
+// TestV7InfeasiblePath: under the published rules the summary engine has a
+// control-flow sequence that GSE does not (C12), on a program with no field
+// write (docs/FINDINGS.md F2); with the V7 fix the sets are equal.
+func TestV7InfeasiblePath(t *testing.T) {
+	p := load(t, "../testdata/fixedbugs/published_V7_C12.jl")
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	for name, wantExtra := range map[string]int{"published": 1, "v7-uninit-guard": 0, "fixed": 0} {
+		opt := DefaultOptions()
+		opt.Variant, opt.K, opt.Steps = variant(t, name), 3, 150
+		r := &run{ctx: context.Background(), opt: opt, solver: solver, mopt: opt.Variant.MachineOptions(),
+			rep: &Report{Program: p, Checked: map[Lemma]int{}}}
+		r.gse = gseEngine(opt, r.mopt)
+		r.sum = summary.New(opt.Variant, opt.K, solver)
+		gseq, _, err := r.controlSequences(r.gse)
+		require.NoError(t, err)
+		sseq, _, err := r.controlSequences(r.sum)
+		require.NoError(t, err)
+		extra := 0
+		for h := range sseq {
+			if _, ok := gseq[h]; !ok {
+				extra++
+			}
+		}
+		for h := range gseq {
+			require.Contains(t, sseq, h, "%s: a GSE control-flow sequence is missing", name)
+		}
+		require.Equal(t, wantExtra, extra, "%s: summary-only control-flow sequences", name)
+	}
+}
