@@ -81,18 +81,67 @@ func ProgramOf(seed int64) *javalite.Program { return gen.Program().Example(int(
 // Hunt checks h.N generated programs with opt.
 func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) {
 	start := time.Now()
-	if h.Workers < 1 {
-		h.Workers = 1
-	}
 	res := &HuntResult{Checked: map[Lemma]int{}, Counterexamples: map[Lemma]*Counterexample{}}
 	var done, holds, inconcl atomic.Int64
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	err := stream(ctx, opt, h.N, h.Seed, h.Workers, func(i int, ps int64, rep *Report) {
+		n := done.Add(1)
+		mu.Lock()
+		for l, c := range rep.Checked {
+			res.Checked[l] += c
+		}
+		switch rep.Verdict.Status {
+		case Holds:
+			holds.Add(1)
+		case Inconclusive:
+			inconcl.Add(1)
+		case Violated:
+			res.Violated++
+			l := rep.Verdict.Lemma
+			if res.First == "" {
+				res.First = l
+			}
+			if res.Counterexamples[l] == nil {
+				res.Counterexamples[l] = &Counterexample{Found: rep, Seed: ps, After: int(n), Time: time.Since(start)}
+			}
+			if !h.All {
+				cancel()
+			}
+		}
+		mu.Unlock()
+		if h.Progress != nil {
+			h.Progress(n, holds.Load(), inconcl.Load())
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
+	for _, cx := range res.Counterexamples {
+		cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// stream checks programs 0..n-1 of the seed stream on workers goroutines,
+// each with a solver of its own, and hands every report to visit as it
+// completes (concurrently: visit synchronizes itself). A failure of the
+// tool on any program stops the stream and is returned. When ctx ends
+// (another part of the caller decided to stop), programs cut short by it
+// are not reported: their inconclusive verdict would say nothing.
+func stream(ctx context.Context, opt Options, n int, seed int64, workers int, visit func(i int, ps int64, rep *Report)) error {
+	if workers < 1 {
+		workers = 1
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	errc := make(chan error, h.Workers)
-	for w := 0; w < h.Workers; w++ {
+	errc := make(chan error, workers)
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -105,61 +154,27 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 			defer s.Close()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= h.N || ctx.Err() != nil {
+				if i >= n || ctx.Err() != nil {
 					return
 				}
-				ps := ProgramSeed(h.Seed, i)
+				ps := ProgramSeed(seed, i)
 				p := ProgramOf(ps)
 				rep, err := Run(ctx, p, opt, s)
 				if err != nil {
-					errc <- fmt.Errorf("program seed %d: %w\n%s", ps, err, javalite.Print(p))
+					errc <- fmt.Errorf("program %d (seed %d): %w\n%s", i, ps, err, javalite.Print(p))
 					cancel()
 					return
 				}
 				if ctx.Err() != nil && rep.Verdict.Status == Inconclusive {
-					return // cut short by another worker's find, not undecided
+					return
 				}
-				n := done.Add(1)
-				mu.Lock()
-				for l, c := range rep.Checked {
-					res.Checked[l] += c
-				}
-				switch rep.Verdict.Status {
-				case Holds:
-					holds.Add(1)
-				case Inconclusive:
-					inconcl.Add(1)
-				case Violated:
-					res.Violated++
-					l := rep.Verdict.Lemma
-					if res.First == "" {
-						res.First = l
-					}
-					if res.Counterexamples[l] == nil {
-						res.Counterexamples[l] = &Counterexample{Found: rep, Seed: ps, After: int(n), Time: time.Since(start)}
-					}
-					if !h.All {
-						cancel()
-					}
-				}
-				mu.Unlock()
-				if h.Progress != nil {
-					h.Progress(n, holds.Load(), inconcl.Load())
-				}
+				visit(i, ps, rep)
 			}
 		}()
 	}
 	wg.Wait()
 	close(errc)
-	if err := <-errc; err != nil {
-		return nil, err
-	}
-	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
-	for _, cx := range res.Counterexamples {
-		cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
-	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return <-errc
 }
 
 var (

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"lockstep/javalite"
-	"lockstep/smt"
 )
 
 // A survey answers, per lemma of the catalog, "what do N generated
@@ -171,64 +169,27 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if h.N < 0 {
 		return nil, fmt.Errorf("survey: negative number of programs %d", h.N)
 	}
-	if h.Workers < 1 {
-		h.Workers = 1
-	}
 	type outcome struct {
 		rep  *Report
 		seed int64
 		at   time.Duration
 	}
 	out := make([]outcome, h.N)
-	var next, done, violated, inconcl atomic.Int64
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	errc := make(chan error, h.Workers)
-	for w := 0; w < h.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := smt.NewSolver()
-			if err != nil {
-				errc <- err
-				cancel()
-				return
-			}
-			defer s.Close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= h.N || ctx.Err() != nil {
-					return
-				}
-				ps := ProgramSeed(h.Seed, i)
-				p := ProgramOf(ps)
-				rep, err := Run(ctx, p, opt, s)
-				if err != nil {
-					errc <- fmt.Errorf("program %d (seed %d): %w\n%s", i, ps, err, javalite.Print(p))
-					cancel()
-					return
-				}
-				if ctx.Err() != nil {
-					return // cut short, not undecided: the survey is abandoned
-				}
-				out[i] = outcome{rep: rep, seed: ps, at: time.Since(start)}
-				switch rep.Verdict.Status {
-				case Violated:
-					violated.Add(1)
-				case Inconclusive:
-					inconcl.Add(1)
-				}
-				n := done.Add(1)
-				if h.Progress != nil {
-					h.Progress(int(n), int(violated.Load()), int(inconcl.Load()), false)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	if err := <-errc; err != nil {
+	var done, violated, inconcl atomic.Int64
+	err := stream(ctx, opt, h.N, h.Seed, h.Workers, func(i int, ps int64, rep *Report) {
+		out[i] = outcome{rep: rep, seed: ps, at: time.Since(start)}
+		switch rep.Verdict.Status {
+		case Violated:
+			violated.Add(1)
+		case Inconclusive:
+			inconcl.Add(1)
+		}
+		n := done.Add(1)
+		if h.Progress != nil {
+			h.Progress(int(n), int(violated.Load()), int(inconcl.Load()), false)
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
