@@ -17,10 +17,6 @@ var seqSeed = maphash.MakeSeed()
 // collide only if their whole sequences of controls are equal, up to a
 // 64-bit hash collision).
 func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error) {
-	type item struct {
-		s *machine.State
-		h uint64
-	}
 	hashOf := func(prev uint64, s *machine.State) uint64 {
 		var h maphash.Hash
 		h.SetSeed(seqSeed)
@@ -33,35 +29,27 @@ func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error
 		return h.Sum64()
 	}
 	s0 := machine.Initial(r.rep.Program)
-	work := []item{{s0, hashOf(0, s0)}}
 	seqs := map[uint64]int{}
 	var paths int64
-	for len(work) > 0 {
-		if err := r.ctx.Err(); err != nil {
-			return nil, 0, &inconclusive{lemma: C12, reason: "timeout: " + err.Error()}
-		}
-		it := work[len(work)-1]
-		work = work[:len(work)-1]
-		if it.s.Terminal() || (r.opt.Steps >= 0 && it.s.Steps >= r.opt.Steps) {
-			seqs[it.h]++
+	tooMany := false
+	st, err := machine.ExploreWith(r.ctx, s0, eng, r.opt.Steps, hashOf(0, s0),
+		func(parent uint64, _ int, sc machine.Succ) uint64 { return hashOf(parent, sc.S) },
+		func(_ *machine.State, h uint64, _ machine.EndKind) bool {
+			seqs[h]++
 			paths++
 			if r.opt.MaxPaths > 0 && paths > int64(r.opt.MaxPaths) {
-				return nil, 0, &inconclusive{lemma: C12, reason: fmt.Sprintf("%s has more than %d paths", eng.Name(), r.opt.MaxPaths)}
+				tooMany = true
+				return false
 			}
-			continue
-		}
-		succ, err := machine.Step(it.s, eng, r.mopt)
-		if err != nil {
-			return nil, 0, undecided(C12, fmt.Errorf("%s: %w", eng.Name(), err))
-		}
-		if len(succ) == 0 { // stuck: the path ends here
-			seqs[it.h]++
-			paths++
-			continue
-		}
-		for i := len(succ) - 1; i >= 0; i-- {
-			work = append(work, item{succ[i].S, hashOf(it.h, succ[i].S)})
-		}
+			return true
+		})
+	switch {
+	case err != nil:
+		return nil, 0, undecided(C12, err)
+	case tooMany:
+		return nil, 0, &inconclusive{lemma: C12, reason: fmt.Sprintf("%s has more than %d paths", eng.Name(), r.opt.MaxPaths)}
+	case !st.Complete:
+		return nil, 0, &inconclusive{lemma: C12, reason: "timeout: " + r.ctx.Err().Error()}
 	}
 	return seqs, paths, nil
 }

@@ -53,47 +53,11 @@ func (d Digests) end(kind machine.EndKind) Digests {
 // digest to visit. It returns the number of paths and whether the
 // exploration ran to the end (ctx not cancelled, visit never said stop).
 func Sequences(ctx context.Context, init *machine.State, eng machine.Engine, bound int, visit PathVisitor) (int64, bool, error) {
-	type item struct {
-		s *machine.State
-		d Digests
+	st, err := machine.ExploreWith(ctx, init, eng, bound, startDigests(init),
+		func(parent Digests, _ int, sc machine.Succ) Digests { return parent.extend(sc.Rule, sc.S) },
+		func(end *machine.State, d Digests, kind machine.EndKind) bool { return visit(end, kind, d.end(kind)) })
+	if err != nil {
+		return st.Paths, false, err
 	}
-	work := []item{{init, startDigests(init)}}
-	opt := eng.Options()
-	var paths int64
-	for n := 0; len(work) > 0; n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			return paths, false, nil
-		}
-		it := work[len(work)-1]
-		work = work[:len(work)-1]
-		s := it.s
-		var kind machine.EndKind
-		switch {
-		case s.Terminal():
-			kind = machine.EndValue
-			if s.Mode == machine.ModeError {
-				kind = machine.EndError
-			}
-		case bound >= 0 && s.Steps >= bound:
-			kind = machine.EndCut
-		default:
-			succ, err := machine.Step(s, eng, opt)
-			if err != nil {
-				return paths, false, fmt.Errorf("%s: step %d: %w", eng.Name(), s.Steps, err)
-			}
-			if len(succ) == 0 {
-				kind = machine.EndStuck
-				break
-			}
-			for i := len(succ) - 1; i >= 0; i-- {
-				work = append(work, item{succ[i].S, it.d.extend(succ[i].Rule, succ[i].S)})
-			}
-			continue
-		}
-		paths++
-		if !visit(s, kind, it.d.end(kind)) {
-			return paths, false, nil
-		}
-	}
-	return paths, true, nil
+	return st.Paths, st.Complete, nil
 }

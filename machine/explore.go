@@ -49,24 +49,39 @@ type Visitor func(end *State, kind EndKind) bool
 // recursion proportional to path length) until every path ends or is cut at
 // bound steps (bound < 0: no bound). init is consumed.
 func Explore(ctx context.Context, init *State, eng Engine, bound int, visit Visitor) (Stats, error) {
-	start := time.Now()
+	var v func(*State, struct{}, EndKind) bool
+	if visit != nil {
+		v = func(s *State, _ struct{}, k EndKind) bool { return visit(s, k) }
+	}
+	return ExploreWith(ctx, init, eng, bound, struct{}{}, nil, v)
+}
+
+// ExploreWith is Explore carrying a value of the caller's along every path:
+// start is the value of the initial state, next(parent, i, succ) the value
+// of the i-th successor of a step (called for i = 0, 1, … in order, before
+// any of them is explored), and visit sees the value of each path's end.
+// A trace, a control-flow digest or a path number is such a value; the
+// exploration order, end conditions and counts are Explore's.
+func ExploreWith[T any](ctx context.Context, init *State, eng Engine, bound int, start T,
+	next func(parent T, i int, succ Succ) T, visit func(end *State, carried T, kind EndKind) bool) (Stats, error) {
+	begin := time.Now()
 	st := Stats{Rules: map[string]int64{}, States: 1}
-	work := []*State{init}
+	type item struct {
+		s *State
+		t T
+	}
+	work := []item{{init, start}}
 	opt := eng.Options()
 	n := 0
-	end := func(s *State, k EndKind) bool {
-		st.Paths++
-		st.Ends[k]++
-		return visit == nil || visit(s, k)
-	}
 	for len(work) > 0 {
 		n++
 		if n&1023 == 0 && ctx.Err() != nil {
-			st.Wall = time.Since(start)
+			st.Wall = time.Since(begin)
 			return st, nil
 		}
-		s := work[len(work)-1]
+		it := work[len(work)-1]
 		work = work[:len(work)-1]
+		s := it.s
 		var kind EndKind
 		switch {
 		case s.Terminal():
@@ -79,6 +94,7 @@ func Explore(ctx context.Context, init *State, eng Engine, bound int, visit Visi
 		default:
 			succ, err := Step(s, eng, opt)
 			if err != nil {
+				st.Wall = time.Since(begin)
 				return st, fmt.Errorf("%s: step %d: %w", eng.Name(), s.Steps, err)
 			}
 			st.Steps++
@@ -87,18 +103,26 @@ func Explore(ctx context.Context, init *State, eng Engine, bound int, visit Visi
 				break
 			}
 			st.States += int64(len(succ))
+			ts := make([]T, len(succ))
+			for i, sc := range succ {
+				if next != nil {
+					ts[i] = next(it.t, i, sc)
+				}
+			}
 			for i := len(succ) - 1; i >= 0; i-- {
 				st.Rules[succ[i].Rule]++
-				work = append(work, succ[i].S)
+				work = append(work, item{succ[i].S, ts[i]})
 			}
 			continue
 		}
-		if !end(s, kind) {
-			st.Wall = time.Since(start)
+		st.Paths++
+		st.Ends[kind]++
+		if visit != nil && !visit(s, it.t, kind) {
+			st.Wall = time.Since(begin)
 			return st, nil
 		}
 	}
-	st.Wall = time.Since(start)
+	st.Wall = time.Since(begin)
 	st.Complete = true
 	return st, nil
 }

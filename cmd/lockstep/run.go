@@ -257,74 +257,26 @@ func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 }
 
 // exploreTraced is machine.Explore (same order, same end conditions, same
-// counts) printing every step as it is taken.
+// counts) printing every step as it is taken. Each path carries its number:
+// the first successor of a step continues its parent's path, the others are
+// new paths, numbered as they branch.
 func exploreTraced(ctx context.Context, init *machine.State, eng machine.Engine, bound int, visit machine.Visitor, w io.Writer) (machine.Stats, error) {
-	start := time.Now()
-	st := machine.Stats{Rules: map[string]int64{}, States: 1}
-	type item struct {
-		s    *machine.State
-		path int64
-	}
 	fmt.Fprintf(w, "path 1 step 0: %-28s %s\n", "(initial)", init.ControlString())
-	work := []item{{init, 1}}
-	opt := eng.Options()
 	nextPath := int64(2)
-	for n := 1; len(work) > 0; n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			st.Wall = time.Since(start)
-			return st, nil
-		}
-		it := work[len(work)-1]
-		work = work[:len(work)-1]
-		s := it.s
-		var kind machine.EndKind
-		switch {
-		case s.Terminal():
-			kind = machine.EndValue
-			if s.Mode == machine.ModeError {
-				kind = machine.EndError
-			}
-		case bound >= 0 && s.Steps >= bound:
-			kind = machine.EndCut
-		default:
-			succ, err := machine.Step(s, eng, opt)
-			if err != nil {
-				return st, fmt.Errorf("%s: step %d: %w", eng.Name(), s.Steps, err)
-			}
-			st.Steps++
-			if len(succ) == 0 {
-				kind = machine.EndStuck
-				break
-			}
-			st.States += int64(len(succ))
-			// The first successor continues this path (it is explored
-			// next); the others are new paths, numbered as they branch.
-			ids := make([]int64, len(succ))
-			ids[0] = it.path
-			for i := 1; i < len(succ); i++ {
-				ids[i] = nextPath
+	return machine.ExploreWith(ctx, init, eng, bound, int64(1),
+		func(parent int64, i int, sc machine.Succ) int64 {
+			id := parent
+			if i > 0 {
+				id = nextPath
 				nextPath++
 			}
-			for i, sc := range succ {
-				fmt.Fprintf(w, "path %d step %d: %-28s %s\n", ids[i], sc.S.Steps, sc.Rule, sc.S.ControlString())
-			}
-			for i := len(succ) - 1; i >= 0; i-- {
-				st.Rules[succ[i].Rule]++
-				work = append(work, item{succ[i].S, ids[i]})
-			}
-			continue
-		}
-		st.Paths++
-		st.Ends[kind]++
-		fmt.Fprintf(w, "path %d ends: %s\n", it.path, kind)
-		if visit != nil && !visit(s, kind) {
-			st.Wall = time.Since(start)
-			return st, nil
-		}
-	}
-	st.Wall = time.Since(start)
-	st.Complete = true
-	return st, nil
+			fmt.Fprintf(w, "path %d step %d: %-28s %s\n", id, sc.S.Steps, sc.Rule, sc.S.ControlString())
+			return id
+		},
+		func(end *machine.State, path int64, kind machine.EndKind) bool {
+			fmt.Fprintf(w, "path %d ends: %s\n", path, kind)
+			return visit == nil || visit(end, kind)
+		})
 }
 
 // startRunProgress shows paths so far and the rate on stderr, only when
