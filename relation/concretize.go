@@ -52,6 +52,19 @@ func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, b
 	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
+	// The search asks its questions incrementally: every literal it
+	// chooses is asserted in a solver scope (push), so a question is only
+	// the new guard, relative to φ_q and the choices above it. Every exit
+	// leaves the solver as it found it.
+	base := solver.Assumptions()
+	defer func() {
+		for solver.Assumptions() > base {
+			_ = solver.Release()
+		}
+	}()
+	if err := solver.Assume(phi); err != nil {
+		return nil, false, err
+	}
 	err = c.search(0)
 	if err == errStop {
 		return c.out, false, nil
@@ -102,8 +115,30 @@ func (c *concretizer) sat(f *smt.Formula) (bool, error) {
 	return ok, nil
 }
 
+// with is the whole constraint of the current branch and fs, for reporting.
 func (c *concretizer) with(fs ...*smt.Formula) *smt.Formula {
 	return smt.And(append(slices.Clone(c.lits), fs...)...)
+}
+
+// satHere asks whether fs can hold together with the current branch, whose
+// literals are asserted in the solver (see push).
+func (c *concretizer) satHere(fs ...*smt.Formula) (bool, error) { return c.sat(smt.And(fs...)) }
+
+// push chooses a literal on the current branch.
+func (c *concretizer) push(f *smt.Formula) error {
+	c.lits = append(c.lits, f)
+	return c.solver.Assume(f)
+}
+
+// popTo undoes the choices after the first mark literals.
+func (c *concretizer) popTo(mark int) error {
+	for len(c.lits) > mark {
+		c.lits = c.lits[:len(c.lits)-1]
+		if err := c.solver.Release(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *concretizer) prepare() error {
@@ -183,21 +218,26 @@ func (c *concretizer) search(i int) error {
 			if !present {
 				g = smt.Not(g)
 			}
-			ok, err := c.sat(c.with(g))
+			ok, err := c.satHere(g)
 			if err != nil {
 				return err
 			}
 			if !ok {
 				continue
 			}
-			c.lits = append(c.lits, g)
+			if err := c.push(g); err != nil {
+				return err
+			}
 			if present {
 				c.include(machine.Loc(l))
 			} else {
 				c.exists[l] = -1
 			}
 			err = c.search(i)
-			c.lits, c.agenda, c.exists[l] = c.lits[:mark], c.agenda[:agenda], 0
+			c.agenda, c.exists[l] = c.agenda[:agenda], 0
+			if perr := c.popTo(mark); err == nil {
+				err = perr
+			}
 			if err != nil {
 				return err
 			}
@@ -216,7 +256,7 @@ func (c *concretizer) resolve(i int) error {
 			guards[k] = e.Guard
 		}
 		none := smt.Not(smt.Or(guards...))
-		if ok, err := c.sat(c.with(none)); err != nil || ok {
+		if ok, err := c.satHere(none); err != nil || ok {
 			if err != nil {
 				return err
 			}
@@ -224,7 +264,7 @@ func (c *concretizer) resolve(i int) error {
 		}
 		for a := 0; a < len(g); a++ {
 			for b := a + 1; b < len(g); b++ {
-				if ok, err := c.sat(c.with(g[a].Guard, g[b].Guard)); err != nil || ok {
+				if ok, err := c.satHere(g[a].Guard, g[b].Guard); err != nil || ok {
 					if err != nil {
 						return err
 					}
@@ -235,7 +275,7 @@ func (c *concretizer) resolve(i int) error {
 	}
 	mark, agenda := len(c.lits), len(c.agenda)
 	for _, e := range g {
-		ok, err := c.sat(c.with(e.Guard))
+		ok, err := c.satHere(e.Guard)
 		if err != nil {
 			return err
 		}
@@ -246,7 +286,9 @@ func (c *concretizer) resolve(i int) error {
 		if l >= machine.Loc(len(c.q.Locs)) || (l < 0 && l != machine.LNull && l != machine.LUn) {
 			return c.witness(it, []machine.Entry{e}, fmt.Sprintf("location %v does not exist", l), e.Guard)
 		}
-		c.lits = append(c.lits, e.Guard)
+		if err := c.push(e.Guard); err != nil {
+			return err
+		}
 		newly := false
 		if l >= 0 {
 			switch c.exists[l] {
@@ -254,13 +296,15 @@ func (c *concretizer) resolve(i int) error {
 				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s does not hold", l, guardString(c.q.Locs[l].Exists)))
 			case 0:
 				ex := c.q.Locs[l].Exists
-				if ok, err := c.sat(c.with(smt.Not(ex))); err != nil || ok {
+				if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
 					if err != nil {
 						return err
 					}
 					return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s need not hold", l, guardString(ex)), smt.Not(ex))
 				}
-				c.lits = append(c.lits, ex)
+				if err := c.push(ex); err != nil {
+					return err
+				}
 				c.include(l)
 				newly = true
 			}
@@ -274,7 +318,10 @@ func (c *concretizer) resolve(i int) error {
 		if newly {
 			c.exists[l] = 0
 		}
-		c.lits, c.agenda = c.lits[:mark], c.agenda[:agenda]
+		c.agenda = c.agenda[:agenda]
+		if perr := c.popTo(mark); err == nil {
+			err = perr
+		}
 		if err != nil {
 			return err
 		}

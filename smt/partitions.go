@@ -28,6 +28,9 @@ func (s *Solver) Partitions(f *Formula, refs []Ref, limit int) (parts []map[Ref]
 	if s.z == nil {
 		return nil, false, ErrClosed
 	}
+	if s.depth > 0 {
+		return nil, false, ErrAssuming
+	}
 	rs := slices.Clone(refs)
 	for _, r := range rs {
 		if r == Un {

@@ -66,6 +66,9 @@ type Solver struct {
 
 	transLimit, constLimit, satLimit int
 
+	// depth counts the scopes opened by Assume (incremental.go).
+	depth int
+
 	stats Stats
 
 	// scratch buffer for translating n-ary nodes, reused across calls
@@ -246,6 +249,11 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 	if s.z == nil {
 		return false, ErrClosed
 	}
+	if s.depth > 0 {
+		// Relative to the assumptions: neither from nor into the cache.
+		r, err := s.Check(f)
+		return r == Sat, err
+	}
 	if v, ok := s.sat[f.id]; ok {
 		s.stats.CacheHits++
 		return v, nil
@@ -300,6 +308,9 @@ func (s *Solver) result(r int) (Result, error) {
 func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]bool, complete bool, err error) {
 	if s.z == nil {
 		return nil, false, ErrClosed
+	}
+	if s.depth > 0 {
+		return nil, false, ErrAssuming
 	}
 	for i, a := range atoms {
 		if a.op != OpEq {
