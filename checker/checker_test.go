@@ -151,3 +151,23 @@ func TestV7InfeasiblePath(t *testing.T) {
 		require.Equal(t, wantExtra, extra, "%s: summary-only control-flow sequences", name)
 	}
 }
+
+// TestEngineFailureIsVerdict: rules that cannot be applied to a state they
+// produced (here →S* never reaches its fixpoint) are a violation of the
+// rule's lemma, reported like any other so that it shrinks, not an error
+// of the tool.
+func TestEngineFailureIsVerdict(t *testing.T) {
+	p, err := javalite.ParseAndCheck("read.jl", []byte(`(((class A ([A f]) ((A main [bool x] (this $ f))))) (A main))`))
+	require.NoError(t, err)
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	opt := DefaultOptions()
+	opt.Variant = variant(t, "fixed")
+	opt.Variant.Mutation.OrigUnguarded = true
+	rep, err := Run(context.Background(), p, opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
+	require.Equal(t, L1, rep.Verdict.Lemma, rep.Text(false))
+	require.Contains(t, rep.Verdict.Reason, "cannot apply its rule")
+}

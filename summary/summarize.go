@@ -183,6 +183,9 @@ func (e *Engine) summarize(s *machine.State, x unEntry, f *javalite.Field, prune
 			if mut.OrigGuardAccess {
 				g = smt.And(smt.Not(x.guard), o.Guard)
 			}
+			if mut.OrigUnguarded {
+				g = o.Guard
+			}
 			add(g, o.Loc)
 		}
 	}

@@ -196,6 +196,12 @@ type Mutation struct {
 	// the new entries keep φ_s (a half-applied V7 fix; no effect unless
 	// SummarizeGuard is GuardUninit).
 	OrigGuardAccess bool
+	// OrigUnguarded keeps θ_orig's entries with their old guards, without
+	// ¬φ_s: l_un stays possible where the field was just initialized, so
+	// →S* never reaches its fixpoint and the engine fails. Not in
+	// Mutants(): it exists to test that the checker reports an engine
+	// failure as a verdict.
+	OrigUnguarded bool
 	// GuardTrue makes the Summarize guard φ_s true: the field is
 	// re-initialized in every world, also where r does not point to l_x.
 	GuardTrue bool
@@ -272,6 +278,7 @@ func (v Variant) Differences() []string {
 	add(m.NewIgnoresNull, "mutant: θ_new without r_f ≠ r_null")
 	add(m.AliasIgnoresNull, "mutant: θ_alias without r_f ≠ r_null")
 	add(m.OrigGuardAccess, "mutant: θ_orig guarded by ¬φ_x instead of ¬φ_s")
+	add(m.OrigUnguarded, "mutant: θ_orig without ¬φ_s")
 	add(m.GuardTrue, "mutant: Summarize guard φ_s = true")
 	add(m.SuccessorKeepsPhi, "mutant: A successor keeps φ_g")
 	add(m.VSDropsFieldGuard, "mutant: VS entries without the field guard φ'")
