@@ -84,6 +84,22 @@ func (in *interp) bug(format string, args ...any) (Value, status) {
 	return Value{}, stBug
 }
 
+// scope evaluates body in env, then takes the Pop step back to the
+// environment of the caller (a var body and a method body end alike).
+func (in *interp) scope(env []Value, body javalite.Expr) (Value, status) {
+	saved := in.env
+	in.env = env
+	r, st := in.eval(body)
+	if st != stOK {
+		return r, st
+	}
+	if !in.step(machine.RulePop) {
+		return Value{}, stCut
+	}
+	in.env = saved
+	return r, stOK
+}
+
 func (in *interp) eval(e javalite.Expr) (Value, status) {
 	switch e := e.(type) {
 	case *javalite.Lit:
@@ -213,18 +229,9 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		}
 		// The body runs in η[x ↦ v]; rule Pop restores η as it was before
 		// the declaration, undoing assignments made in the body.
-		saved := in.env
-		in.env = append([]Value(nil), saved...)
-		in.env[e.Slot] = v
-		r, st := in.eval(e.Body)
-		if st != stOK {
-			return r, st
-		}
-		if !in.step(machine.RulePop) {
-			return Value{}, stCut
-		}
-		in.env = saved
-		return r, stOK
+		env := append([]Value(nil), in.env...)
+		env[e.Slot] = v
+		return in.scope(env, e.Body)
 	case *javalite.Call:
 		if !in.step(machine.RuleInvokeObj) {
 			return Value{}, stCut
@@ -245,19 +252,10 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		}
 		// Static method lookup (e.Method, resolved by the checker) and a
 		// fresh environment {this, x}: a call on null proceeds.
-		saved := in.env
-		in.env = make([]Value, e.Method.NumSlots)
-		in.env[javalite.SlotThis] = recv
-		in.env[javalite.SlotParam] = arg
-		r, st := in.eval(e.Method.Body)
-		if st != stOK {
-			return r, st
-		}
-		if !in.step(machine.RulePop) {
-			return Value{}, stCut
-		}
-		in.env = saved
-		return r, stOK
+		env := make([]Value, e.Method.NumSlots)
+		env[javalite.SlotThis] = recv
+		env[javalite.SlotParam] = arg
+		return in.scope(env, e.Method.Body)
 	case *javalite.Assign:
 		if !in.step(machine.RuleAssignEval) {
 			return Value{}, stCut
