@@ -376,7 +376,7 @@ func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule strin
 		return r.fail(Verdict{Lemma: l, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
 	}
 	r.rep.Checked[determinismLemma(rule)]++
-	if v, err := relation.WellFormed(q, r.solver); err != nil {
+	if v, err := r.wellFormedRest(q); err != nil {
 		return undecided(WF, err)
 	} else if v != nil {
 		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
@@ -398,19 +398,23 @@ func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule strin
 }
 
 // exact checks P ⊏ q: both directions of RULES.md §7, or only (a) with
-// NoExactness.
+// NoExactness. q's well-formedness has been checked by then (checkPair,
+// checkInit), so it is not checked again.
 func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
-	if !r.opt.NoExactness {
-		return relation.Exact(P, q, r.solver, r.opt.Budget)
+	return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+}
+
+// wellFormedRest is relation.WellFormed without the determinism check,
+// which the callers make first and charge to a lemma of its own; the other
+// checks run in WellFormed's order.
+func (r *run) wellFormedRest(q *machine.State) (*relation.Violation, error) {
+	if v := relation.StackOnlyRoots(q); v != nil {
+		return v, nil
 	}
-	for i, p := range P {
-		res := relation.Represents(p, q, r.solver, r.opt.Budget)
-		if res.Verdict != relation.Holds {
-			return relation.ExactResult{Verdict: res.Verdict, PIndex: i, Represents: res,
-				Reason: fmt.Sprintf("(a) P[%d]: %s", i, res.Reason)}
-		}
+	if v := relation.TypeConsistent(q); v != nil {
+		return v, nil
 	}
-	return relation.ExactResult{Verdict: relation.Holds, PIndex: -1}
+	return relation.Total(q, r.solver)
 }
 
 // witness describes the evidence of a failed exactness check.
@@ -451,10 +455,16 @@ func (r *run) checkInit(pr pair) error {
 		return nil
 	}
 	rule := machine.RuleSummarize
-	if v, err := relation.WellFormed(qs, r.solver); err != nil {
-		return undecided(WF, err)
-	} else if v != nil && v.Check != relation.CheckDeterministic {
+	// WellFormed's order (roots, types, determinism, totality), with
+	// determinism charged to L4 and the rest to WF.
+	wf := func(v *relation.Violation) error {
 		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
+	}
+	if v := relation.StackOnlyRoots(qs); v != nil {
+		return wf(v)
+	}
+	if v := relation.TypeConsistent(qs); v != nil {
+		return wf(v)
 	}
 	if v, err := relation.Deterministic(qs, r.solver); err != nil {
 		return undecided(L4, err)
@@ -462,6 +472,11 @@ func (r *run) checkInit(pr pair) error {
 		return r.fail(Verdict{Lemma: L4, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
 	}
 	r.rep.Checked[L4]++
+	if v, err := relation.Total(qs, r.solver); err != nil {
+		return undecided(WF, err)
+	} else if v != nil {
+		return wf(v)
+	}
 	res := r.exact(P, qs)
 	switch res.Verdict {
 	case relation.Holds:

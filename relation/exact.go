@@ -30,7 +30,6 @@ type ExactResult struct {
 // the assignment it came from); a concretization that breaks
 // well-formedness fails with that witness. P must hold GSE states.
 func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
-	res := ExactResult{Verdict: Holds, PIndex: -1}
 	if err := checkState(q); err != nil {
 		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
 	}
@@ -41,6 +40,23 @@ func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	if v != nil {
 		return ExactResult{Verdict: Fails, PIndex: -1, Reason: "q is not well formed: " + v.Error()}
 	}
+	return exact(P, q, solver, budget, true)
+}
+
+// ExactWellFormed is Exact for a q that the caller has already found well
+// formed (WellFormed reported no violation), so that the check is not
+// repeated; the lockstep checker establishes it before asking. With
+// concretize false only part (a) is checked: every p ∈ P is represented.
+func ExactWellFormed(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, concretize bool) ExactResult {
+	if err := checkState(q); err != nil {
+		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
+	}
+	return exact(P, q, solver, budget, concretize)
+}
+
+// exact is Exact after q's well-formedness is established.
+func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, concretize bool) ExactResult {
+	res := ExactResult{Verdict: Holds, PIndex: -1}
 	// (a) Every p is represented. An inconclusive member does not hide a
 	// failing one further on: keep looking, report the failure first.
 	undecided := -1
@@ -56,6 +72,13 @@ func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 				undecided, undecidedRes = i, r
 			}
 		}
+	}
+	if !concretize {
+		if undecided >= 0 {
+			return ExactResult{Verdict: Inconclusive, PIndex: undecided, Represents: undecidedRes,
+				Reason: fmt.Sprintf("(a) P[%d] undecided: %s", undecided, undecidedRes.Reason)}
+		}
+		return res
 	}
 	// (b) Every concretization is some p.
 	have := map[string]bool{}
