@@ -126,16 +126,25 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	return res, nil
 }
 
-// stream checks programs 0..n-1 of the seed stream on workers goroutines,
-// each with a solver of its own, and hands every report to visit as it
-// completes (concurrently: visit synchronizes itself). A failure of the
-// tool on any program stops the stream and is returned. When ctx ends
-// (another part of the caller decided to stop), programs cut short by it
-// are not reported: their inconclusive verdict would say nothing.
+// stream checks programs 0..n-1 of the seed stream (see Each).
 func stream(ctx context.Context, opt Options, n int, seed int64, workers int, visit func(i int, ps int64, rep *Report)) error {
-	if workers < 1 {
-		workers = 1
-	}
+	return Each(ctx, opt, n, workers,
+		func(i int) (*javalite.Program, string) {
+			ps := ProgramSeed(seed, i)
+			return ProgramOf(ps), fmt.Sprintf("program %d (seed %d)", i, ps)
+		},
+		func(i int, rep *Report) { visit(i, ProgramSeed(seed, i), rep) })
+}
+
+// Each runs the lockstep check on programs 0..n-1, program(i) giving the
+// i-th and a name for it, on workers goroutines, each with a solver of its
+// own, and hands every report to visit as it completes (concurrently:
+// visit synchronizes itself). A failure of the tool on any program stops
+// the run and is returned. When ctx ends (another part of the caller
+// decided to stop), programs cut short by it are not reported: their
+// inconclusive verdict would say nothing.
+func Each(ctx context.Context, opt Options, n, workers int, program func(i int) (*javalite.Program, string), visit func(i int, rep *Report)) error {
+	workers = max(1, min(workers, n))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var next atomic.Int64
@@ -157,18 +166,17 @@ func stream(ctx context.Context, opt Options, n int, seed int64, workers int, vi
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				ps := ProgramSeed(seed, i)
-				p := ProgramOf(ps)
+				p, name := program(i)
 				rep, err := Run(ctx, p, opt, s)
 				if err != nil {
-					errc <- fmt.Errorf("program %d (seed %d): %w\n%s", i, ps, err, javalite.Print(p))
+					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
 					cancel()
 					return
 				}
 				if ctx.Err() != nil && rep.Verdict.Status == Inconclusive {
 					return
 				}
-				visit(i, ps, rep)
+				visit(i, rep)
 			}
 		}()
 	}
@@ -189,8 +197,10 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 		if flag.CommandLine.Lookup("test.v") == nil {
 			testing.Init()
 		}
+		// testing.Short, which rapid calls, requires parsed flags; the
+		// settings themselves are set below.
 		if !flag.Parsed() {
-			err = flag.CommandLine.Parse([]string{"-rapid.nofailfile"})
+			err = flag.CommandLine.Parse(nil)
 		}
 	})
 	if err != nil {

@@ -8,14 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"lockstep/checker"
 	"lockstep/javalite"
 	"lockstep/machine"
-	"lockstep/smt"
 	"lockstep/summary"
 )
 
@@ -114,53 +112,17 @@ func loadPrograms(files []string, stderr io.Writer) ([]*javalite.Program, error)
 	return progs, nil
 }
 
-// forEach runs job(i, solver) for i in [0, n) on w workers, one solver each.
-func forEach(n, w int, job func(i int, s *smt.Solver)) error {
-	if w > n {
-		w = n
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, w)
-	for i := 0; i < w; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := smt.NewSolver()
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer s.Close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				job(i, s)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	return <-errs
-}
-
 func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
-	errs := make([]error, len(progs))
-	err := forEach(len(progs), workers, func(i int, s *smt.Solver) {
-		reps[i], errs[i] = checker.Run(context.Background(), progs[i], opt, s)
-	})
+	err := checker.Each(context.Background(), opt, len(progs), workers,
+		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
+		func(i int, rep *checker.Report) { reps[i] = rep })
 	if err != nil {
 		return err
 	}
 	violated, inconclusive := false, false
 	enc := json.NewEncoder(stdout)
 	for i, rep := range reps {
-		if errs[i] != nil {
-			return fmt.Errorf("%s: %v", progs[i].File, errs[i])
-		}
 		switch rep.Verdict.Status {
 		case checker.Violated:
 			violated = true
