@@ -2,7 +2,6 @@ package checker
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"lockstep/javalite"
@@ -150,18 +149,4 @@ func (v *Verdict) Sides() (sum, g *machine.State) {
 		g = v.GSE[0]
 	}
 	return
-}
-
-// sortedLemmas returns the lemmas of m in catalog order.
-func sortedLemmas(m map[Lemma]int) []Lemma {
-	var out []Lemma
-	for l := range m {
-		out = append(out, l)
-	}
-	idx := map[Lemma]int{}
-	for i, l := range Lemmas {
-		idx[l] = i
-	}
-	sort.Slice(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
-	return out
 }
