@@ -3,6 +3,7 @@ package gse_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,19 +14,18 @@ import (
 	"lockstep/smt"
 )
 
-// linkedList is the LinkedList program of the project brief (contains tests
-// this = null first, so an empty list is the value false, not an error).
-const linkedList = `
-(((class Data () ())
-  (class Node ([Node next] [Data data])
-    ((bool contains [Data d]
-       (if (this = null) false
-        else (if ((this $ data) = d) true
-              else ((this $ next) @ contains d))))))
-  (class Main ([Node head] [Data d0])
-    ((bool main [bool unused]
-       ((this $ head) @ contains (this $ d0))))))
- (Main main))`
+// linkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test
+// on this; its text is kept once, in testdata.
+var linkedList = testProgram("../testdata/programs/linkedlist_guarded.jl")
+
+// testProgram reads a program text from testdata.
+func testProgram(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 func parse(t testing.TB, name, src string) *javalite.Program {
 	t.Helper()

@@ -2,6 +2,7 @@ package relation
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"lockstep/javalite"
@@ -9,20 +10,18 @@ import (
 	"lockstep/smt"
 )
 
-// linkedListSrc is the LinkedList program of the task brief (contains with a
-// null test on this).
-const linkedListSrc = `
-(((class Data () ())
-  (class Node ([Node next] [Data data])
-    ((bool contains [Data d]
-       (if (this = null) false
-        else (if ((this $ data) = d) true
-              else ((this $ next) @ contains d))))))
-  (class Main ([Node head] [Data d0])
-    ((bool main [bool unused]
-       ((this $ head) @ contains (this $ d0))))))
- (Main main))
-`
+// linkedListSrc is the LinkedList of seed 000 Fig. 1 with the brief's null test
+// on this; its text is kept once, in testdata.
+var linkedListSrc = testProgram("../testdata/programs/linkedlist_guarded.jl")
+
+// testProgram reads a program text from testdata.
+func testProgram(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 func mustParse(tb testing.TB, src string) *javalite.Program {
 	tb.Helper()

@@ -3,6 +3,7 @@ package summary
 import (
 	"context"
 	"crypto/sha256"
+	"os"
 	"strings"
 	"testing"
 
@@ -102,18 +103,18 @@ func TestAllVariantsRun(t *testing.T) {
 	}
 }
 
-// progLinkedList is seed 000 Fig. 1 in Javalite.
-const progLinkedList = `
-(((class Data () ())
-  (class Node ([Node next] [Data data])
-    ((bool contains [Data d]
-       (if (this = null) false
-        else (if ((this $ data) = d) true
-              else ((this $ next) @ contains d))))))
-  (class Main ([Node head] [Data d0])
-    ((bool main [bool unused]
-       ((this $ head) @ contains (this $ d0))))))
- (Main main))`
+// progLinkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test
+// on this; its text is kept once, in testdata.
+var progLinkedList = testProgram("../testdata/programs/linkedlist_guarded.jl")
+
+// testProgram reads a program text from testdata.
+func testProgram(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // The point of heap summaries: on LinkedList the number of summary paths
 // stays far below GSE's, which branches on every aliasing choice.
