@@ -1,4 +1,4 @@
-module lockstep
+module github.com/lockstep-dev/lockstep
 
 go 1.26.8
 

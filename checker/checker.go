@@ -29,12 +29,12 @@ import (
 	"fmt"
 	"time"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/relation"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 // Options configure one check.

@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"lockstep/checker"
-	"lockstep/gen"
-	"lockstep/javalite"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 // TestAsLibrary shows how another project's tests use lockstep: check one

@@ -12,9 +12,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/gen"
-	"lockstep/javalite"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Hunting is checking a stream of generated programs on several workers

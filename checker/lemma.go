@@ -1,6 +1,6 @@
 package checker
 
-import "lockstep/machine"
+import "github.com/lockstep-dev/lockstep/machine"
 
 // Lemma names a claim of the lemma catalog (RULES.md §8). Every verdict
 // names the claim it breaks, so a counterexample says what it refutes.

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // A survey answers, per lemma of the catalog, "what do N generated

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func surveyOpt(t *testing.T, variant string) Options {

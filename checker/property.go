@@ -7,9 +7,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/gen"
-	"lockstep/javalite"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // TB is the part of testing.TB that Check needs.

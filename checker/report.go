@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // Text prints the report for people. With full, every GSE state of the

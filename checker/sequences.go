@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // seqSeed makes control-flow hashes comparable across the two explorations

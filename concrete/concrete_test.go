@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"lockstep/concrete"
-	"lockstep/gen"
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/concrete"
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // linkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test

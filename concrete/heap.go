@@ -42,7 +42,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // Null is the field value of a null field in a Heap.

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // Interpret runs p on h with a plain recursive interpreter that shares no

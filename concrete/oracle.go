@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // Options bound a comparison.

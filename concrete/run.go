@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"hash/maphash"
 
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // Digest identifies a control-flow sequence: the chained hash of the rule

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // PathVisitor is called at the end of every symbolic path with the end state,

@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // ty is a generator-side type: tyBool or a class index.

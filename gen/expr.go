@@ -3,7 +3,7 @@ package gen
 import (
 	"pgregory.net/rapid"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // group generates one expression as its own rapid draw group, so that the

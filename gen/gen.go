@@ -45,7 +45,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // Config bounds the shape of generated programs. Values out of range are

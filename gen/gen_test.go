@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // soak reports whether deep runs were asked for.

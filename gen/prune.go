@@ -1,6 +1,6 @@
 package gen
 
-import "lockstep/javalite"
+import "github.com/lockstep-dev/lockstep/javalite"
 
 // prune removes the methods that the entry method cannot reach through
 // calls, the fields that no live method reads or writes, then the classes

@@ -12,7 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // The shrinking-quality measurement: a synthetic "bug" that generated

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // features are the aliasing situations a program exercises; the generator's

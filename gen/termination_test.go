@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // terminationViolation checks the structural reason why generated programs

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"lockstep/gse"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // BenchmarkLinkedList explores the brief's LinkedList program with GSE at

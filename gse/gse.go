@@ -11,9 +11,9 @@ package gse
 import (
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Engine implements the GSE heap rules on the shared machine.

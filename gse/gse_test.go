@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"lockstep/concrete"
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/concrete"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // linkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test

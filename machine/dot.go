@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"lockstep/javalite"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // DOT draws a state as a Graphviz graph in the style of the papers' heap

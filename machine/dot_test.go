@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 // The read initializes this.next (a GSE branch creates input location l1),

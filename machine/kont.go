@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // KKind is the kind of a continuation frame (RULES.md §2, grammar of k).

@@ -20,8 +20,8 @@ package machine
 import (
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Ref is a reference. The three partitions of RULES.md §2 are told apart by

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Rule names, exactly as in RULES.md §3, §5 and §6. Traces, verdicts and

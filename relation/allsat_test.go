@@ -3,8 +3,8 @@ package relation
 import (
 	"fmt"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // concretizeAllSAT is the plain reading of RULES.md §7, kept as the oracle

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Budget bounds the work of one check. A check that exhausts a budget is

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Concretize enumerates the concrete heaps q stands for (RULES.md §7): for

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Target is where a field or a root of a concrete Heap points: a location

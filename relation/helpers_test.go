@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // linkedListSrc is the LinkedList of seed 000 Fig. 1 with the brief's null test

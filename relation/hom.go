@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Unmapped marks a location of p that a homomorphism does not map: a

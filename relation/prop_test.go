@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 
 	"pgregory.net/rapid"
 )

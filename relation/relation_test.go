@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Input references of hand-built states: r_in0 = i1, then i4, i7, i10, …

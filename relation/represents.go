@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Result is the outcome of Represents.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Violation names the reference and the entries that break a

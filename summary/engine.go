@@ -27,9 +27,9 @@ package summary
 import (
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Engine implements the heap-summary rules on the shared machine. It is not

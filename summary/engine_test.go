@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // The walks below build the expected heap by hand from RULES.md §6 and

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // References of the walks below. The counters start at s0, i1, f2 and step

@@ -1,9 +1,9 @@
 package summary
 
 import (
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // SummarizeStar runs the Summarize machine →S* alone on field f of the

@@ -3,9 +3,9 @@ package summary
 import (
 	"fmt"
 
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // unEntry is one element (φ l) of UN(L,R,φ_g,r,f), with the guard φ_un of

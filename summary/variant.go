@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // A Variant is a named set of rule choices (RULES.md §9). It is data: the

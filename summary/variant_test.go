@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 func TestVariantsCatalog(t *testing.T) {

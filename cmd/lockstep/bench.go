@@ -13,8 +13,8 @@ import (
 	"runtime"
 	"time"
 
-	"lockstep/bench"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/internal/bench"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lockstep/checker"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

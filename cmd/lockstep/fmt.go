@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 func init() {

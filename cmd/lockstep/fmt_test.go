@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // TestFmtRoundTrip: every test program formats to a text that parses and

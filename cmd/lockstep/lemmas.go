@@ -16,10 +16,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lockstep/checker"
-	"lockstep/javalite"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

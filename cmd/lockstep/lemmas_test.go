@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/checker"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func runCode(args ...string) (code int, stdout, stderr string) {

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lockstep/checker"
-	"lockstep/mutation"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/internal/mutation"
 )
 
 func init() {

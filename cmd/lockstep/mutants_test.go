@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"lockstep/mutation"
+	"github.com/lockstep-dev/lockstep/internal/mutation"
 )
 
 func TestMutantsList(t *testing.T) {

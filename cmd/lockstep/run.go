@@ -13,11 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

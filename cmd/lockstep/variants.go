@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"lockstep/gse"
-	"lockstep/javalite"
-	"lockstep/machine"
+	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // ends is a path count split by end kind: value, error, cut, stuck.
@@ -72,7 +72,7 @@ func TestQuickSuiteCounts(t *testing.T) {
 	if len(s.Cases) != len(quickWant) {
 		t.Fatalf("quick suite has %d cases, the expectations %d", len(s.Cases), len(quickWant))
 	}
-	rows, err := Run(context.Background(), s, Options{Root: "..", Budget: testBudget, Steps: DefaultSteps})
+	rows, err := Run(context.Background(), s, Options{Root: "../..", Budget: testBudget, Steps: DefaultSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestQuickSuiteCounts(t *testing.T) {
 // on: once the bound exceeds the longest acyclic path, raising it changes
 // no count, because every cut path is a walk round a cycle.
 func TestStepBoundOnlyCutsCycles(t *testing.T) {
-	p, err := javalite.LoadFile(filepath.Join("..", linkedListFile(2)))
+	p, err := javalite.LoadFile(filepath.Join("../..", linkedListFile(2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestHasCycle(t *testing.T) {
 	// selfref: next is null (no cycle; the second read is the error), this
 	// (a self-loop), or a fresh node whose next is null, this, itself or
 	// fresh: 6 paths, of which those with a loop back have a cycle.
-	p, err := javalite.LoadFile("../testdata/programs/selfref.jl")
+	p, err := javalite.LoadFile("../../testdata/programs/selfref.jl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestHasCycle(t *testing.T) {
 // are marked skipped, not left out.
 func TestBudgetCutAndSkip(t *testing.T) {
 	s := Suite{Name: "t", Cases: linkedListK(SeriesLinkedListK, 1, 1, 3)}
-	rows, err := Run(context.Background(), s, Options{Root: "..", Budget: time.Nanosecond, Steps: DefaultSteps})
+	rows, err := Run(context.Background(), s, Options{Root: "../..", Budget: time.Nanosecond, Steps: DefaultSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,20 +194,20 @@ func TestBudgetCutAndSkip(t *testing.T) {
 }
 
 func TestRunRejectsBadOptions(t *testing.T) {
-	for _, o := range []Options{{Root: "..", Steps: 10}, {Root: "..", Budget: time.Second}} {
+	for _, o := range []Options{{Root: "../..", Steps: 10}, {Root: "../..", Budget: time.Second}} {
 		if _, err := Run(context.Background(), Quick(), o); err == nil {
 			t.Errorf("Run(%+v) succeeded, want an error", o)
 		}
 	}
 	bad := Suite{Cases: []Case{{Program: "missing", File: "testdata/bench/no_such_file.jl", K: 1}}}
-	if _, err := Run(context.Background(), bad, Options{Root: "..", Budget: time.Second, Steps: 10}); err == nil {
+	if _, err := Run(context.Background(), bad, Options{Root: "../..", Budget: time.Second, Steps: 10}); err == nil {
 		t.Error("a missing program file was not reported")
 	}
 }
 
 func TestOutputsAndPlot(t *testing.T) {
 	s := Suite{Name: "t", Cases: append(linkedListK(SeriesLinkedListK, 1, 1, 3), linkedListCalls(1, 2)...)}
-	rows, err := Run(context.Background(), s, Options{Root: "..", Budget: testBudget, Steps: DefaultSteps})
+	rows, err := Run(context.Background(), s, Options{Root: "../..", Budget: testBudget, Steps: DefaultSteps})
 	if err != nil {
 		t.Fatal(err)
 	}

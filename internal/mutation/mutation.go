@@ -24,10 +24,10 @@ import (
 	"strings"
 	"time"
 
-	"lockstep/checker"
-	"lockstep/javalite"
-	"lockstep/smt"
-	"lockstep/summary"
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 // BaseName is the variant every mutant is built on.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"lockstep/checker"
+	"github.com/lockstep-dev/lockstep/checker"
 )
 
 // TestCatalog: at least 20 mutants, unique names, each the base plus

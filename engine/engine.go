@@ -1,0 +1,166 @@
+// Package engine is the interface between the checker and an engine under
+// test: any symbolic-execution algorithm for Javalite that runs on the
+// shared machine (package machine) and can say which GSE states each of its
+// states stands for.
+//
+// An engine implements the heap rules of its algorithm (machine.HeapRules)
+// and a View: a pure function from one of its states to a guarded state of
+// the shape RULES.md §2 describes (deterministic, total, canonical
+// locations), which the relations of package relation already understand.
+// For the heap-summary engine the View is the identity; engines with their
+// own state extensions (Kiasan's unresolved locations, POSE's symbolic
+// locations) map them away in the View, so the checker never reads an
+// extension.
+//
+// The Shape says which relation the checker verifies between an engine's
+// states and GSE's:
+//
+//   - OnePerControl: one engine state per control; the GSE states of a
+//     control are exactly the concretizations of its View (exactness,
+//     RULES.md §7). Heap summaries, POSE-J.
+//   - Partition: several engine states per control; the GSE states of a
+//     control are partitioned among them, each GSE state represented by
+//     exactly one (partition exactness, ENGINES.md §8.2). lazier, lazier#.
+//
+// Engines register themselves by name (Register, usually from an init
+// function), and are looked up by "NAME" or "NAME:VARIANT" (Lookup, New).
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Shape is the relation the checker verifies for an engine (see the package
+// documentation).
+type Shape uint8
+
+const (
+	OnePerControl Shape = iota
+	Partition
+)
+
+func (s Shape) String() string {
+	switch s {
+	case OnePerControl:
+		return "one-per-control"
+	case Partition:
+		return "partition"
+	}
+	return fmt.Sprintf("Shape(%d)", uint8(s))
+}
+
+// UnderTest is an engine the checker can run in lockstep with GSE.
+type UnderTest interface {
+	machine.Engine
+	// View maps a state of the engine to a guarded state over canonical
+	// locations (RULES.md §2 shape). It must not modify s.
+	View(s *machine.State) (*machine.State, error)
+	// Shape is the relation checked against GSE.
+	Shape() Shape
+}
+
+// Initializer is implemented by engines with a separate initialization
+// machine that can be compared with GSE's →I* on its own (the summary
+// engine's →S*: lemmas L1 and L4). ok is false when only null is possible.
+type Initializer interface {
+	SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Field) (out *machine.State, ok bool, err error)
+}
+
+// Config is what every engine is built from.
+type Config struct {
+	// K is the k-bound (RULES.md §4); K < 0 means unbounded.
+	K int
+	// Solver is the worker's solver; engines that never ask (GSE) ignore it.
+	Solver *smt.Solver
+	// Machine are the common-rule choices (RULES.md §3, §9), the same for
+	// the reference and the engine under test.
+	Machine machine.Options
+}
+
+// Variant describes one named variant of an engine.
+type Variant struct {
+	Name, Doc string
+}
+
+// Info describes a registered engine.
+type Info struct {
+	// Name is how the engine is selected: "summary", "lazier", "pose".
+	Name string
+	// Doc is one line for `lockstep engines`.
+	Doc string
+	// Default is the variant used when none is named ("" if the engine has
+	// no variants).
+	Default string
+	// Variants lists the selectable variants (nil if none).
+	Variants func() []Variant
+	// New builds the engine for a variant ("" = Default). Variants may
+	// compose with "+" where the engine supports it.
+	New func(variant string, cfg Config) (UnderTest, error)
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Info{}
+)
+
+// Register adds an engine. It panics on a duplicate or empty name: it is
+// called from init functions, where a clash is a programming error.
+func Register(info Info) {
+	mu.Lock()
+	defer mu.Unlock()
+	if info.Name == "" || strings.ContainsAny(info.Name, ": ") || info.New == nil {
+		panic(fmt.Sprintf("engine: bad registration %q", info.Name))
+	}
+	if _, dup := registry[info.Name]; dup {
+		panic(fmt.Sprintf("engine: %q registered twice", info.Name))
+	}
+	registry[info.Name] = info
+}
+
+// Engines lists the registered engines by name.
+func Engines() []Info {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]Info, 0, len(registry))
+	for _, i := range registry {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// Lookup splits "NAME[:VARIANT]" and finds the engine. The variant returned
+// is the one named, or the engine's default.
+func Lookup(spec string) (Info, string, error) {
+	name, variant, _ := strings.Cut(spec, ":")
+	mu.RLock()
+	info, ok := registry[name]
+	mu.RUnlock()
+	if !ok {
+		var names []string
+		for _, i := range Engines() {
+			names = append(names, i.Name)
+		}
+		return Info{}, "", fmt.Errorf("unknown engine %q (engines: %s)", name, strings.Join(names, ", "))
+	}
+	if variant == "" {
+		variant = info.Default
+	}
+	return info, variant, nil
+}
+
+// New builds the engine named by spec ("NAME[:VARIANT]").
+func New(spec string, cfg Config) (UnderTest, error) {
+	info, variant, err := Lookup(spec)
+	if err != nil {
+		return nil, err
+	}
+	return info.New(variant, cfg)
+}
