@@ -94,6 +94,19 @@ type LocInfo struct {
 	// points to any more is still part of the heap (a later initialization
 	// can alias it).
 	Exists *smt.Formula
+
+	// State extensions of engines other than GSE and heap summaries
+	// (ENGINES.md §3.2, §4.3). The relations never read them: they read an
+	// engine's View, in which these are mapped away.
+	//
+	// Unresolved marks a Kiasan symbolic location δ (lazier) or symbolic
+	// reference δ̂ (lazier#, with MayBeNull): an input object not yet
+	// resolved to null, an existing input location or a fresh one.
+	Unresolved, MayBeNull bool
+	// Symbolic marks a POSE-J symbolic location l_Y: the object of symbol
+	// Y, the same object as another symbolic location of its class in the
+	// worlds where their identity references are equal.
+	Symbolic bool
 }
 
 // Entry is one guarded location (φ l) of a guarded value set.
