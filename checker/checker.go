@@ -361,6 +361,8 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 		return L3
 	case machine.KEqR:
 		return L9
+	case machine.KCallArg:
+		return L11
 	}
 	return T11
 }

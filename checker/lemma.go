@@ -16,6 +16,7 @@ const (
 	L7  Lemma = "L7"  // →J preserves determinism
 	L9  Lemma = "L9"  // Reference compare (E, E′) preserves ⊏
 	L10 Lemma = "L10" // New preserves ⊏
+	L11 Lemma = "L11" // Invoke (Invoke, Invoke′) preserves ⊏ (V11, Java reading)
 	T11 Lemma = "T11" // ⊏ is a bisimulation
 	C12 Lemma = "C12" // same control-flow sequences
 	C13 Lemma = "C13" // summary path count = distinct GSE control-flow sequences
@@ -23,7 +24,7 @@ const (
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, T11, C12, C13, WF}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -36,6 +37,7 @@ var Claim = map[Lemma]string{
 	L7:  "→J preserves determinism",
 	L9:  "Reference compare (E, E′) preserves ⊏",
 	L10: "New preserves ⊏",
+	L11: "Invoke (Invoke, Invoke′) preserves ⊏",
 	T11: "⊏ is a bisimulation",
 	C12: "the two engines produce the same control-flow sequences",
 	C13: "summary path count = distinct GSE control-flow sequences",
@@ -55,6 +57,11 @@ func representationLemma(rule string) Lemma {
 		return L9
 	case machine.RuleNew:
 		return L10
+	case machine.RuleInvoke, machine.RuleInvokeNull:
+		// Under V11's Java reading Invoke is a heap rule of each engine
+		// (it decides null / non-null like A/A′), so it has its own lemma;
+		// under the paper reading the same claim covers the common rule.
+		return L11
 	}
 	return T11
 }
@@ -63,6 +70,8 @@ func representationLemma(rule string) Lemma {
 // covers a step by the given rule. Field access runs →S* and then builds
 // the value set of the result; a non-deterministic result of a field
 // access is charged to L5, and L4 is checked on its own by CheckSummarize.
+// Invoke and Invoke′ change only φ and the control, never L or R, so their
+// determinism is →J's (L7).
 func determinismLemma(rule string) Lemma {
 	switch rule {
 	case machine.RuleFieldA, machine.RuleFieldANull:

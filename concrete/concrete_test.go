@@ -193,23 +193,35 @@ func TestRunByHand(t *testing.T) {
 		{Class: node, Fields: []int{1, concrete.Null}},
 		{Class: data, Fields: []int{}},
 	}}
-	// head = null: contains on null proceeds (static lookup) and returns false.
+	// head = null: under Java semantics (V11) contains on null throws
+	// (Invoke′, error); under the papers' reading the call proceeds (static
+	// lookup) and (this = null) gives false.
 	empty := &concrete.Heap{Objects: []concrete.Object{{Class: main, Fields: []int{concrete.Null, concrete.Null}}}}
-	for _, c := range []struct {
-		h    *concrete.Heap
-		kind machine.EndKind
-		val  string
-	}{{found, machine.EndValue, "true"}, {cycle, machine.EndCut, ""}, {empty, machine.EndValue, "false"}} {
-		for _, run := range []func() (concrete.Result, error){
-			func() (concrete.Result, error) { return concrete.Run(p, c.h, -1, 500, false) },
-			func() (concrete.Result, error) { return concrete.Interpret(p, c.h, 500) },
-		} {
-			r, err := run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Kind != c.kind || (c.kind == machine.EndValue && r.Value.String() != c.val) {
-				t.Errorf("%s: got %s %s, want %s %s", c.h, r.Kind, r.Value, c.kind, c.val)
+	for _, sem := range []string{machine.SemJava, machine.SemPaper} {
+		opt, err := machine.ParseSemantics(sem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emptyKind, emptyVal := machine.EndError, ""
+		if sem == machine.SemPaper {
+			emptyKind, emptyVal = machine.EndValue, "false"
+		}
+		for _, c := range []struct {
+			h    *concrete.Heap
+			kind machine.EndKind
+			val  string
+		}{{found, machine.EndValue, "true"}, {cycle, machine.EndCut, ""}, {empty, emptyKind, emptyVal}} {
+			for _, run := range []func() (concrete.Result, error){
+				func() (concrete.Result, error) { return concrete.RunWith(p, c.h, -1, 500, false, opt) },
+				func() (concrete.Result, error) { return concrete.InterpretWith(p, c.h, 500, opt) },
+			} {
+				r, err := run()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Kind != c.kind || (c.kind == machine.EndValue && r.Value.String() != c.val) {
+					t.Errorf("%s %s: got %s %s, want %s %s", sem, c.h, r.Kind, r.Value, c.kind, c.val)
+				}
 			}
 		}
 	}

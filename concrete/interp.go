@@ -18,14 +18,22 @@ import (
 // The step bound works as in the explorer: a path is cut when it would take
 // a step beyond bound steps. bound must be ≥ 0: the interpreter recurses
 // once per nested evaluation, and the bound is what keeps that finite.
+// The semantics is Java's (RULES.md §3); InterpretWith chooses it.
 func Interpret(p *javalite.Program, h *Heap, bound int) (Result, error) {
+	return InterpretWith(p, h, bound, machine.Options{})
+}
+
+// InterpretWith is Interpret under the V10/V11 readings of opt (only those
+// two are read: V9 changes η but never a result, and this interpreter's
+// environments are its own).
+func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options) (Result, error) {
 	if err := h.Validate(p); err != nil {
 		return Result{}, err
 	}
 	if bound < 0 {
 		return Result{}, errors.New("concrete: Interpret needs a step bound ≥ 0")
 	}
-	in := &interp{bound: bound, heap: h.Clone()}
+	in := &interp{bound: bound, heap: h.Clone(), opt: opt}
 	m := p.Entry
 	env := make([]Value, m.NumSlots)
 	env[javalite.SlotThis] = Value{Obj: 0}
@@ -66,6 +74,7 @@ type interp struct {
 	heap  *Heap
 	env   []Value
 	err   error
+	opt   machine.Options
 }
 
 // step takes one step named rule, or reports that the bound cuts the path
@@ -227,11 +236,28 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if !in.step(machine.RuleVar) {
 			return Value{}, stCut
 		}
-		// The body runs in η[x ↦ v]; rule Pop restores η as it was before
-		// the declaration, undoing assignments made in the body.
 		env := append([]Value(nil), in.env...)
 		env[e.Slot] = v
-		return in.scope(env, e.Body)
+		if in.opt.VarRestoresEnv {
+			// V10, paper: the body runs in η[x ↦ v]; rule Pop restores η
+			// as it was before the declaration, undoing assignments made
+			// in the body.
+			return in.scope(env, e.Body)
+		}
+		// V10, Java: only x gets its old binding back (rule Pop var);
+		// assignments to enclosing variables stay.
+		old := in.env[e.Slot]
+		in.env = env
+		r, st := in.eval(e.Body)
+		if st != stOK {
+			return r, st
+		}
+		if !in.step(machine.RulePopVar) {
+			return Value{}, stCut
+		}
+		in.env = append([]Value(nil), in.env...)
+		in.env[e.Slot] = old
+		return r, stOK
 	case *javalite.Call:
 		if !in.step(machine.RuleInvokeObj) {
 			return Value{}, stCut
@@ -247,11 +273,19 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if st != stOK {
 			return arg, st
 		}
+		if !in.opt.NullCallProceeds && !recv.IsBool && recv.Obj == Null {
+			// V11, Java: NullPointerException (rule Invoke′).
+			if !in.step(machine.RuleInvokeNull) {
+				return Value{}, stCut
+			}
+			return Value{}, stError
+		}
 		if !in.step(machine.RuleInvoke) {
 			return Value{}, stCut
 		}
 		// Static method lookup (e.Method, resolved by the checker) and a
-		// fresh environment {this, x}: a call on null proceeds.
+		// fresh environment {this, x}; under V11's paper reading a call
+		// on null proceeds with this = null.
 		env := make([]Value, e.Method.NumSlots)
 		env[javalite.SlotThis] = recv
 		env[javalite.SlotParam] = arg

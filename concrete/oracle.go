@@ -135,7 +135,9 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 			return false
 		}
 		rep.Heaps++
-		res, err := Run(p, h, o.K, o.Bound, false)
+		// The concrete runs use the symbolic engine's common rules (V9–V11),
+		// so the two sides agree on the semantics they are compared under.
+		res, err := RunWith(p, h, o.K, o.Bound, false, eng.Options())
 		if err != nil {
 			runErr = fmt.Errorf("%s: %w", h, err)
 			return false

@@ -172,6 +172,20 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}, nil
 }
 
+// Invoke is rules Invoke and Invoke′ (V11, Java reading): a call on null
+// throws.
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	l, err := single(s, r)
+	if err != nil {
+		return nil, err
+	}
+	if l == machine.LNull { // Rule: Invoke′
+		s.SetError()
+		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
+	}
+	return []machine.Succ{machine.EnterMethod(s, r, v, c, k, e.Opt)}, nil // Rule: Invoke
+}
+
 // Value is a concrete result: a boolean, null, or an object. Objects number
 // the input heap's objects first and then the objects the run creates with
 // (new C), in creation order, so the two interpreters number them alike.
@@ -209,11 +223,19 @@ type Result struct {
 // Run executes p on h with the machine and the concrete heap rules, until
 // the run ends or is cut at bound steps (bound < 0: none). k is the k-bound
 // against which BeyondK is judged. With rules set, every rule name is kept.
+// The common rules are the default reading (Java semantics); RunWith
+// chooses them.
 func Run(p *javalite.Program, h *Heap, k, bound int, rules bool) (Result, error) {
+	return RunWith(p, h, k, bound, rules, machine.Options{})
+}
+
+// RunWith is Run with the common-rule choices opt (RULES.md §9: V9–V11).
+func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine.Options) (Result, error) {
 	if err := h.Validate(p); err != nil {
 		return Result{}, err
 	}
 	e := NewEngine(h, k)
+	e.Opt = opt
 	s := machine.Initial(p)
 	var res Result
 	d := startDigests(s)

@@ -38,6 +38,7 @@ const (
 	altAssign
 	altVar
 	altAlias
+	altScope
 	altBegin
 	altCall
 	altIf
@@ -88,6 +89,9 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 		if len(b.aliasClasses(c)) > 0 && d > 1 {
 			composite(altAlias, 3)
 		}
+		if d > 1 {
+			composite(altScope, 2)
+		}
 
 		if top && d > 0 {
 			// The entry body: a composite that reads and writes input,
@@ -133,6 +137,8 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 			return b.assign(c, b.assignable(c, t), d)
 		case altAlias:
 			return b.alias(c, t, d, strict)
+		case altScope:
+			return b.scope(c, t, d, strict)
 		}
 		return b.leaf(c, t, strict)
 	})
@@ -472,6 +478,68 @@ func (b *builder) alias(c ctx, t ty, d int, strict bool) javalite.Expr {
 		Name:     name,
 		Init:     init,
 		Body:     &javalite.Begin{Exprs: es},
+	}
+}
+
+// scope is the assignment-across-scopes idiom
+//
+//	(var T y := e in (begin (var T' z := e' in (begin … (y := e''))) … y))
+//
+// an inner block assigns the variable of an enclosing one, which is read
+// after the inner block is left. Java keeps the assignment; the papers'
+// rule Pop undoes it (RULES.md §3, V10), so the two semantics part here.
+// y's type is t when t is a class (by preference), else drawn like varDecl.
+func (b *builder) scope(c ctx, t ty, d int, strict bool) javalite.Expr {
+	var vt ty
+	if t != tyBool && b.pick("stype", 1, 2) == 1 {
+		vt = t
+	} else {
+		vt = ty(b.intn("vtype", 0, len(b.classes)))
+		if int(vt) == len(b.classes) {
+			vt = tyBool
+		}
+	}
+	y := variable{name: localName(b.locals), ty: vt, local: true}
+	b.locals++
+	var init javalite.Expr
+	if vt == tyBool {
+		init = b.expr(c, vt, d-2, false)
+	} else {
+		init = b.operand(c, vt, d-2, false)
+	}
+	outer := c.with(y)
+	inner := b.varDecl(outer, d-1, func(in ctx) javalite.Expr {
+		var val javalite.Expr
+		if vt == tyBool {
+			val = b.expr(in, vt, d-2, false)
+		} else {
+			val = b.operand(in, vt, d-2, false)
+		}
+		as := &javalite.Assign{VarName: y.name, Value: val}
+		if b.cfg.MaxBegin >= 2 && b.pick("sstmt", 2, 1) == 1 {
+			return &javalite.Begin{Exprs: []javalite.Expr{b.stmt(in, d-2), as}}
+		}
+		return as
+	})
+	var final javalite.Expr
+	read := &javalite.Var{Name: y.name}
+	switch {
+	case t == vt:
+		final = read
+	case t == tyBool:
+		var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
+		if b.pick("sr", 1, 1) == 1 {
+			r = b.operand(outer, vt, d-2, false)
+		}
+		final = &javalite.Equals{L: read, R: r}
+	default:
+		final = b.expr(outer, t, d-2, strict)
+	}
+	return &javalite.VarDecl{
+		DeclType: javalite.TypeName{Name: b.typeName(vt)},
+		Name:     y.name,
+		Init:     init,
+		Body:     &javalite.Begin{Exprs: []javalite.Expr{inner, final}},
 	}
 }
 

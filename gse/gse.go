@@ -168,3 +168,20 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	s.SetValue(machine.VFalse, k)
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}, nil
 }
+
+// Invoke implements rules Invoke and Invoke′ (V11, Java reading, RULES.md
+// §3) on (L R φ η v (r @ m * → k)): a call on a null receiver throws, as
+// A′ and W′ do; otherwise the method is entered.
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	l, err := only(s, r)
+	if err != nil {
+		return nil, err
+	}
+	if l == machine.LNull {
+		// Rule: Invoke′
+		s.SetError()
+		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
+	}
+	// Rule: Invoke
+	return []machine.Succ{machine.EnterMethod(s, r, v, c, k, e.Opt)}, nil
+}

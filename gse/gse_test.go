@@ -47,8 +47,18 @@ func load(t testing.TB, file string) *javalite.Program {
 
 // explore runs GSE to the end and returns the statistics and end states.
 func explore(t testing.TB, p *javalite.Program, k, bound int) (machine.Stats, *gse.Engine, []*machine.State) {
+	return exploreSem(t, p, k, bound, machine.SemJava)
+}
+
+// exploreSem is explore under the named common-rule semantics.
+func exploreSem(t testing.TB, p *javalite.Program, k, bound int, sem string) (machine.Stats, *gse.Engine, []*machine.State) {
 	t.Helper()
 	e := gse.New(k)
+	opt, err := machine.ParseSemantics(sem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Opt = opt
 	var ends []*machine.State
 	st, err := machine.Explore(context.Background(), machine.Initial(p), e, bound, func(s *machine.State, _ machine.EndKind) bool {
 		ends = append(ends, s)
@@ -67,11 +77,16 @@ type count struct{ value, err, cut int64 }
 
 func checkCount(t *testing.T, name string, p *javalite.Program, k, bound int, want count) {
 	t.Helper()
-	st, _, _ := explore(t, p, k, bound)
+	checkCountSem(t, name, p, k, bound, machine.SemJava, want)
+}
+
+func checkCountSem(t *testing.T, name string, p *javalite.Program, k, bound int, sem string, want count) {
+	t.Helper()
+	st, _, _ := exploreSem(t, p, k, bound, sem)
 	got := count{st.Ends[machine.EndValue], st.Ends[machine.EndError], st.Ends[machine.EndCut]}
 	if got != want || st.Ends[machine.EndStuck] != 0 {
 		t.Errorf("%s k=%d: got %d value, %d error, %d cut, %d stuck; want %d value, %d error, %d cut",
-			name, k, got.value, got.err, got.cut, st.Ends[machine.EndStuck], want.value, want.err, want.cut)
+			name+" "+sem, k, got.value, got.err, got.cut, st.Ends[machine.EndStuck], want.value, want.err, want.cut)
 	}
 }
 
@@ -145,8 +160,11 @@ func TestPathCountsByHand(t *testing.T) {
 
 // TestLinkedListByHand: the brief's LinkedList at k = 1 and 2, by hand.
 // main reads head (Node: null | new N1; ρ(Node) = ∅ since l_0 is a Main),
-// then d0 (Data: null | new D1; ρ(Data) = ∅), then calls contains. On null
-// the call proceeds (static lookup) and (this = null) gives false.
+// then d0 (Data: null | new D1; ρ(Data) = ∅), then calls contains. Under
+// the papers' semantics a call on null proceeds (static lookup) and
+// (this = null) gives false; under Java's (V11) the call throws (Invoke′),
+// so every path below that ends in "false" ends in error instead, and the
+// guard (this = null) is dead code. Cuts and true values do not change.
 //
 // k=1: head null: d0 null | D1 → 2 values (false).
 //
@@ -169,10 +187,18 @@ func TestPathCountsByHand(t *testing.T) {
 //	  X null: 1 + 1 + (1 + 3) = 6; X D2: 1 + 1 + (1 + 3 + 3) = 9.
 //	  = 1 + 6 + 9 = 16.
 //	25 paths. Cuts: d0 null 3, X null 3, X D2 5 = 11; values 25 − 11 = 14.
+//
+// Java: k=1: the 3 false ends (head null ×2, data null → next null) are
+// errors: 2 values, 3 errors, 1 cut. k=2: the true ends are d0 null: 2
+// (N1.data null, N2.data null), d0 D1: 3 (N1.data, N2.data under X null
+// and X D2) = 5; the other 14 − 5 = 9 values were false: 5 values, 9
+// errors, 11 cuts.
 func TestLinkedListByHand(t *testing.T) {
 	p := parse(t, "linkedlist", linkedList)
-	checkCount(t, "linkedlist", p, 1, 1000, count{value: 5, cut: 1})
-	checkCount(t, "linkedlist", p, 2, 1000, count{value: 14, cut: 11})
+	checkCountSem(t, "linkedlist", p, 1, 1000, machine.SemPaper, count{value: 5, cut: 1})
+	checkCountSem(t, "linkedlist", p, 2, 1000, machine.SemPaper, count{value: 14, cut: 11})
+	checkCount(t, "linkedlist", p, 1, 1000, count{value: 2, err: 3, cut: 1})
+	checkCount(t, "linkedlist", p, 2, 1000, count{value: 5, err: 9, cut: 11})
 }
 
 // TestLinkedListOracle: the counts at k = 1..3 agree with the concrete

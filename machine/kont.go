@@ -23,6 +23,7 @@ const (
 	KAssign                // (x := * → k)           Expr: *Assign
 	KBegin                 // (begin * (e ...) → k)  Expr: *Begin, Idx = next
 	KPop                   // (pop η k)              Env
+	KPopVar                // (popvar x v0 k)        Expr: *VarDecl, Idx = slot of x, Val = v0 (VUndef: ⊥)
 )
 
 // Kont is one frame of the continuation; Next is the rest (nil is end).
@@ -136,6 +137,8 @@ func KontString(k *Kont) string {
 			fmt.Fprintf(&b, "(begin * [%d more])", len(k.Expr.(*javalite.Begin).Exprs)-k.Idx)
 		case KPop:
 			fmt.Fprintf(&b, "(pop %s)", EnvString(k.Env))
+		case KPopVar:
+			fmt.Fprintf(&b, "(popvar %s %s)", k.Expr.(*javalite.VarDecl).Name, k.Val)
 		}
 		b.WriteString(" → ")
 	}

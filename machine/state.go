@@ -391,7 +391,7 @@ func (s *State) Roots() []Ref {
 		add(s.Val)
 	}
 	for k := s.K; k != nil; k = k.Next {
-		if k.Kind == KEqR || k.Kind == KCallArg {
+		if k.Kind == KEqR || k.Kind == KCallArg || k.Kind == KPopVar {
 			add(k.Val)
 		}
 		for _, v := range k.Env {

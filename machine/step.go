@@ -33,6 +33,8 @@ const (
 	RuleBeginNext   = "Begin (next)"
 	RuleBeginLast   = "Begin (last)"
 	RulePop         = "Pop"
+	RulePopVar      = "Pop var" // V10, Java reading (RULES.md §3)
+	RuleInvokeNull  = "Invoke′" // V11, Java reading: a call on null throws
 	RuleFieldA      = "Field access (A)"
 	RuleFieldANull  = "Field access (A′)"
 	RuleWriteW      = "Field write (W)"
@@ -63,14 +65,29 @@ type HeapRules interface {
 	FieldWrite(s *State, r Ref, fw *javalite.FieldWrite, k *Kont) ([]Succ, error)
 	// EqualsRef: the state is (L R φ η r1 (r0 = * → k)) with references.
 	EqualsRef(s *State, r0, r1 Ref, eq *javalite.Equals, k *Kont) ([]Succ, error)
+	// Invoke: the state is (L R φ η v (r @ m * → k)), called only under
+	// V11's Java reading (Options.NullCallProceeds false). The engine
+	// decides whether r is null: rule Invoke′ leads to (… error end) like
+	// A′/W′, rule Invoke to the state EnterMethod builds.
+	Invoke(s *State, r Ref, v Value, c *javalite.Call, k *Kont) ([]Succ, error)
 }
 
 // Options are the rule choices of the common rules that differ between
-// sources (RULES.md §9). The zero value is the default reading.
+// sources (RULES.md §9). The zero value is the default reading: V9's fresh
+// environment and the Java semantics of V10 and V11 (see semantics.go for
+// the named semantics sets that -semantics selects).
 type Options struct {
 	// InvokeExtendsEnv selects variant V9's published reading: Invoke
 	// extends the caller's η instead of starting a fresh {this, x}.
 	InvokeExtendsEnv bool
+	// VarRestoresEnv selects V10's paper reading: rule Var decl pushes
+	// (pop η k) and leaving the scope restores the whole η, undoing
+	// assignments to enclosing variables. False (Java): (popvar x η(x) k).
+	VarRestoresEnv bool
+	// NullCallProceeds selects V11's paper reading (lockstep's earlier
+	// default): Step applies Invoke itself with static lookup, also on a
+	// null receiver. False (Java): Step hands the call to HeapRules.Invoke.
+	NullCallProceeds bool
 }
 
 // ErrTerminal is returned by Step on a terminal state.
@@ -209,32 +226,31 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		}
 		s.SetExpr(e.Else, k) // Rule: If (false)
 		return one(s, RuleIfFalse)
-	case KVar: // Rule: Var decl
+	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
 		s.Env = bind(s.Env, d.Slot, v)
-		s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+		if opt.VarRestoresEnv {
+			// Rule: Var decl (V10, paper reading): (pop η k).
+			s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+			return one(s, RuleVar)
+		}
+		// Rule: Var decl (V10, Java reading): (popvar x η(x) k).
+		s.SetExpr(d.Body, &Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k})
 		return one(s, RuleVar)
 	case KCallRecv: // Rule: Invoke (arg eval)
 		c := f.Expr.(*javalite.Call)
 		s.SetExpr(c.Arg, &Kont{Kind: KCallArg, Expr: c, Val: v, Next: k})
 		return one(s, RuleInvokeArg)
-	case KCallArg: // Rule: Invoke, with the method of the receiver's static class
-		// and a fresh environment {this, x} (RULES.md §3, variant V9 default).
+	case KCallArg:
 		c := f.Expr.(*javalite.Call)
-		saved := s.Env
-		env := newEnv(c.Method)
-		if opt.InvokeExtendsEnv {
-			// The caller's bindings stay visible in the callee's slots. A
-			// well-typed callee binds every local before reading it, so
-			// this changes η but never a result.
-			copy(env, saved)
+		if !opt.NullCallProceeds {
+			// Rules: Invoke and Invoke′ (V11, Java reading): the engine
+			// decides whether the receiver is null.
+			return h.Invoke(s, f.Val.Ref(), v, c, k)
 		}
-		env[javalite.SlotThis] = f.Val
-		env[javalite.SlotParam] = v
-		s.Env = env
-		s.SetExpr(c.Method.Body, &Kont{Kind: KPop, Env: saved, Next: k})
-		return one(s, RuleInvoke)
+		// Rule: Invoke (V11, paper reading): static lookup, also on null.
+		return []Succ{EnterMethod(s, f.Val.Ref(), v, c, k, opt)}, nil
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
 		s.Env = bind(s.Env, a.Slot, v)
@@ -253,6 +269,10 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		s.Env = f.Env
 		s.SetValue(v, k)
 		return one(s, RulePop)
+	case KPopVar: // Rule: Pop var (V10, Java reading)
+		s.Env = bind(s.Env, f.Idx, f.Val)
+		s.SetValue(v, k)
+		return one(s, RulePopVar)
 	}
 	return nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
 }

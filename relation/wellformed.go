@@ -244,7 +244,7 @@ func StackOnlyRoots(q *machine.State) *Violation {
 	}
 	depth := 0
 	for k := q.K; k != nil; k = k.Next {
-		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg {
+		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
 			if x := bad(k.Val, fmt.Sprintf("k frame %d", depth)); x != nil {
 				return x
 			}

@@ -54,6 +54,7 @@ type Stats struct {
 	Access, AccessNull int64 // A, A′
 	Write, WriteNull   int64 // W, W′
 	EqTrue, EqFalse    int64 // E, E′
+	Invoke, InvokeNull int64 // Invoke, Invoke′ (V11, Java reading; invoke.go)
 	Stuck              int64 // null dereferences with no successor (V3)
 }
 

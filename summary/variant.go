@@ -37,6 +37,10 @@ type Variant struct {
 	// V9: Invoke extends the caller's η (a common rule: GSE must run with
 	// the same machine.Options, see MachineOptions).
 	InvokeExtendsEnv bool
+	// V10, V11: the papers' readings of the var scope and of a call on
+	// null, common rules like V9 (machine.Options; the zero value is Java,
+	// set both with WithSemantics from a -semantics name).
+	VarRestoresEnv, NullCallProceeds bool
 	// What Summarize does with the world in which r_f would be a new
 	// location when the k-bound leaves θ_new out (RULES.md §4 says only
 	// that θ_new is left out; see docs/FINDINGS.md).
@@ -232,7 +236,8 @@ type Mutation struct {
 // MachineOptions returns the common-rule choices of the variant. GSE must
 // be run with the same options when the two engines are compared.
 func (v Variant) MachineOptions() machine.Options {
-	return machine.Options{InvokeExtendsEnv: v.InvokeExtendsEnv}
+	return machine.Options{InvokeExtendsEnv: v.InvokeExtendsEnv,
+		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds}
 }
 
 // rules returns v without its name and doc, for comparing choices.
@@ -263,6 +268,8 @@ func (v Variant) Differences() []string {
 	add(v.KBound == KBoundAssume, "k-bound: ¬θ_new assumed when θ_new is left out")
 	add(v.IdleRef == IdleNull, "r_f = r_null where Summarize does not apply")
 	add(v.InvokeExtendsEnv, "V9 Invoke extends η")
+	add(v.VarRestoresEnv, "V10 leaving a var restores the whole η (paper)")
+	add(v.NullCallProceeds, "V11 a call on null proceeds (paper)")
 	m := v.Mutation
 	add(m.DropOrig, "mutant: no θ_orig")
 	add(m.DropNull, "mutant: no θ_null")
