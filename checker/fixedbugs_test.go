@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
 )
@@ -34,6 +35,9 @@ func TestFixedBugs(t *testing.T) {
 			run := func(name string) *Report {
 				v, err := summary.Lookup(name)
 				require.NoError(t, err, "the case names an unknown variant")
+				sem, err := machine.ParseSemantics(c.Semantics)
+				require.NoError(t, err)
+				v = v.WithSemantics(sem)
 				opt := DefaultOptions()
 				opt.Variant, opt.K, opt.Steps = v, c.K, c.Steps
 				rep, err := Run(context.Background(), c.Program, opt, solver)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // A survey answers, per lemma of the catalog, "what do N generated
@@ -272,6 +273,7 @@ func (sv *Survey) Violations() []Lemma {
 //	; k: 2
 //	; steps: 150
 //	; holds: kbound-assume, fixed             variants on which every lemma holds
+//	; semantics: paper                        common-rule semantics (optional; default java)
 //
 // Other comment lines (how it was found, what other variants do) are free
 // text.
@@ -284,6 +286,10 @@ type Case struct {
 	K       int
 	Steps   int
 	Holds   []string
+	// Semantics names the common-rule semantics (machine.ParseSemantics)
+	// of every run of the case; "" is the default, java. A finding that
+	// no longer reproduces under Java keeps its case under paper.
+	Semantics string
 }
 
 // ParseCase reads a regression case.
@@ -301,7 +307,7 @@ func ParseCase(file string, src []byte) (*Case, error) {
 			continue
 		}
 		switch key {
-		case "variant", "expect", "k", "steps", "holds":
+		case "variant", "expect", "k", "steps", "holds", "semantics":
 		default:
 			continue // free text
 		}
@@ -325,6 +331,9 @@ func ParseCase(file string, src []byte) (*Case, error) {
 			if _, known := Claim[c.Lemma]; !known {
 				return nil, fmt.Errorf("%s:%d: unknown lemma %q (the catalog: %v)", file, n+1, lemma, Lemmas)
 			}
+		case "semantics":
+			_, err = machine.ParseSemantics(val)
+			c.Semantics = val
 		case "k":
 			c.K, err = nonNegative(val)
 		case "steps":
@@ -380,6 +389,9 @@ func (c *Case) Header() string {
 	fmt.Fprintf(&b, "; k: %d\n; steps: %d\n", c.K, c.Steps)
 	if len(c.Holds) > 0 {
 		fmt.Fprintf(&b, "; holds: %s\n", strings.Join(c.Holds, ", "))
+	}
+	if c.Semantics != "" && c.Semantics != machine.SemJava {
+		fmt.Fprintf(&b, "; semantics: %s\n", c.Semantics)
 	}
 	return b.String()
 }

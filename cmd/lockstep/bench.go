@@ -46,6 +46,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.StringVar(&c.plotDir, "plot", "", "write the figure (fig2.png, fig2.svg) into this directory")
 	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
 	variant := fs.String("variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	sem := semanticsFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -63,7 +64,9 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	if err != nil {
 		return c, err
 	}
-	c.variant = v
+	if c.variant, err = withSemantics(v, *sem); err != nil {
+		return c, err
+	}
 	if c.root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -92,7 +95,7 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	start := time.Now()
 	rows, runErr := bench.Run(ctx, suite, opt)
-	rep := bench.Report{Suite: suite.Name, Variant: c.variant.Name, Steps: opt.Steps, Budget: c.budget,
+	rep := bench.Report{Suite: suite.Name, Variant: c.variant.Name, Semantics: c.variant.Semantics(), Steps: opt.Steps, Budget: c.budget,
 		GoMaxP: runtime.GOMAXPROCS(0), Total: time.Since(start), Rows: rows}
 	if c.steps == 0 {
 		rep.Steps = 0 // per case: see each row's step_bound
@@ -102,7 +105,7 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
 		return err
 	}
-	fmt.Fprintf(&table, "suite %s, variant %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, c.variant.Name, len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	fmt.Fprintf(&table, "suite %s, variant %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, c.variant.Name, c.variant.Semantics(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
 	if err := bench.WriteJSON(&js, rep); err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ func init() {
 // checkFlags are the flags shared by check and lemmas.
 type checkFlags struct {
 	variant  string
+	semantic string
 	k, steps int
 	workers  int
 	timeout  time.Duration
@@ -38,6 +39,7 @@ type checkFlags struct {
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.variant, "variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	semanticsVar(fs, &c.semantic)
 	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
@@ -49,6 +51,9 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 func (c *checkFlags) options() (checker.Options, error) {
 	v, err := summary.Lookup(c.variant)
 	if err != nil {
+		return checker.Options{}, err
+	}
+	if v, err = withSemantics(v, c.semantic); err != nil {
 		return checker.Options{}, err
 	}
 	if c.workers < 1 {
@@ -130,7 +135,14 @@ func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJ
 			inconclusive = true
 		}
 		if asJSON {
-			if err := enc.Encode(rep.JSON()); err != nil {
+			// The report of one program, with the semantics it was made
+			// under (the checker's JSON does not know the flag).
+			j := rep.JSON()
+			out := struct {
+				Semantics string `json:"semantics"`
+				*checker.JSONReport
+			}{opt.Variant.Semantics(), &j}
+			if err := enc.Encode(out); err != nil {
 				return err
 			}
 			continue
@@ -185,6 +197,7 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 // genSummary is the JSON result of a generated run.
 type genSummary struct {
 	Variant        string              `json:"variant"`
+	Semantics      string              `json:"semantics"`
 	Programs       int                 `json:"programs"`
 	Holds          int                 `json:"holds"`
 	Inconclusive   int                 `json:"inconclusive"`
@@ -211,7 +224,7 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		return err
 	}
 	sum := genSummary{
-		Variant: opt.Variant.Name, Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+		Variant: opt.Variant.Name, Semantics: opt.Variant.Semantics(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	sum.PerSecond = float64(sum.Programs) / sum.Seconds
@@ -222,8 +235,8 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 				return err
 			}
 		} else {
-			fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
-				sum.Variant, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
+			fmt.Fprintf(stdout, "variant %s, semantics %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
+				sum.Variant, sum.Semantics, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
 		}
 		if sum.Inconclusive > 0 {
 			return fmt.Errorf("%d checks were inconclusive", sum.Inconclusive)
@@ -239,8 +252,8 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		}
 		return errViolation
 	}
-	fmt.Fprintf(stdout, "variant %s: counterexample after %d programs (%.1fs; found with %d lines",
-		sum.Variant, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample after %d programs (%.1fs; found with %d lines",
+		sum.Variant, sum.Semantics, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
 	if cx.IsShrunk {
 		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
 	} else {

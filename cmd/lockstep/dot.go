@@ -28,6 +28,7 @@ func init() {
 func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	engine := fs.String("engine", "summary", "engine: gse or summary")
 	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	sem := semanticsFlag(fs)
 	k := fs.Int("k", 2, "k-bound (negative: unbounded)")
 	steps := fs.Int("steps", 300, "step bound of the run (negative: none)")
 	at := fs.Int("at", -1, "draw the state after this many steps on the chosen path")
@@ -48,6 +49,9 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	}
 	v, err := summary.Lookup(*variant)
 	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if v, err = withSemantics(v, *sem); err != nil {
 		problems = append(problems, err.Error())
 	}
 	if (*at >= 0) == *final {
@@ -108,7 +112,7 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("%s  %s  k=%d  path %d  step %d", filepath.Base(file), name, *k, *path, step)
+	title := fmt.Sprintf("%s  %s  %s  k=%d  path %d  step %d", filepath.Base(file), name, v.Semantics(), *k, *path, step)
 	text := machine.DOT(s, title)
 	if *out == "" {
 		_, err := io.WriteString(stdout, text)

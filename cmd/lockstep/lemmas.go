@@ -68,6 +68,9 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	variants := []summary.Variant{base.Variant}
 	if *all {
 		variants = summary.Variants()
+		for i := range variants {
+			variants[i] = variants[i].WithSemantics(base.Variant.MachineOptions())
+		}
 	}
 	cmdline := "lockstep lemmas " + strings.Join(args, " ")
 	sopt := checker.SurveyOptions{N: *n, Seed: *seed, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
@@ -168,8 +171,8 @@ func survey(opt checker.Options, sopt checker.SurveyOptions, stderr io.Writer) (
 
 func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 	o := sv.Options
-	fmt.Fprintf(w, "variant %s: %d programs (k=%d, steps %d, seed %d): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		sv.Variant, sv.Programs, o.K, o.Steps, sv.Seed, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
+	fmt.Fprintf(w, "variant %s, semantics %s: %d programs (k=%d, steps %d, seed %d): %d hold, %d violated, %d inconclusive (%.1fs)\n",
+		sv.Variant, o.Variant.Semantics(), sv.Programs, o.K, o.Steps, sv.Seed, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
 	for _, s := range sv.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", s.Lemma, s.Summary(sv))
 	}
@@ -188,6 +191,7 @@ func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 // surveyJSON is the machine-readable form of a survey.
 type surveyJSON struct {
 	Variant      string      `json:"variant"`
+	Semantics    string      `json:"semantics"`
 	K            int         `json:"k"`
 	Steps        int         `json:"steps"`
 	Seed         int64       `json:"seed"`
@@ -223,7 +227,7 @@ type undecidedJSON struct {
 
 func toSurveyJSON(sv *checker.Survey) surveyJSON {
 	j := surveyJSON{
-		Variant: sv.Variant, K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed,
+		Variant: sv.Variant, Semantics: sv.Options.Variant.Semantics(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed,
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
 		Status: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
 	}
@@ -297,6 +301,7 @@ func lemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	}
 	fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d); k = %d, step bound %d, timeout %s per program\n",
 		svs[0].Programs, svs[0].Seed, o.K, o.Steps, o.Timeout)
+	fmt.Fprintf(&b, "* semantics: %s (the common rules V10/V11 of every column, RULES.md §3; `-semantics`)\n", o.Variant.Semantics())
 	b.WriteString(`
 How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md §9, see ` + "`lockstep variants`" + `):
 
@@ -354,7 +359,7 @@ How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md 
 		b.WriteString(strings.Join(und, "\n") + "\n")
 	}
 	b.WriteString("\n## Counterexamples\n\n")
-	b.WriteString("The smallest counterexample of each violated lemma per variant: the violation of the earliest program of the stream (programs are numbered from 0), shrunk by rapid while it breaks the same lemma. Replay one with `lockstep check -variant V -k K -steps S FILE`.\n")
+	b.WriteString("The smallest counterexample of each violated lemma per variant: the violation of the earliest program of the stream (programs are numbered from 0), shrunk by rapid while it breaks the same lemma. Replay one with `lockstep check -variant V -semantics SEM -k K -steps S FILE`.\n")
 	any := false
 	for _, sv := range svs {
 		for _, s := range sv.Lemmas {
@@ -433,11 +438,11 @@ func writeFixedBugs(dir string, svs []*checker.Survey, base checker.Options, cmd
 				continue
 			}
 			written[key] = true
-			c := &checker.Case{Lemma: v.Lemma, Rule: v.Rule, K: base.K, Steps: base.Steps}
+			c := &checker.Case{Lemma: v.Lemma, Rule: v.Rule, K: base.K, Steps: base.Steps, Semantics: base.Variant.Semantics()}
 			var other []string
 			for _, variant := range summary.Variants() {
 				opt := base
-				opt.Variant = variant
+				opt.Variant = variant.WithSemantics(base.Variant.MachineOptions())
 				rep, err := checker.Run(context.Background(), cx.Shrunk.Program, opt, solver)
 				if err != nil {
 					return files, fmt.Errorf("cross-checking %s/%s on %s: %w", sv.Variant, s.Lemma, variant.Name, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/internal/mutation"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 func init() {
@@ -26,6 +27,7 @@ func init() {
 // mutantsJSON is the -json output.
 type mutantsJSON struct {
 	Base    string            `json:"base"`
+	Sem     string            `json:"semantics"`
 	N       int               `json:"n"`
 	Seed    int64             `json:"seed"`
 	Workers int               `json:"workers"`
@@ -47,6 +49,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	only := fs.String("only", "", "run only these mutants (comma-separated names)")
 	list := fs.Bool("list", false, "list the mutants and exit")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
+	sem := semanticsFlag(fs)
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -81,11 +84,15 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	copt := checker.DefaultOptions()
 	copt.K, copt.Steps, copt.Timeout, copt.NoExactness = *k, *steps, *timeout, *noExact
-	opt := mutation.Options{Check: copt, N: *n, Seed: *seed, Workers: *workers, ShrinkTime: *shrinkTime}
+	semOpt, err := machine.ParseSemantics(*sem)
+	if err != nil {
+		return fmt.Errorf("-semantics: %w", err)
+	}
+	opt := mutation.Options{Check: copt, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, ShrinkTime: *shrinkTime}
 
 	if !*asJSON {
-		fmt.Fprintf(stdout, "mutants of %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
-			mutation.BaseName, *n, *seed, *k, *workers)
+		fmt.Fprintf(stdout, "mutants of %s, semantics %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
+			mutation.BaseName, semOpt.SemanticsName(), *n, *seed, *k, *workers)
 		fmt.Fprintf(stdout, "%-28s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
 	}
 	var results []mutation.Result
@@ -126,7 +133,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	sum := mutation.Summarize(results)
 	if *asJSON {
-		out := mutantsJSON{Base: mutation.BaseName, N: *n, Seed: *seed, Workers: *workers, K: *k,
+		out := mutantsJSON{Base: mutation.BaseName, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -43,6 +43,7 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	var c runConfig
 	fs.StringVar(&c.engine, "engine", "gse", "engine: gse or summary")
 	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	sem := semanticsFlag(fs)
 	fs.IntVar(&c.k, "k", 2, "k-bound (negative: unbounded)")
 	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (negative: none; paths on cyclic heaps may then never end)")
 	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition")
@@ -65,7 +66,9 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
-	c.variant = v
+	if c.variant, err = withSemantics(v, *sem); err != nil {
+		problems = append(problems, err.Error())
+	}
 	if c.timeout < 0 {
 		problems = append(problems, "-timeout must not be negative")
 	}
@@ -92,6 +95,7 @@ type runReport struct {
 	File     string           `json:"file"`
 	Engine   string           `json:"engine"`
 	Variant  string           `json:"variant"`
+	Semantic string           `json:"semantics"` // machine.SemanticsNames
 	K        int              `json:"k"`
 	Steps    int              `json:"step_bound"`
 	Complete bool             `json:"complete"`
@@ -182,7 +186,7 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	}
 
 	rep := runReport{
-		File: c.file, Engine: c.engine, Variant: c.variant.Name, K: c.k, Steps: c.steps,
+		File: c.file, Engine: c.engine, Variant: c.variant.Name, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
 	}
@@ -222,7 +226,7 @@ func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 	if r.Engine == "summary" || r.Variant != "published" {
 		eng += " (variant " + r.Variant + ")"
 	}
-	fmt.Fprintf(w, "engine      %s  k=%d  step bound %d\n", eng, r.K, r.Steps)
+	fmt.Fprintf(w, "engine      %s  semantics %s  k=%d  step bound %d\n", eng, r.Semantic, r.K, r.Steps)
 	fmt.Fprintf(w, "paths       %d  (value %d, error %d, cut %d, stuck %d)\n", r.Paths,
 		r.Ends["value"], r.Ends["error"], r.Ends["cut"], r.Ends["stuck"])
 	fmt.Fprintf(w, "states      %d\n", r.States)

@@ -13,14 +13,16 @@ import (
 
 // Report is what the JSON output holds: the settings and the rows.
 type Report struct {
-	Suite    string        `json:"suite"`
-	Variant  string        `json:"variant"`
-	Steps    int           `json:"step_bound"`
-	Budget   time.Duration `json:"budget_ns"`
-	GoMaxP   int           `json:"gomaxprocs"`
-	Total    time.Duration `json:"total_wall_ns"`
-	Rows     []Row         `json:"rows"`
-	HeapNote string        `json:"peak_heap_note"`
+	Suite   string `json:"suite"`
+	Variant string `json:"variant"`
+	// Semantics is the common-rule semantics (V10/V11) of both engines.
+	Semantics string        `json:"semantics"`
+	Steps     int           `json:"step_bound"`
+	Budget    time.Duration `json:"budget_ns"`
+	GoMaxP    int           `json:"gomaxprocs"`
+	Total     time.Duration `json:"total_wall_ns"`
+	Rows      []Row         `json:"rows"`
+	HeapNote  string        `json:"peak_heap_note"`
 }
 
 // HeapNote says what the peak-memory columns measure.

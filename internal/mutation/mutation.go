@@ -26,6 +26,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
 )
@@ -153,9 +154,12 @@ func Lookup(name string) (Mutant, error) {
 
 // Options configure Run.
 type Options struct {
-	Check      checker.Options // Variant is replaced by each mutant's
-	N          int             // programs per mutant at most
-	Seed       int64           // seed of the program stream (the same for every mutant)
+	Check checker.Options // Variant is replaced by each mutant's
+	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
+	// given to every mutant and to the base; the zero value is Java.
+	Semantics  machine.Options
+	N          int   // programs per mutant at most
+	Seed       int64 // seed of the program stream (the same for every mutant)
 	Workers    int
 	ShrinkTime time.Duration
 	// Progress, if not nil, is called after every program of the hunt.
@@ -224,7 +228,7 @@ func (r Result) Status() string {
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.Check
-	copt.Variant = m.Variant
+	copt.Variant = m.Variant.WithSemantics(opt.Semantics)
 	res := Result{Mutant: m.Name, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
@@ -250,7 +254,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.ShrunkLines = checker.Lines(rep.Program)
 	res.Killer, res.Rule, res.Reason = rep.Verdict.Lemma, rep.Verdict.Rule, rep.Verdict.Reason
 	res.Program = javalite.Print(rep.Program)
-	base, err := confirm(ctx, opt.Check, rep.Program)
+	base, err := confirm(ctx, opt.Check, opt.Semantics, rep.Program)
 	if err != nil {
 		res.Error = err.Error()
 	}
@@ -259,8 +263,8 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 }
 
 // confirm runs the base variant on the counterexample p.
-func confirm(ctx context.Context, opt checker.Options, p *javalite.Program) (string, error) {
-	opt.Variant = Base()
+func confirm(ctx context.Context, opt checker.Options, sem machine.Options, p *javalite.Program) (string, error) {
+	opt.Variant = Base().WithSemantics(sem)
 	s, err := smt.NewSolver()
 	if err != nil {
 		return "", err
