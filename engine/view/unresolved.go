@@ -18,7 +18,7 @@ import (
 //
 //   - (g ∧ r_u = null, l_null) if l_u is MayBeNull;
 //   - (g ∧ r_u ≠ null ∧ r_u = r_a ∧ ⋀_{b<a} r_u ≠ r_b, l_a) per materialized a;
-//   - (g ∧ base ∧ r_u = r_u' ∧ ⋀_{u”<u'} r_u ≠ r_u”, l_u') per earlier u';
+//   - (g ∧ base ∧ r_u = r_w ∧ ⋀_{x<w} r_u ≠ r_x, l_w) per earlier unresolved w;
 //   - (g ∧ base ∧ ⋀_{u'<u} r_u ≠ r_u', l_u) if Depth(l_u) ≤ k,
 //
 // with base = r_u ≠ null ∧ ⋀_a r_u ≠ r_a. The guards of one expansion are
