@@ -96,6 +96,12 @@ type partitionReport struct {
 // It returns the first discrepancy as an error; t only fails on a broken
 // harness (solver or relation errors).
 func partition(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int) (partitionReport, error) {
+	return partitionUpTo(t, p, e, k, maxSteps, false)
+}
+
+// partitionUpTo is partition; with cut, paths longer than maxSteps are
+// compared up to maxSteps only (GSE and the engine cut at the same step).
+func partitionUpTo(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int, cut bool) (partitionReport, error) {
 	t.Helper()
 	solver := newSolver(t)
 	var rep partitionReport
@@ -145,6 +151,10 @@ func partition(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int) (p
 				}
 			}
 		}
+	}
+	if cut {
+		rep.steps = maxSteps
+		return rep, nil
 	}
 	return rep, fmt.Errorf("paths longer than %d steps", maxSteps)
 }
