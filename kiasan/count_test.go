@@ -93,4 +93,14 @@ func TestLinkedListFiniteK(t *testing.T) {
 		assert.Equal(t, w.lazierS, b, "k=%d lazier#", k)
 		assert.Equal(t, predicted[i], struct{ gse, lazier, lazierS int64 }{g.Paths(), a.Paths(), b.Paths()}, "k=%d paths vs ENGINES.md §9", k)
 	}
+	// Variants (docs/KIASAN.md "Counts"): ifnull-syntactic resolves the
+	// data δ compared with a null d (IF_ACMPEQ), which brings lazier back to
+	// GSE's counts at k ≥ 2 and adds a stuck end at k = 1; alias-pending
+	// restores lazier#'s lost alias world at k = 1.
+	for i, w := range []struct{ lazier, lazierS int64 }{{7, 4}, {25, 24}, {93, 92}, {376, 375}} {
+		k := i + 1
+		assert.Equal(t, w.lazier, run(t, p, mustNew(t, Lazier, "ifnull-syntactic", k), 1000, nil).Paths(), "k=%d lazier:ifnull-syntactic", k)
+		assert.Equal(t, w.lazierS, run(t, p, mustNew(t, LazierSharp, "ifnull-syntactic", k), 1000, nil).Paths(), "k=%d lazier#:ifnull-syntactic", k)
+	}
+	assert.Equal(t, counts{Value: 3, Error: 1, Cut: 1}, run(t, p, mustNew(t, LazierSharp, "alias-pending", 1), 1000, nil))
 }

@@ -87,6 +87,11 @@ type Variants struct {
 	// (javac compiles x == null to IFNULL, x == y to IF_ACMPEQ whatever y
 	// holds); by default a comparison with any null value is.
 	IfnullSyntactic bool
+	// AliasPending: RESOLVE of a location beyond the bound may also make it
+	// one object with an older unresolved location of its class within the
+	// bound, materializing that one (the "earlier unresolved" entries of
+	// the View, which Kiasan's collect(h) cannot offer).
+	AliasPending bool
 }
 
 // VariantInfo lists the variants with their one-line documentation, in the
@@ -95,6 +100,7 @@ var VariantInfo = []engine.Variant{
 	{Name: "acmp-null-full", Doc: "x = null resolves x fully (null / each alias / fresh) like IF_ACMPEQ, instead of IFNULL"},
 	{Name: "eq-new-shortcut", Doc: "an unresolved operand compared with a new object is unequal without resolving"},
 	{Name: "ifnull-syntactic", Doc: "only a comparison with the literal null is IFNULL (javac's reading); a null-valued operand otherwise gives IF_ACMPEQ"},
+	{Name: "alias-pending", Doc: "RESOLVE beyond the bound may alias an older unresolved location within the bound, materializing it (Kiasan offers materialized objects only)"},
 	{Name: "stamp-kbound", Doc: "k-bound aligned with GSE: a δ deeper than k aliases only objects of older symbols; an object takes the depth of its oldest symbol"},
 }
 
@@ -114,6 +120,8 @@ func ParseVariants(spec string) (Variants, error) {
 			v.StampKbound = true
 		case "ifnull-syntactic":
 			v.IfnullSyntactic = true
+		case "alias-pending":
+			v.AliasPending = true
 		default:
 			var names []string
 			for _, i := range VariantInfo {
@@ -138,6 +146,9 @@ func (v Variants) String() string {
 	}
 	if v.IfnullSyntactic {
 		names = append(names, "ifnull-syntactic")
+	}
+	if v.AliasPending {
+		names = append(names, "alias-pending")
 	}
 	sort.Strings(names)
 	return strings.Join(names, "+")

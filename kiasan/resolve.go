@@ -26,7 +26,8 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 	var out []resolution
 	cands := e.candidates(s, lu)
 	fresh := e.K < 0 || info.Depth <= e.K || e.Mut == MutFreshBeyondK
-	nalt := len(cands)
+	pending := e.pending(s, lu, fresh)
+	nalt := len(cands) + len(pending)
 	if withNull {
 		nalt++
 	}
@@ -69,6 +70,24 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 		}
 		out = append(out, resolution{s: b, to: a.Loc})
 	}
+	for _, w := range pending {
+		// Variant alias-pending: l_w becomes a fresh object (as its own
+		// RESOLVE would make it) and l_u is that object.
+		b := take()
+		rw := b.Locs[w].Identity
+		if b.Locs[w].MayBeNull {
+			b.AddFact(smt.Neq(rw, machine.RNull))
+		}
+		for _, a := range b.InputLocs(info.Class) {
+			b.AddFact(smt.Neq(rw, a.Ref))
+		}
+		wi := &b.Locs[w]
+		wi.Unresolved, wi.MayBeNull, wi.Input, wi.Exists = false, false, true, smt.True()
+		e.substitute(b, lu, w, at)
+		b.AddFact(smt.Eq(ru, rw))
+		nonNull(b)
+		out = append(out, resolution{s: b, to: w})
+	}
 	if fresh {
 		// init-sym-loc*(σ, δ) ∋ init-sym-loc(σ, δ, j), j ∉ dom h, if m ≥ 0:
 		// l_u itself becomes the materialized input location (fields r_un).
@@ -80,6 +99,24 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 		li := &b.Locs[lu]
 		li.Unresolved, li.MayBeNull, li.Input, li.Exists = false, false, true, smt.True()
 		out = append(out, resolution{s: b, to: lu})
+	}
+	return out
+}
+
+// pending are the alias-pending candidates of l_u when it cannot be fresh:
+// the live unresolved locations of its class older than it (by identity)
+// that can be fresh themselves, in creation order.
+func (e *Engine) pending(s *machine.State, lu machine.Loc, fresh bool) []machine.Loc {
+	if !e.Var.AliasPending || fresh {
+		return nil
+	}
+	info := s.Locs[lu]
+	var out []machine.Loc
+	for l, w := range s.Locs {
+		if w.Unresolved && !w.Exists.IsFalse() && w.Class == info.Class && w.Identity < info.Identity &&
+			(e.K < 0 || w.Depth <= e.K) {
+			out = append(out, machine.Loc(l))
+		}
 	}
 	return out
 }
