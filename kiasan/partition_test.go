@@ -2,6 +2,7 @@ package kiasan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"testing"
@@ -99,19 +100,50 @@ func partition(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int) (p
 	return partitionUpTo(t, p, e, k, maxSteps, false)
 }
 
+// errTooMany makes a comparison inconclusive: a level of the GSE tree
+// larger than maxLevel states.
+var errTooMany = errors.New("inconclusive: too many GSE states at one step")
+
+// maxLevel bounds the GSE states compared at one step.
+const maxLevel = 2000
+
 // partitionUpTo is partition; with cut, paths longer than maxSteps are
 // compared up to maxSteps only (GSE and the engine cut at the same step).
+// Both trees are walked level by level: the states at step n are
+// compared, then stepped.
 func partitionUpTo(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int, cut bool) (partitionReport, error) {
 	t.Helper()
 	solver := newSolver(t)
 	var rep partitionReport
+	ref := gse.New(k)
+	ref.Opt = e.Opt
+	gs := []*machine.State{machine.Initial(p)}
+	qs := []*machine.State{machine.Initial(p)}
+	step := func(states []*machine.State, eng machine.Engine) ([]*machine.State, error) {
+		var next []*machine.State
+		for _, s := range states {
+			if s.Terminal() {
+				continue
+			}
+			succ, err := machine.Step(s, eng, eng.Options())
+			if err != nil {
+				return nil, err
+			}
+			for _, sc := range succ {
+				next = append(next, sc.S)
+			}
+		}
+		return next, nil
+	}
 	for n := 0; n <= maxSteps; n++ {
-		g := gseHeaps(t, statesAt(t, p, gse.New(k), n))
-		qs := statesAt(t, p, e, n)
-		if len(g) == 0 && len(qs) == 0 {
+		if len(gs) == 0 && len(qs) == 0 {
 			rep.steps = n
 			return rep, nil
 		}
+		if len(gs) > maxLevel {
+			return rep, errTooMany
+		}
+		g := gseHeaps(t, gs)
 		got := map[string]map[string]int{}
 		for _, q := range qs {
 			rep.kiasanStates++
@@ -150,6 +182,13 @@ func partitionUpTo(t testing.TB, p *javalite.Program, e *Engine, k, maxSteps int
 					return rep, fmt.Errorf("step %d: a GSE heap no %s state represents: %s", n, e.Name(), h)
 				}
 			}
+		}
+		var err error
+		if gs, err = step(gs, ref); err != nil {
+			return rep, err
+		}
+		if qs, err = step(qs, e); err != nil {
+			return rep, err
 		}
 	}
 	if cut {
