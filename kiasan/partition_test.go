@@ -1,7 +1,6 @@
 package kiasan
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -22,21 +21,6 @@ func newSolver(t testing.TB) *smt.Solver {
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
 	return s
-}
-
-// statesAt returns every state of an exploration that has taken exactly n
-// steps (cut there, or ended there).
-func statesAt(t testing.TB, p *javalite.Program, eng machine.Engine, n int) []*machine.State {
-	t.Helper()
-	var out []*machine.State
-	_, err := machine.Explore(context.Background(), machine.Initial(p), eng, n, func(s *machine.State, _ machine.EndKind) bool {
-		if s.Steps == n {
-			out = append(out, s)
-		}
-		return true
-	})
-	require.NoError(t, err)
-	return out
 }
 
 // gseHeaps maps control → the set of canonical GSE heaps at that control.

@@ -113,7 +113,7 @@ func (e *Engine) pending(s *machine.State, lu machine.Loc, fresh bool) []machine
 	info := s.Locs[lu]
 	var out []machine.Loc
 	for l, w := range s.Locs {
-		if w.Unresolved && !w.Exists.IsFalse() && w.Class == info.Class && w.Identity < info.Identity &&
+		if w.Unresolved && (w.Exists == nil || !w.Exists.IsFalse()) && w.Class == info.Class && w.Identity < info.Identity &&
 			(e.K < 0 || w.Depth <= e.K) {
 			out = append(out, machine.Loc(l))
 		}

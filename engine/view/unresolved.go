@@ -42,6 +42,9 @@ import (
 // Unresolved locations stay in Locs after every pointer to them is
 // overwritten, so the unreachable input locations of GSE keep a
 // counterpart (exactness of the whole heap, not only its reachable part).
+//
+// A state without unresolved locations is returned as it is (not copied):
+// callers must not modify a View.
 func Unresolved(s *machine.State, k int) (*machine.State, error) {
 	return unresolvedView(s, k, false)
 }
