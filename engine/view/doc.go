@@ -1,0 +1,19 @@
+// Package view holds the Views of engines whose states extend the machine
+// state (ENGINES.md §5): pure functions from an engine state to a guarded
+// state of the shape RULES.md §2 describes — every location canonical (one
+// location is one object in every world), every value set deterministic and
+// total under the path condition — so that the relations of package
+// relation (Represents, Concretize, Exact, WellFormed) apply unchanged and
+// never read an extension.
+//
+// A View never modifies its argument, and builds no formula the engine
+// state does not determine: two calls on one state give equal results
+// (formulas are hash-consed), which lets the checker cache them per state.
+//
+// Unresolved (file unresolved.go) maps away the unresolved locations of
+// Kiasan's lazier and lazier# (package kiasan) and of uber-lazy's deferred
+// variant: each becomes an input location that exists in the worlds where
+// its identity reference differs from null and from every earlier
+// candidate of its class, and each entry naming it becomes one entry per
+// object it can be.
+package view

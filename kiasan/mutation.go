@@ -1,0 +1,74 @@
+package kiasan
+
+// Mutation is a single-point change of one rule of this package (issue 13
+// item 7): each is read at the one place where the rule makes the choice it
+// changes, so the checker can be shown to kill it. MutNone is the engine as
+// specified.
+type Mutation uint8
+
+const (
+	MutNone Mutation = iota
+	// MutDropAliases: RESOLVE offers no alias candidates (null and fresh
+	// only).
+	MutDropAliases
+	// MutAllLocations: RESOLVE's alias candidates include the (new C)
+	// locations of the class, not only the materialized input locations.
+	MutAllLocations
+	// MutFreshBeyondK: RESOLVE offers "fresh" whatever the depth.
+	MutFreshBeyondK
+	// MutLocalSubst: a resolution rewrites only the reference being
+	// dereferenced or compared, not every entry naming l_u.
+	MutLocalSubst
+	// MutForgetNonNull: the non-null branch of a δ̂ null test records no
+	// fact r_u ≠ null and leaves MayBeNull set.
+	MutForgetNonNull
+	// MutMayBeNullAsNonNull: a null test of a δ̂ takes only the non-null
+	// branch, as IFNULL-A does for a δ.
+	MutMayBeNullAsNonNull
+	// MutSameUnequal: IF_ACMPEQ1 (one unresolved location on both sides)
+	// answers false.
+	MutSameUnequal
+	// MutNoNullAtRead: lazier's read of an uninitialized field has no
+	// GETFIELD3-S (null) successor.
+	MutNoNullAtRead
+)
+
+// MutationInfo names and documents a mutation.
+type MutationInfo struct {
+	Mut       Mutation
+	Name, Doc string
+}
+
+// Mutations lists every mutation with its name and one-line documentation.
+var Mutations = []MutationInfo{
+	{MutDropAliases, "resolve-no-alias", "RESOLVE drops the alias candidates (only null and fresh)"},
+	{MutAllLocations, "resolve-all-locations", "RESOLVE also aliases (new C) locations, not only materialized input locations"},
+	{MutFreshBeyondK, "resolve-fresh-beyond-k", "RESOLVE offers a fresh location beyond the k-bound"},
+	{MutLocalSubst, "resolve-local-subst", "a resolution rewrites only the reference at hand, not every entry naming l_u"},
+	{MutForgetNonNull, "ifnull-forget-nonnull", "the non-null branch of a δ̂ null test forgets r_u ≠ null (MayBeNull stays set)"},
+	{MutMayBeNullAsNonNull, "ifnull-maybenull-nonnull", "a δ̂ null test treats MayBeNull as non-null (no null branch)"},
+	{MutSameUnequal, "acmpeq-same-unequal", "IF_ACMPEQ1: an unresolved location compared with itself is unequal"},
+	{MutNoNullAtRead, "lazier-no-null-read", "lazier reads an uninitialized field without the GETFIELD3-S null branch"},
+}
+
+func (m Mutation) String() string {
+	if m == MutNone {
+		return "none"
+	}
+	for _, i := range Mutations {
+		if i.Mut == m {
+			return i.Name
+		}
+	}
+	return "mutation?"
+}
+
+// MutationByName finds a mutation by its name.
+func MutationByName(name string) (Mutation, bool) {
+	for _, i := range Mutations {
+		if i.Name == name {
+			return i.Mut, true
+		}
+	}
+	return MutNone, false
+}
