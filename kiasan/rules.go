@@ -6,9 +6,9 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// RuleInvokeNull is RULES.md §3's Invoke′ (Java reading V11). The machine
-// has no constant for it yet; the rule string is the spec's.
-const RuleInvokeNull = "Invoke′"
+// RuleInvokeNull is RULES.md §3's Invoke′ (Java reading V11), as the
+// machine names it.
+const RuleInvokeNull = machine.RuleInvokeNull
 
 // Names of the steps the seed gives no rule for (see the package doc).
 const (
@@ -317,9 +317,6 @@ func (e *Engine) acmpeq(s *machine.State, r0, r1 machine.Ref, l0, l1 machine.Loc
 // end like A′. A δ̂ receiver is init-sym-ref*'d: null (Invoke′) or a δ
 // (MayBeNull cleared); a δ is non-null and stays unresolved, since static
 // dispatch needs no object (ENGINES.md §2: nothing is resolved at Invoke).
-//
-// The machine's common helper EnterMethod is not there yet; enterMethod is
-// this package's equivalent.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	l, err := only(s, r)
 	if err != nil {
@@ -332,7 +329,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 	}
 	if !unresolved(s, l) || !s.Locs[l].MayBeNull {
 		// Rule: Invoke
-		enterMethod(s, r, v, c, k, e.Opt)
+		machine.EnterMethod(s, r, v, c, k, e.Opt)
 		return one(s, machine.RuleInvoke), nil
 	}
 	ru := s.Locs[l].Identity
@@ -344,27 +341,9 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 	// Rule: Invoke / init-sym-ref*
 	s.Locs[l].MayBeNull = false
 	s.AddFact(smt.Neq(ru, machine.RNull))
-	enterMethod(s, r, v, c, k, e.Opt)
+	machine.EnterMethod(s, r, v, c, k, e.Opt)
 	return []machine.Succ{
 		{S: b, Rule: ruleName(RuleInvokeNull, []string{initSymRef})},
 		{S: s, Rule: ruleName(machine.RuleInvoke, []string{initSymRef})},
 	}, nil
-}
-
-// enterMethod is the rest of the paper rule Invoke (machine.Step's KCallArg
-// case): the method of the receiver's static class, with a fresh
-// environment {this, x} (or the caller's extended, variant V9).
-func enterMethod(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont, opt machine.Options) {
-	saved := s.Env
-	env := make([]machine.Value, c.Method.NumSlots)
-	for i := range env {
-		env[i] = machine.VUndef
-	}
-	if opt.InvokeExtendsEnv {
-		copy(env, saved)
-	}
-	env[javalite.SlotThis] = machine.RefVal(r)
-	env[javalite.SlotParam] = v
-	s.Env = env
-	s.SetExpr(c.Method.Body, &machine.Kont{Kind: machine.KPop, Env: saved, Next: k})
 }
