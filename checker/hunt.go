@@ -263,7 +263,7 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 
 // sameLemma is Property restricted to failures of one lemma, so that
 // shrinking keeps the counterexample about the same claim.
-func sameLemma(t interface{ Cleanup(func()) }, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+func sameLemma(t TB, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
 	return PropertyOf(t, opt, gen.Program(), func(r *Report) {
 		if r.Verdict.Lemma == lemma {
 			onFail(r)
