@@ -28,6 +28,8 @@ type mutantsJSON struct {
 	Base    string            `json:"base"`
 	N       int               `json:"n"`
 	Seed    int64             `json:"seed"`
+	Shard   string            `json:"shard,omitempty"`
+	Steps   int               `json:"steps"`
 	Workers int               `json:"workers"`
 	K       int               `json:"k"`
 	Date    string            `json:"date"`
@@ -48,7 +50,12 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	list := fs.Bool("list", false, "list the mutants and exit")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
+	shardSpec := shardFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	shard, err := checker.ParseShardFlag(*shardSpec)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -81,7 +88,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	copt := checker.DefaultOptions()
 	copt.K, copt.Steps, copt.Timeout, copt.NoExactness = *k, *steps, *timeout, *noExact
-	opt := mutation.Options{Check: copt, N: *n, Seed: *seed, Workers: *workers, ShrinkTime: *shrinkTime}
+	opt := mutation.Options{Check: copt, N: *n, Seed: *seed, Shard: shard, Workers: *workers, ShrinkTime: *shrinkTime}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
@@ -90,7 +97,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	var results []mutation.Result
 	for i, m := range ms {
-		prog := newProgress(stderr, *n)
+		prog := newProgress(stderr, shard.Len(*n))
 		var done, holds, inconcl atomic.Int64
 		stop := prog.start(func() (int64, string) {
 			return done.Load(), fmt.Sprintf("%s (%d/%d): %d hold, %d inconclusive", m.Name, i+1, len(ms), holds.Load(), inconcl.Load())
@@ -126,7 +133,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	sum := mutation.Summarize(results)
 	if *asJSON {
-		out := mutantsJSON{Base: mutation.BaseName, N: *n, Seed: *seed, Workers: *workers, K: *k,
+		out := mutantsJSON{Base: mutation.BaseName, N: *n, Seed: *seed, Shard: shard.String(), Steps: *steps, Workers: *workers, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
