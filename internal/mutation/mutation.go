@@ -189,7 +189,7 @@ type Result struct {
 	ShrinkSeconds float64 `json:"shrink_seconds,omitempty"`
 	Seed          int64   `json:"failing_seed,omitempty"`
 	Index         int     `json:"failing_index,omitempty"` // position of the failing program in the stream
-	Program       string  `json:"program,omitempty"` // the shrunk counterexample
+	Program       string  `json:"program,omitempty"`       // the shrunk counterexample
 	Reason        string  `json:"reason,omitempty"`
 	// Base is the verdict of the base variant on the shrunk
 	// counterexample. Only "holds" confirms the kill: a counterexample
