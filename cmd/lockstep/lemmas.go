@@ -133,22 +133,9 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	}
 	st := checker.Holds
 	for _, sv := range surveys {
-		switch sv.Status() {
-		case checker.Violated:
-			st = checker.Violated
-		case checker.Inconclusive:
-			if st == checker.Holds {
-				st = checker.Inconclusive
-			}
-		}
+		st = worse(st, sv.Status())
 	}
-	switch st {
-	case checker.Violated:
-		return errViolation
-	case checker.Inconclusive:
-		return errInconclusive
-	}
-	return nil
+	return surveyExit(st)
 }
 
 // survey runs one variant with a progress line on a terminal.

@@ -315,15 +315,30 @@ func mergeSurveys(parts []json.RawMessage, asJSON bool, stdout io.Writer) error 
 		if !asJSON {
 			printMergedSurvey(stdout, m, len(byVariant[m.Variant]))
 		}
-		switch m.Status {
-		case checker.Violated.String():
-			st = checker.Violated
-		case checker.Inconclusive.String():
-			if st == checker.Holds {
-				st = checker.Inconclusive
+		for _, s := range []checker.Status{checker.Violated, checker.Inconclusive} {
+			if m.Status == s.String() {
+				st = worse(st, s)
 			}
 		}
 	}
+	return surveyExit(st)
+}
+
+// worse is the status of two results together: violated over
+// inconclusive over holds.
+func worse(a, b checker.Status) checker.Status {
+	switch {
+	case a == checker.Violated || b == checker.Violated:
+		return checker.Violated
+	case a == checker.Inconclusive || b == checker.Inconclusive:
+		return checker.Inconclusive
+	}
+	return checker.Holds
+}
+
+// surveyExit is the exit status of lemmas (and of its merge) for the
+// worst status of its surveys.
+func surveyExit(st checker.Status) error {
 	switch st {
 	case checker.Violated:
 		return errViolation
@@ -385,12 +400,7 @@ func mergeSurvey(parts []surveyJSON) (surveyJSON, error) {
 		}
 		s := e.Status()
 		l.Status, l.Summary = s.String(), e.Summary(m.Programs, m.Violated+m.Inconclusive)
-		switch {
-		case s == checker.Violated:
-			st = checker.Violated
-		case s == checker.Inconclusive && st == checker.Holds:
-			st = checker.Inconclusive
-		}
+		st = worse(st, s)
 		m.Lemmas = append(m.Lemmas, *l)
 	}
 	m.Status = st.String()
