@@ -136,3 +136,19 @@ func TestMergeRejects(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.Contains(t, out, "6 programs, 6 hold")
 }
+
+// TestShardUsage: a malformed -shard, or -shard without a program stream,
+// is a usage error.
+func TestShardUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "-gen", "-shard", "3/3"},
+		{"check", "-shard", "0/2", "../../testdata/programs/swap.jl"},
+		{"lemmas", "-shard", "1"},
+		{"mutants", "-shard", "-1/2"},
+		{"merge"},
+	} {
+		code, _, stderr := runCode(args...)
+		require.Equalf(t, exitUsage, code, "%v: stderr %s", args, stderr)
+		require.NotEmpty(t, stderr, args)
+	}
+}
