@@ -40,8 +40,9 @@ func readmeSnippets(t *testing.T, readme string) (gomod, gofile string) {
 
 // TestImportAsREADME builds and runs a scratch module that requires
 // lockstep with the README's go.mod lines (the replace pointed at this
-// checkout) and contains the README's test file as it is. It works
-// offline: the module cache and lockstep's go.sum have every dependency.
+// checkout) and contains the README's test file as it is, with the
+// README's commands (go mod tidy, go test). It works offline: the module
+// cache and lockstep's go.sum have every dependency.
 func TestImportAsREADME(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a scratch module: not in -short")
@@ -68,12 +69,19 @@ func TestImportAsREADME(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine_test.go"), []byte(gofile+"\n"), 0o644))
 
-	// A few generated programs are enough to show the property runs.
-	cmd := exec.Command("go", "test", "-count=1", "-v", "-rapid.checks=3", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
-	out, err := cmd.CombinedOutput()
-	require.NoErrorf(t, err, "go test in the scratch module:\n%s\ngo.mod:\n%s", out, mod)
-	require.Contains(t, string(out), "--- PASS: TestMyProgram")
-	require.Contains(t, string(out), "--- PASS: TestGeneratedPrograms")
+	// The README's steps: go mod tidy, then go test (a few generated
+	// programs are enough to show the property runs). Offline: the module
+	// cache and the go.sum copied above have everything.
+	env := append(os.Environ(), "GOFLAGS=-buildvcs=false", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	goCmd := func(args ...string) string {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		require.NoErrorf(t, err, "go %s in the scratch module:\n%s\ngo.mod:\n%s", strings.Join(args, " "), out, mod)
+		return string(out)
+	}
+	goCmd("mod", "tidy")
+	out := goCmd("test", "-count=1", "-v", "-rapid.checks=3", ".")
+	require.Contains(t, out, "--- PASS: TestMyProgram")
+	require.Contains(t, out, "--- PASS: TestGeneratedPrograms")
 }
