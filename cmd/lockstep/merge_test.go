@@ -12,9 +12,9 @@ import (
 
 // shardsAndMerge runs args with -shard i/3 for i = 0, 1, 2, each with
 // -json into a file, then `merge -json` on the three files, and returns
-// the merged output and its exit status. Every shard must exit with want,
-// the status the unsharded run has.
-func shardsAndMerge(t *testing.T, want int, args ...string) (int, string) {
+// the merged output, which must exit with want, the status of the
+// unsharded run. A shard exits with want or, without the violation, 0.
+func shardsAndMerge(t *testing.T, want int, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	var files []string
@@ -28,7 +28,19 @@ func shardsAndMerge(t *testing.T, want int, args ...string) (int, string) {
 	}
 	code, out, stderr := runCode(append([]string{"merge", "-json"}, files...)...)
 	require.Equalf(t, want, code, "merge: stderr:\n%s", stderr)
-	return code, out
+	return out
+}
+
+// wholeAndMerged runs args unsharded with -json, which must exit with
+// want, then as three shards and a merge, and decodes both results.
+func wholeAndMerged[T any](t *testing.T, want int, args ...string) (whole, merged T) {
+	t.Helper()
+	code, out, stderr := runCode(append(args, "-json")...)
+	require.Equalf(t, want, code, "unsharded: stderr:\n%s", stderr)
+	require.NoError(t, json.Unmarshal([]byte(out), &whole))
+	m := shardsAndMerge(t, want, args...)
+	require.NoError(t, json.Unmarshal([]byte(m), &merged))
+	return whole, merged
 }
 
 // TestMergeLemmas: three shards of a survey and their merge give the
@@ -37,13 +49,7 @@ func shardsAndMerge(t *testing.T, want int, args ...string) (int, string) {
 // exit status. Only time differs.
 func TestMergeLemmas(t *testing.T) {
 	args := []string{"lemmas", "-variant", "seed000", "-n", "7", "-steps", "60", "-no-shrink", "-workers", "1"}
-	code, whole, stderr := runCode(append(args, "-json")...)
-	require.Equalf(t, exitViolation, code, "stderr:\n%s", stderr)
-	_, merged := shardsAndMerge(t, exitViolation, args...)
-
-	var a, b surveyJSON
-	require.NoError(t, json.Unmarshal([]byte(whole), &a))
-	require.NoError(t, json.Unmarshal([]byte(merged), &b))
+	a, b := wholeAndMerged[surveyJSON](t, exitViolation, args...)
 	untime := func(s *surveyJSON) {
 		s.Seconds = 0
 		for i := range s.Lemmas {
@@ -69,12 +75,7 @@ func TestMergeCheckGenerated(t *testing.T) {
 	}{{"fixed", exitOK}, {"seed000", exitViolation}} {
 		t.Run(tc.variant, func(t *testing.T) {
 			args := []string{"check", "-gen", "-variant", tc.variant, "-n", "6", "-k", "1", "-steps", "60", "-workers", "1", "-shrink-time", "1s"}
-			code, whole, stderr := runCode(append(args, "-json")...)
-			require.Equalf(t, tc.want, code, "stderr:\n%s", stderr)
-			_, merged := shardsAndMerge(t, tc.want, args...)
-			var a, b genSummary
-			require.NoError(t, json.Unmarshal([]byte(whole), &a))
-			require.NoError(t, json.Unmarshal([]byte(merged), &b))
+			a, b := wholeAndMerged[genSummary](t, tc.want, args...)
 			if tc.want == exitOK {
 				a.Seconds, a.PerSecond, b.Seconds, b.PerSecond = 0, 0, 0, 0
 				require.Equal(t, a, b)
@@ -94,12 +95,7 @@ func TestMergeCheckGenerated(t *testing.T) {
 // same program of the stream as unsharded, at the same position.
 func TestMergeMutants(t *testing.T) {
 	args := []string{"mutants", "-only", "m-drop-null", "-n", "5", "-workers", "1", "-shrink-time", "1s"}
-	code, whole, stderr := runCode(append(args, "-json")...)
-	require.Equalf(t, exitOK, code, "stderr:\n%s", stderr)
-	_, merged := shardsAndMerge(t, exitOK, args...)
-	var a, b mutantsJSON
-	require.NoError(t, json.Unmarshal([]byte(whole), &a))
-	require.NoError(t, json.Unmarshal([]byte(merged), &b))
+	a, b := wholeAndMerged[mutantsJSON](t, exitOK, args...)
 	require.Len(t, b.Results, 1)
 	ra, rb := a.Results[0], b.Results[0]
 	require.True(t, rb.Killed)
