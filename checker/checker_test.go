@@ -10,17 +10,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
-func load(t *testing.T, path string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.LoadFile(path)
-	require.NoError(t, err)
-	return p
-}
+// load is the shared helper under the name these tests use.
+var load = testutil.Program
 
 func variant(t *testing.T, name string) summary.Variant {
 	t.Helper()

@@ -31,6 +31,7 @@ import (
 type HuntOptions struct {
 	N          int   // programs to check
 	Seed       int64 // seed of the program stream
+	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
 	// All keeps checking after a violation and collects the first
@@ -60,6 +61,7 @@ type Counterexample struct {
 	Shrunk   *Report // after shrinking (== Found if it could not shrink)
 	IsShrunk bool
 	Seed     int64 // ProgramSeed of the program as found
+	Index    int   // its position in the stream
 	// After is how many programs had been checked when it was found, and
 	// Time how long that took (before shrinking).
 	After int
@@ -86,7 +88,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := stream(ctx, opt, h.N, h.Seed, h.Workers, func(i int, ps int64, rep *Report) {
+	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
 		n := done.Add(1)
 		mu.Lock()
 		for l, c := range rep.Checked {
@@ -104,7 +106,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 				res.First = l
 			}
 			if res.Counterexamples[l] == nil {
-				res.Counterexamples[l] = &Counterexample{Found: rep, Seed: ps, After: int(n), Time: time.Since(start)}
+				res.Counterexamples[l] = &Counterexample{Found: rep, Seed: ps, Index: i, After: int(n), Time: time.Since(start)}
 			}
 			if !h.All {
 				cancel()
@@ -126,14 +128,16 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	return res, nil
 }
 
-// stream checks programs 0..n-1 of the seed stream (see Each).
-func stream(ctx context.Context, opt Options, n int, seed int64, workers int, visit func(i int, ps int64, rep *Report)) error {
-	return Each(ctx, opt, n, workers,
-		func(i int) (*javalite.Program, string) {
+// stream checks the programs of shard among 0..n-1 of the seed stream
+// (see Each); visit gets each program's index in the stream.
+func stream(ctx context.Context, opt Options, n int, seed int64, shard Shard, workers int, visit func(i int, ps int64, rep *Report)) error {
+	return Each(ctx, opt, shard.Len(n), workers,
+		func(j int) (*javalite.Program, string) {
+			i := shard.Index(j)
 			ps := ProgramSeed(seed, i)
 			return ProgramOf(ps), fmt.Sprintf("program %d (seed %d)", i, ps)
 		},
-		func(i int, rep *Report) { visit(i, ProgramSeed(seed, i), rep) })
+		func(j int, rep *Report) { i := shard.Index(j); visit(i, ProgramSeed(seed, i), rep) })
 }
 
 // Each runs the lockstep check on programs 0..n-1, program(i) giving the
@@ -263,7 +267,7 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 
 // sameLemma is Property restricted to failures of one lemma, so that
 // shrinking keeps the counterexample about the same claim.
-func sameLemma(t interface{ Cleanup(func()) }, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+func sameLemma(t TB, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
 	return PropertyOf(t, opt, gen.Program(), func(r *Report) {
 		if r.Verdict.Lemma == lemma {
 			onFail(r)

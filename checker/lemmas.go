@@ -25,6 +25,7 @@ import (
 type SurveyOptions struct {
 	N          int   // programs to check
 	Seed       int64 // seed of the program stream (ProgramSeed)
+	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
 	// NoShrink keeps every counterexample as found.
@@ -60,60 +61,12 @@ type Undecided struct {
 	Reason string
 }
 
-// Status is the lemma's status over the survey: Violated with any
-// violation; Inconclusive when it was never checked or was undecided on
-// some program (an undecided check is never a pass); Holds otherwise.
-func (s *LemmaStat) Status() Status {
-	switch {
-	case s.Violations > 0:
-		return Violated
-	case s.Checks == 0 || len(s.Undecided) > 0:
-		return Inconclusive
-	}
-	return Holds
-}
+// Status is the lemma's status over the survey (see Evidence.Status).
+func (s *LemmaStat) Status() Status { return s.Evidence().Status() }
 
 // Summary is one line for people: the status and its evidence.
 func (s *LemmaStat) Summary(sv *Survey) string {
-	switch s.Status() {
-	case Violated:
-		cx := s.Counterexample
-		r := cx.Shrunk
-		how := "shrunk"
-		if !cx.IsShrunk {
-			how = "not shrunk"
-		}
-		return fmt.Sprintf("violated on %d of %d programs; smallest counterexample %d lines (%s from %d; rule %s, program seed %d)",
-			s.Violations, sv.Programs, Lines(r.Program), how, Lines(cx.Found.Program), ruleOrNone(r.Verdict.Rule), cx.Seed)
-	case Inconclusive:
-		if s.Checks == 0 && len(s.Undecided) == 0 {
-			return fmt.Sprintf("inconclusive: never checked on %d programs%s", sv.Programs, s.stoppedNote(sv))
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "inconclusive: undecided on %d program(s)", len(s.Undecided))
-		if s.Checks > 0 {
-			fmt.Fprintf(&b, ", held %d checks on the %d programs where it was checked", s.Checks, s.Programs)
-		} else {
-			b.WriteString(", never decided")
-		}
-		fmt.Fprintf(&b, "; first: program %d (seed %d): %s", s.Undecided[0].Index, s.Undecided[0].Seed, s.Undecided[0].Reason)
-		return b.String()
-	}
-	// "Holds on all N" only when every program was checked to its end:
-	// a program stopped at another lemma's failure was checked for this
-	// one only up to that point.
-	if s.Programs == sv.Programs && sv.Violated+sv.Inconclusive == 0 {
-		return fmt.Sprintf("holds on %d programs (%d checks)", s.Programs, s.Checks)
-	}
-	return fmt.Sprintf("holds on the %d program(s) where it was checked, of %d (%d checks)%s",
-		s.Programs, sv.Programs, s.Checks, s.stoppedNote(sv))
-}
-
-func (s *LemmaStat) stoppedNote(sv *Survey) string {
-	if n := sv.Violated + sv.Inconclusive; n > 0 {
-		return fmt.Sprintf("; %d program(s) stopped at their first failure (violation or undecided check), so later checks did not run on them", n)
-	}
-	return ""
+	return s.Evidence().Summary(sv.Programs, sv.Violated+sv.Inconclusive)
 }
 
 func ruleOrNone(r string) string {
@@ -129,6 +82,7 @@ type Survey struct {
 	Options Options
 	N       int
 	Seed    int64
+	Shard   Shard // Programs are the shard's part of the N
 	// Programs checked, and how their checks ended.
 	Programs, Holds, Violated, Inconclusive int
 	// Lemmas in catalog order.
@@ -177,7 +131,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	}
 	out := make([]outcome, h.N)
 	var done, violated, inconcl atomic.Int64
-	err := stream(ctx, opt, h.N, h.Seed, h.Workers, func(i int, ps int64, rep *Report) {
+	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
 		out[i] = outcome{rep: rep, seed: ps, at: time.Since(start)}
 		switch rep.Verdict.Status {
 		case Violated:
@@ -196,7 +150,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sv := &Survey{Variant: opt.Variant.Name, Options: opt, N: h.N, Seed: h.Seed, Programs: h.N}
+	sv := &Survey{Variant: opt.Variant.Name, Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
 	stats := map[Lemma]*LemmaStat{}
 	for _, l := range Lemmas {
 		stats[l] = &LemmaStat{Lemma: l}
@@ -212,6 +166,9 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	// In stream order, so that the counterexample kept for a lemma does not
 	// depend on the scheduling of the workers.
 	for i, o := range out {
+		if o.rep == nil { // another shard's
+			continue
+		}
 		for l, c := range o.rep.Checked {
 			if c > 0 {
 				s := stat(l)
@@ -228,7 +185,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			s := stat(v.Lemma)
 			s.Violations++
 			if s.Counterexample == nil {
-				s.Counterexample = &Counterexample{Found: o.rep, Shrunk: o.rep, Seed: o.seed, After: i + 1, Time: o.at}
+				s.Counterexample = &Counterexample{Found: o.rep, Shrunk: o.rep, Seed: o.seed, Index: i, After: i + 1, Time: o.at}
 			}
 		case Inconclusive:
 			sv.Inconclusive++

@@ -3,7 +3,6 @@ package checker
 import (
 	"context"
 	"slices"
-	"testing"
 
 	"pgregory.net/rapid"
 
@@ -12,7 +11,12 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// TB is the part of testing.TB that Check needs.
+// TB is the one test interface of the package: Check, Property,
+// PropertyOf and the shrinker (Shrink) all take it. It is the part of
+// testing.TB they use, so *testing.T, *testing.B, *testing.F and rapid's
+// *rapid.T satisfy it, and so does the shrinker's own reporter outside
+// tests (shrinkTB): like rapid's TB, one small interface instead of a
+// shape per function.
 type TB interface {
 	Helper()
 	Fatalf(format string, args ...any)
@@ -56,14 +60,14 @@ func Check(t TB, p *javalite.Program, opt Options) *Report {
 // The solver is created once and closed when t ends. onFail, if not nil,
 // sees the report of every failing run; rapid's last failing run is the
 // shrunk one.
-func Property(t testing.TB, opt Options, onFail func(*Report)) func(*rapid.T) {
+func Property(t TB, opt Options, onFail func(*Report)) func(*rapid.T) {
 	return PropertyOf(t, opt, gen.Program(), onFail)
 }
 
 // PropertyOf is Property with a given program generator. With only, a
 // violation of any other lemma is not a failure (rapid counts it as an
 // invalid case), so that shrinking stays on one claim.
-func PropertyOf(t interface{ Cleanup(func()) }, opt Options, g *rapid.Generator[*javalite.Program], onFail func(*Report), only ...Lemma) func(*rapid.T) {
+func PropertyOf(t TB, opt Options, g *rapid.Generator[*javalite.Program], onFail func(*Report), only ...Lemma) func(*rapid.T) {
 	var solver *smt.Solver
 	t.Cleanup(func() {
 		if solver != nil {

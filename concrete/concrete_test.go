@@ -13,31 +13,17 @@ import (
 	"github.com/lockstep-dev/lockstep/concrete"
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
 
 // linkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test
 // on this; its text is kept once, in testdata.
-var linkedList = testProgram("../testdata/programs/linkedlist_guarded.jl")
+var linkedList = testutil.Source("../testdata/programs/linkedlist_guarded.jl")
 
-// testProgram reads a program text from testdata.
-func testProgram(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
-func mustParse(t testing.TB, name, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck(name, []byte(src))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return p
-}
+// mustParse is the shared helper under the name these tests use.
+var mustParse = testutil.ParseAs
 
 func testPrograms(t *testing.T) map[string]*javalite.Program {
 	t.Helper()

@@ -6,13 +6,17 @@ import (
 	"strings"
 )
 
-// A tiny generator of well-typed Javalite programs, local to these tests so
-// that the oracle does not depend on package gen (written concurrently).
-// It is type-directed: every expression is drawn for a wanted type in a
-// scope of typed variables. Unlike gen it allows unguarded recursion, so
-// some paths loop and are cut by the step bound, which the oracle must
-// handle too. Programs are small (few fields) so that every input heap of
-// depth ≤ 2 can be enumerated.
+// A tiny generator of well-typed Javalite programs for the oracle's tests.
+// It stays beside package gen (which these tests use too: gen.Programs in
+// TestOracleGenPrograms) because it draws the programs gen is built never to
+// draw: gen guards every recursion so that each path terminates (gen.go,
+// "Termination"), while this one allows unguarded recursion, so some paths
+// loop and are cut by the step bound, and the oracle must agree with GSE
+// on cut paths too. Folding it into gen would mean a gen option whose
+// only purpose is to break gen's own termination guarantee. It is
+// type-directed: every expression is drawn for a wanted type in a scope of
+// typed variables. Programs are small (few fields) so that every input heap
+// of depth ≤ 2 can be enumerated.
 
 type gclass struct {
 	name   string

@@ -3,12 +3,12 @@ package gse_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/concrete"
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -16,33 +16,15 @@ import (
 
 // linkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test
 // on this; its text is kept once, in testdata.
-var linkedList = testProgram("../testdata/programs/linkedlist_guarded.jl")
+var linkedList = testutil.Source("../testdata/programs/linkedlist_guarded.jl")
 
-// testProgram reads a program text from testdata.
-func testProgram(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
+// parse is the shared helper under the name these tests use.
+var parse = testutil.ParseAs
 
-func parse(t testing.TB, name, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck(name, []byte(src))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return p
-}
-
+// load loads a program of testdata/programs.
 func load(t testing.TB, file string) *javalite.Program {
 	t.Helper()
-	p, err := javalite.LoadFile(filepath.Join("../testdata/programs", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testutil.Program(t, filepath.Join("../testdata/programs", file))
 }
 
 // explore runs GSE to the end and returns the statistics and end states.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/lockstep-dev/lockstep/internal/testutil/chunked"
 )
 
 // TestErrorFiles runs every chunk of testdata/errors/*.jl through
@@ -18,15 +20,15 @@ func TestErrorFiles(t *testing.T) {
 	total := 0
 	for _, path := range files {
 		base := filepath.Base(path)
-		for _, c := range readChunks(t, path) {
+		for _, c := range chunked.Read(t, path) {
 			total++
-			t.Run(fmt.Sprintf("%s:%d", base, c.line), func(t *testing.T) {
-				_, err := ParseAndCheck(base, c.src)
+			t.Run(fmt.Sprintf("%s:%d", base, c.Line), func(t *testing.T) {
+				_, err := ParseAndCheck(base, c.Src)
 				errs := errorList(t, err)
 				// Pair each reported error with one unused expectation on
 				// its line.
 				used := map[int][]bool{}
-				for l, res := range c.want {
+				for l, res := range c.Want {
 					used[l] = make([]bool, len(res))
 				}
 				for _, e := range errs {
@@ -34,7 +36,7 @@ func TestErrorFiles(t *testing.T) {
 						t.Errorf("error has file %q: %v", e.Pos.File, e)
 					}
 					ok := false
-					for i, re := range c.want[e.Pos.Line] {
+					for i, re := range c.Want[e.Pos.Line] {
 						if !used[e.Pos.Line][i] && re.MatchString(e.Msg) {
 							used[e.Pos.Line][i], ok = true, true
 							break
@@ -44,7 +46,7 @@ func TestErrorFiles(t *testing.T) {
 						t.Errorf("unexpected error: %v", e)
 					}
 				}
-				for l, res := range c.want {
+				for l, res := range c.Want {
 					for i, re := range res {
 						if !used[l][i] {
 							t.Errorf("%s:%d: expected error matching %q, not reported", base, l, re)

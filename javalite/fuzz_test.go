@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lockstep-dev/lockstep/internal/testutil/chunked"
 )
 
 // FuzzParseCheck feeds arbitrary text to ParseAndCheck. It must never panic
@@ -23,8 +25,8 @@ func FuzzParseCheck(f *testing.F) {
 	}
 	errFiles, _ := filepath.Glob(filepath.Join(errorsDir, "*.jl"))
 	for _, path := range errFiles {
-		for _, c := range readChunks(f, path) {
-			f.Add([]byte(c.text))
+		for _, c := range chunked.Read(f, path) {
+			f.Add([]byte(c.Text))
 		}
 	}
 	f.Add([]byte(briefExample))

@@ -2,11 +2,8 @@ package javalite
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -203,51 +200,4 @@ func checkResolved(p *Program) string {
 		msg = "NumExpr does not match the number of expressions"
 	}
 	return msg
-}
-
-// chunk is one program of a chunked error file.
-type chunk struct {
-	line int    // first line of the chunk in the file
-	src  []byte // padded with newlines so positions are file positions
-	text string // the chunk alone, for fuzz seeds
-	want map[int][]*regexp.Regexp
-}
-
-// readChunks splits a file of chunks separated by "---" lines, in the style
-// of go.starlark.net's chunkedfile, and collects the ";;; error: RE"
-// expectations of each chunk by line.
-func readChunks(t testing.TB, path string) []chunk {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	var chunks []chunk
-	start := 0
-	flush := func(end int) {
-		c := chunk{line: start + 1, want: map[int][]*regexp.Regexp{}}
-		text := strings.Join(lines[start:end], "")
-		c.text = text
-		c.src = []byte(strings.Repeat("\n", start) + text)
-		for i := start; i < end; i++ {
-			parts := strings.Split(lines[i], ";;; error:")
-			for _, p := range parts[1:] {
-				re, err := regexp.Compile(strings.TrimSpace(p))
-				if err != nil {
-					t.Fatalf("%s:%d: bad expectation: %v", path, i+1, err)
-				}
-				c.want[i+1] = append(c.want[i+1], re)
-			}
-		}
-		chunks = append(chunks, c)
-	}
-	for i, l := range lines {
-		if strings.TrimSpace(l) == "---" {
-			flush(i)
-			start = i + 1
-		}
-	}
-	flush(len(lines))
-	return chunks
 }

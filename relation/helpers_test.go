@@ -2,9 +2,9 @@ package relation
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -12,35 +12,13 @@ import (
 
 // linkedListSrc is the LinkedList of seed 000 Fig. 1 with the brief's null test
 // on this; its text is kept once, in testdata.
-var linkedListSrc = testProgram("../testdata/programs/linkedlist_guarded.jl")
+var linkedListSrc = testutil.Source("../testdata/programs/linkedlist_guarded.jl")
 
-// testProgram reads a program text from testdata.
-func testProgram(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
-func mustParse(tb testing.TB, src string) *javalite.Program {
-	tb.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	if err != nil {
-		tb.Fatalf("ParseAndCheck: %v", err)
-	}
-	return p
-}
-
-func newSolver(tb testing.TB) *smt.Solver {
-	tb.Helper()
-	s, err := smt.NewSolver()
-	if err != nil {
-		tb.Fatalf("NewSolver: %v", err)
-	}
-	tb.Cleanup(s.Close)
-	return s
-}
+// The shared test helpers, under the names these tests use.
+var (
+	mustParse = testutil.Parse
+	newSolver = testutil.Solver
+)
 
 // builder makes states by hand on top of the initial state of a program:
 // l0 of the entry class, s0 ↦ {(true l0)}, φ = i1 ≠ null.

@@ -7,54 +7,55 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
 func TestBell(t *testing.T) {
 	// Sanity check of the brute-force oracle itself.
-	assert.Len(t, allPartitions(universe), 52)
-	assert.Len(t, allPartitions([]Ref{Null, 1, 4}), 5)
+	require.Len(t, allPartitions(universe), 52)
+	require.Len(t, allPartitions([]Ref{Null, 1, 4}), 5)
 }
 
 func TestConstructorsBasic(t *testing.T) {
-	assert.Same(t, True(), Eq(4, 4))
-	assert.Same(t, Eq(4, 1), Eq(1, 4))
-	assert.Same(t, Eq(Null, 4), Eq(4, Null))
+	require.Same(t, True(), Eq(4, 4))
+	require.Same(t, Eq(4, 1), Eq(1, 4))
+	require.Same(t, Eq(Null, 4), Eq(4, Null))
 	a, b := Eq(7, 1).Atom()
-	assert.Equal(t, [2]Ref{1, 7}, [2]Ref{a, b})
+	require.Equal(t, [2]Ref{1, 7}, [2]Ref{a, b})
 	a, b = Eq(7, Null).Atom()
-	assert.Equal(t, [2]Ref{Null, 7}, [2]Ref{a, b})
+	require.Equal(t, [2]Ref{Null, 7}, [2]Ref{a, b})
 
-	assert.Same(t, False(), Not(True()))
-	assert.Same(t, True(), Not(False()))
-	assert.Same(t, Eq(1, 4), Not(Neq(1, 4)))
-	assert.Same(t, False(), Neq(4, 4))
+	require.Same(t, False(), Not(True()))
+	require.Same(t, True(), Not(False()))
+	require.Same(t, Eq(1, 4), Not(Neq(1, 4)))
+	require.Same(t, False(), Neq(4, 4))
 
-	assert.Same(t, True(), And())
-	assert.Same(t, False(), Or())
+	require.Same(t, True(), And())
+	require.Same(t, False(), Or())
 	x, y, z := Eq(1, 4), Neq(4, Null), Eq(7, 10)
-	assert.Same(t, x, And(x))
-	assert.Same(t, x, And(x, True(), x))
-	assert.Same(t, False(), And(x, False()))
-	assert.Same(t, True(), Or(x, True()))
-	assert.Same(t, And(x, y), And(y, x))
-	assert.Same(t, And(x, y, z), And(And(z, x), y))
-	assert.Same(t, Or(x, y, z), Or(z, Or(y, x)))
-	assert.Same(t, False(), And(x, y, Not(x)))
-	assert.Same(t, True(), Or(Not(y), x, y))
-	assert.Same(t, False(), And(And(x, y), Not(And(y, x))))
-	assert.Same(t, Or(Not(x), y), Implies(x, y))
-	assert.Same(t, True(), Implies(False(), x))
-	assert.Same(t, Eq(Null, 1), Implies(True(), Eq(1, Null)))
-	assert.NotSame(t, And(x, y), Or(x, y))
+	require.Same(t, x, And(x))
+	require.Same(t, x, And(x, True(), x))
+	require.Same(t, False(), And(x, False()))
+	require.Same(t, True(), Or(x, True()))
+	require.Same(t, And(x, y), And(y, x))
+	require.Same(t, And(x, y, z), And(And(z, x), y))
+	require.Same(t, Or(x, y, z), Or(z, Or(y, x)))
+	require.Same(t, False(), And(x, y, Not(x)))
+	require.Same(t, True(), Or(Not(y), x, y))
+	require.Same(t, False(), And(And(x, y), Not(And(y, x))))
+	require.Same(t, Or(Not(x), y), Implies(x, y))
+	require.Same(t, True(), Implies(False(), x))
+	require.Same(t, Eq(Null, 1), Implies(True(), Eq(1, Null)))
+	require.NotSame(t, And(x, y), Or(x, y))
 
 	k := And(z, x, y).Kids()
-	assert.Len(t, k, 3)
-	assert.True(t, k[0].ID() < k[1].ID() && k[1].ID() < k[2].ID())
-	assert.Equal(t, []Ref{Null, 1, 4, 7, 10}, And(x, y, z).Refs())
-	assert.Equal(t, []Ref{}, True().Refs())
+	require.Len(t, k, 3)
+	require.True(t, k[0].ID() < k[1].ID() && k[1].ID() < k[2].ID())
+	require.Equal(t, []Ref{Null, 1, 4, 7, 10}, And(x, y, z).Refs())
+	require.Equal(t, []Ref{}, True().Refs())
 
-	assert.PanicsWithValue(t, "smt: r_un in an equality atom", func() { Eq(Un, 1) })
+	require.PanicsWithValue(t, "smt: r_un in an equality atom", func() { Eq(Un, 1) })
 }
 
 func TestString(t *testing.T) {
@@ -69,7 +70,7 @@ func TestString(t *testing.T) {
 		"((r1 = r4 ∨ r7 = null) ∧ r10 = null)": And(Or(Eq(1, 4), Eq(7, Null)), Eq(10, Null)),
 	}
 	for want, f := range cases {
-		assert.Equal(t, want, f.String())
+		require.Equal(t, want, f.String())
 	}
 }
 
@@ -199,7 +200,7 @@ func TestConcurrentConstruction(t *testing.T) {
 	}
 	wg.Wait()
 	for w := 1; w < workers; w++ {
-		assert.Equal(t, len(results[0]), len(results[w]))
+		require.Equal(t, len(results[0]), len(results[w]))
 		for i := range results[0] {
 			if results[0][i] != results[w][i] {
 				t.Fatalf("worker %d got a different pointer for %v", w, results[0][i])
@@ -220,20 +221,20 @@ func TestInternTableShrinks(t *testing.T) {
 		runtime.KeepAlive(keep)
 	}()
 	peak := InternedCount()
-	assert.GreaterOrEqual(t, peak, before+20000)
+	require.GreaterOrEqual(t, peak, before+20000)
 	deadline := time.Now().Add(10 * time.Second)
 	for InternedCount() > before+1000 && time.Now().Before(deadline) {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	assert.LessOrEqual(t, InternedCount(), before+1000, "peak %d", peak)
+	require.LessOrEqual(t, InternedCount(), before+1000, "peak %d", peak)
 
 	// A formula rebuilt after collection is a fresh, working formula.
 	f := And(Eq(1000000, Null), Neq(2000000, 1))
-	assert.Same(t, f, And(Neq(1, 2000000), Eq(Null, 1000000)))
+	require.Same(t, f, And(Neq(1, 2000000), Eq(Null, 1000000)))
 	var kids []string
 	for _, k := range f.Kids() {
 		kids = append(kids, k.String())
 	}
-	assert.ElementsMatch(t, []string{"r1000000 = null", "r1 ≠ r2000000"}, kids)
+	require.ElementsMatch(t, []string{"r1000000 = null", "r1 ≠ r2000000"}, kids)
 }

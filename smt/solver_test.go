@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -39,32 +40,32 @@ func TestSatBasic(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := s.Sat(c.f)
-		assert.NoError(t, err)
-		assert.Equal(t, c.want, got, c.f)
+		require.NoError(t, err)
+		require.Equal(t, c.want, got, c.f)
 	}
 	st := s.Stats()
 	// Five: True, False and the tautological implication (simplified to
 	// True by the constructors) never reach Z3.
-	assert.Equal(t, int64(5), st.Queries, "True/False must not reach Z3")
-	assert.Equal(t, int64(0), st.CacheHits)
+	require.Equal(t, int64(5), st.Queries, "True/False must not reach Z3")
+	require.Equal(t, int64(0), st.CacheHits)
 	for _, c := range cases {
 		got, err := s.Sat(c.f)
-		assert.NoError(t, err)
-		assert.Equal(t, c.want, got, c.f)
+		require.NoError(t, err)
+		require.Equal(t, c.want, got, c.f)
 	}
 	st = s.Stats()
-	assert.Equal(t, int64(5), st.Queries)
-	assert.Equal(t, int64(5), st.CacheHits)
-	assert.True(t, st.SolverTime > 0)
+	require.Equal(t, int64(5), st.Queries)
+	require.Equal(t, int64(5), st.CacheHits)
+	require.True(t, st.SolverTime > 0)
 
 	s.ResetCache()
 	_, err := s.Sat(Eq(1, Null))
-	assert.NoError(t, err)
-	assert.Equal(t, int64(6), s.Stats().Queries)
+	require.NoError(t, err)
+	require.Equal(t, int64(6), s.Stats().Queries)
 
 	r, err := s.Check(And(Eq(1, 4), Neq(4, 1)))
-	assert.NoError(t, err)
-	assert.Equal(t, Unsat, r)
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
 }
 
 // TestSatMatchesBruteForce: Z3's answer equals evaluation over all 52
@@ -224,9 +225,9 @@ func TestPartitionsExamples(t *testing.T) { bothPartitionPaths(t, testPartitions
 func testPartitionsExamples(t *testing.T) {
 	s := newSolver(t)
 	parts, complete, err := s.Partitions(True(), []Ref{1, 4}, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Equal(t, []map[Ref]Ref{
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Equal(t, []map[Ref]Ref{
 		{1: Null, 4: Null},
 		{1: Null, 4: 4},
 		{1: 1, 4: Null},
@@ -235,67 +236,67 @@ func testPartitionsExamples(t *testing.T) {
 	}, parts)
 
 	parts, complete, err = s.Partitions(And(Neq(1, Null), Neq(4, Null)), []Ref{4, 1}, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Equal(t, []map[Ref]Ref{{1: 1, 4: 1}, {1: 1, 4: 4}}, parts)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Equal(t, []map[Ref]Ref{{1: 1, 4: 1}, {1: 1, 4: 4}}, parts)
 
 	parts, complete, err = s.Partitions(True(), []Ref{1, 4, 7}, 3)
-	assert.NoError(t, err)
-	assert.Equal(t, false, complete)
-	assert.Len(t, parts, 3)
+	require.NoError(t, err)
+	require.Equal(t, false, complete)
+	require.Len(t, parts, 3)
 
 	parts, complete, err = s.Partitions(True(), []Ref{1, 4, 7}, 15) // Bell(4)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Len(t, parts, 15)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Len(t, parts, 15)
 
 	parts, complete, err = s.Partitions(False(), []Ref{1}, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Len(t, parts, 0)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Len(t, parts, 0)
 
 	// No refs: the single partition {null} (an empty map), if f is
 	// satisfiable at all.
 	parts, complete, err = s.Partitions(Eq(1, 4), nil, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Equal(t, []map[Ref]Ref{{}}, parts)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Equal(t, []map[Ref]Ref{{}}, parts)
 
 	// Null among refs and duplicates are accepted; Null maps to itself.
 	parts, _, err = s.Partitions(Neq(1, Null), []Ref{1, Null, 1}, 0)
-	assert.NoError(t, err)
-	assert.Equal(t, []map[Ref]Ref{{Null: Null, 1: 1}}, parts)
+	require.NoError(t, err)
+	require.Equal(t, []map[Ref]Ref{{Null: Null, 1: 1}}, parts)
 
 	_, _, err = s.Partitions(True(), []Ref{Un}, 0)
-	assert.True(t, err != nil)
+	require.True(t, err != nil)
 }
 
 func TestAllSATExamples(t *testing.T) {
 	s := newSolver(t)
 	a, b := Eq(1, Null), Eq(4, Null)
 	models, complete, err := s.AllSAT(Or(a, b), []*Formula{a, b}, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Len(t, models, 3)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Len(t, models, 3)
 
 	models, complete, err = s.AllSAT(Eq(1, 4), nil, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Equal(t, [][]bool{{}}, models)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Equal(t, [][]bool{{}}, models)
 
 	models, complete, err = s.AllSAT(And(a, Neq(1, Null)), []*Formula{a}, 0)
-	assert.NoError(t, err)
-	assert.True(t, complete)
-	assert.Len(t, models, 0)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Len(t, models, 0)
 
 	_, _, err = s.AllSAT(True(), []*Formula{Neq(1, 4)}, 0)
-	assert.True(t, err != nil, "non-atom accepted")
+	require.True(t, err != nil, "non-atom accepted")
 
 	// The enumeration is scoped: afterwards the solver is back at its base
 	// level, without f or blocking clauses.
 	ok, err := s.Sat(And(Neq(1, Null), Neq(4, Null)))
-	assert.NoError(t, err)
-	assert.True(t, ok)
+	require.NoError(t, err)
+	require.True(t, ok)
 }
 
 func TestErrorsBecomeGoErrors(t *testing.T) {
@@ -304,64 +305,64 @@ func TestErrorsBecomeGoErrors(t *testing.T) {
 	// exit the process.
 	err := s.z.pop()
 	var ze *Z3Error
-	assert.True(t, errors.As(err, &ze), err)
+	require.True(t, errors.As(err, &ze), err)
 	// Z3_mk_and over non-Boolean terms is a sort error.
 	c, err := s.constant(1)
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	_, err = s.z.mk(lkAnd, []zast{c, c})
-	assert.True(t, errors.As(err, &ze), err)
+	require.True(t, errors.As(err, &ze), err)
 	// The solver is still usable.
 	ok, err := s.Sat(Neq(1, 4))
-	assert.NoError(t, err)
-	assert.True(t, ok)
+	require.NoError(t, err)
+	require.True(t, ok)
 }
 
 func TestUnknownIsAnError(t *testing.T) {
 	s := newSolver(t)
 	// A resource limit of one makes Z3 give up on anything non-trivial.
-	assert.NoError(t, s.z.setUintParam("rlimit", 1))
+	require.NoError(t, s.z.setUintParam("rlimit", 1))
 	f := And(Or(Eq(1, 4), Eq(1, 7)), Or(Eq(4, 10), Neq(7, Null)), Neq(1, 10))
 	ok, err := s.Sat(f)
 	if err == nil {
 		t.Skipf("Z3 answered %v within rlimit 1; cannot exercise unknown", ok)
 	}
-	assert.True(t, errors.Is(err, ErrUnknown), err)
-	assert.Equal(t, int64(1), s.Stats().Unknowns)
+	require.True(t, errors.Is(err, ErrUnknown), err)
+	require.Equal(t, int64(1), s.Stats().Unknowns)
 	// Unknown is never cached: after lifting the limit the query is asked again.
-	assert.NoError(t, s.z.setUintParam("rlimit", 0))
+	require.NoError(t, s.z.setUintParam("rlimit", 0))
 	ok, err = s.Sat(f)
-	assert.NoError(t, err)
-	assert.True(t, ok)
+	require.NoError(t, err)
+	require.True(t, ok)
 }
 
 func TestClose(t *testing.T) {
 	s, err := NewSolver()
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	_, err = s.Sat(Eq(1, 4))
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	s.Close()
 	s.Close() // idempotent
 	_, err = s.Sat(Eq(1, 7))
-	assert.True(t, errors.Is(err, ErrClosed))
+	require.True(t, errors.Is(err, ErrClosed))
 	_, err = s.Check(Eq(1, 7))
-	assert.True(t, errors.Is(err, ErrClosed))
+	require.True(t, errors.Is(err, ErrClosed))
 	_, _, err = s.AllSAT(True(), nil, 0)
-	assert.True(t, errors.Is(err, ErrClosed))
-	assert.True(t, errors.Is(s.SetTimeout(0), ErrClosed))
+	require.True(t, errors.Is(err, ErrClosed))
+	require.True(t, errors.Is(s.SetTimeout(0), ErrClosed))
 	s.ResetCache()
 	// Trivial formulas need no solver.
 	ok, err := s.Sat(True())
-	assert.NoError(t, err)
-	assert.True(t, ok)
+	require.NoError(t, err)
+	require.True(t, ok)
 }
 
 func TestSetTimeout(t *testing.T) {
 	s := newSolver(t)
-	assert.NoError(t, s.SetTimeout(time.Second))
+	require.NoError(t, s.SetTimeout(time.Second))
 	ok, err := s.Sat(Neq(1, 4))
-	assert.NoError(t, err)
-	assert.True(t, ok)
-	assert.NoError(t, s.SetTimeout(0))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, s.SetTimeout(0))
 }
 
 // TestSolverPerWorker runs one solver per goroutine over shared formulas,
@@ -407,7 +408,7 @@ func TestSolverPerWorker(t *testing.T) {
 		go func() { errs <- worker(w) }()
 	}
 	for range 4 {
-		assert.NoError(t, <-errs)
+		require.NoError(t, <-errs)
 	}
 }
 
@@ -417,24 +418,24 @@ func TestSolverCleanupSafetyNet(t *testing.T) {
 	base := liveContexts.Load()
 	for range 20 {
 		s, err := NewSolver()
-		assert.NoError(t, err)
+		require.NoError(t, err)
 		_, err = s.Sat(And(Neq(1, Null), Eq(4, 7)))
-		assert.NoError(t, err)
+		require.NoError(t, err)
 	}
-	assert.Equal(t, base+20, liveContexts.Load())
+	require.Equal(t, base+20, liveContexts.Load())
 	deadline := time.Now().Add(10 * time.Second)
 	for liveContexts.Load() > base && time.Now().Before(deadline) {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	assert.Equal(t, base, liveContexts.Load(), "cleanups did not free the contexts")
+	require.Equal(t, base, liveContexts.Load(), "cleanups did not free the contexts")
 
 	// Close frees at once and disarms the cleanup (no double free).
 	s, err := NewSolver()
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	s.Close()
-	assert.Equal(t, base, liveContexts.Load())
+	require.Equal(t, base, liveContexts.Load())
 	runtime.GC()
 	runtime.GC()
-	assert.Equal(t, base, liveContexts.Load())
+	require.Equal(t, base, liveContexts.Load())
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -19,24 +19,11 @@ const (
 	s0, s3, s6, s9  machine.Ref = 0, 3, 6, 9
 )
 
-func newSolver(t *testing.T) *smt.Solver {
-	t.Helper()
-	sol, err := smt.NewSolver()
-	if err != nil {
-		t.Fatalf("NewSolver: %v", err)
-	}
-	t.Cleanup(sol.Close)
-	return sol
-}
-
-func parse(t *testing.T, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	if err != nil {
-		t.Fatalf("ParseAndCheck: %v", err)
-	}
-	return p
-}
+// The shared test helpers, under the names these tests use.
+var (
+	newSolver = testutil.Solver
+	parse     = testutil.Parse
+)
 
 func lookup(t *testing.T, name string) Variant {
 	t.Helper()

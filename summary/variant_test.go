@@ -3,11 +3,11 @@ package summary
 import (
 	"context"
 	"crypto/sha256"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -105,16 +105,7 @@ func TestAllVariantsRun(t *testing.T) {
 
 // progLinkedList is the LinkedList of seed 000 Fig. 1 with the brief's null test
 // on this; its text is kept once, in testdata.
-var progLinkedList = testProgram("../testdata/programs/linkedlist_guarded.jl")
-
-// testProgram reads a program text from testdata.
-func testProgram(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
+var progLinkedList = testutil.Source("../testdata/programs/linkedlist_guarded.jl")
 
 // The point of heap summaries: on LinkedList the number of summary paths
 // stays far below GSE's, which branches on every aliasing choice.

@@ -73,6 +73,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON (one object per program with files, one summary with -gen)")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
+	shardSpec := shardFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,11 +81,18 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	shard, err := checker.ParseShardFlag(*shardSpec)
+	if err != nil {
+		return err
+	}
 	if *useGen {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-gen takes no files")
 		}
-		return checkGenerated(opt, cf.workers, *n, *seed, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+		return checkGenerated(opt, cf.workers, *n, *seed, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+	}
+	if !shard.Whole() {
+		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -198,6 +206,11 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 type genSummary struct {
 	Variant        string              `json:"variant"`
 	Semantics      string              `json:"semantics"`
+	K              int                 `json:"k"`
+	Steps          int                 `json:"steps"`
+	N              int                 `json:"n"`
+	StreamSeed     int64               `json:"seed"`
+	Shard          string              `json:"shard,omitempty"`
 	Programs       int                 `json:"programs"`
 	Holds          int                 `json:"holds"`
 	Inconclusive   int                 `json:"inconclusive"`
@@ -207,16 +220,18 @@ type genSummary struct {
 	Counterexample *checker.JSONReport `json:"counterexample,omitempty"`
 	Shrunk         bool                `json:"shrunk"`
 	Seed           int64               `json:"failing_seed,omitempty"`
+	Index          int                 `json:"failing_index,omitempty"`
+	FoundLines     int                 `json:"found_lines,omitempty"`
 }
 
-func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
-	prog := newProgress(stderr, n)
+func checkGenerated(opt checker.Options, workers, n int, seed int64, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+	prog := newProgress(stderr, shard.Len(n))
 	var done, holds, inconcl atomic.Int64
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{
-		N: n, Seed: seed, Workers: workers, ShrinkTime: shrinkTime,
+		N: n, Seed: seed, Shard: shard, Workers: workers, ShrinkTime: shrinkTime,
 		Progress: func(d, h, i int64) { done.Store(d); holds.Store(h); inconcl.Store(i) },
 	})
 	stop()
@@ -224,7 +239,7 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		return err
 	}
 	sum := genSummary{
-		Variant: opt.Variant.Name, Semantics: opt.Variant.Semantics(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+		Variant: opt.Variant.Name, Semantics: opt.Variant.Semantics(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	sum.PerSecond = float64(sum.Programs) / sum.Seconds
@@ -243,7 +258,7 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		}
 		return nil
 	}
-	sum.Seed, sum.Shrunk = cx.Seed, cx.IsShrunk
+	sum.Seed, sum.Shrunk, sum.Index, sum.FoundLines = cx.Seed, cx.IsShrunk, cx.Index, checker.Lines(cx.Found.Program)
 	j := cx.Shrunk.JSON()
 	sum.Counterexample = &j
 	if asJSON {

@@ -46,6 +46,7 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	fixed := fs.String("fixedbugs", "", "write each shrunk counterexample as a regression case into this directory")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "time limit for shrinking each counterexample")
 	noShrink := fs.Bool("no-shrink", false, "keep counterexamples as found")
+	shardSpec := shardFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,6 +66,13 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	shard, err := checker.ParseShardFlag(*shardSpec)
+	if err != nil {
+		return err
+	}
+	if !shard.Whole() && *all && !flagSet(fs, "out") {
+		*out = "" // a shard's matrix is a part: it does not replace docs/LEMMAS.md
+	}
 	variants := []summary.Variant{base.Variant}
 	if *all {
 		variants = summary.Variants()
@@ -73,7 +81,7 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	cmdline := "lockstep lemmas " + strings.Join(args, " ")
-	sopt := checker.SurveyOptions{N: *n, Seed: *seed, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
+	sopt := checker.SurveyOptions{N: *n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
 
 	var surveys []*checker.Survey
 	for _, v := range variants {
@@ -128,22 +136,9 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	}
 	st := checker.Holds
 	for _, sv := range surveys {
-		switch sv.Status() {
-		case checker.Violated:
-			st = checker.Violated
-		case checker.Inconclusive:
-			if st == checker.Holds {
-				st = checker.Inconclusive
-			}
-		}
+		st = worse(st, sv.Status())
 	}
-	switch st {
-	case checker.Violated:
-		return errViolation
-	case checker.Inconclusive:
-		return errInconclusive
-	}
-	return nil
+	return surveyExit(st)
 }
 
 // survey runs one variant with a progress line on a terminal.
@@ -195,6 +190,9 @@ type surveyJSON struct {
 	K            int         `json:"k"`
 	Steps        int         `json:"steps"`
 	Seed         int64       `json:"seed"`
+	N            int         `json:"n"`
+	Shard        string      `json:"shard,omitempty"`
+	Timeout      string      `json:"timeout"`
 	Programs     int         `json:"programs"`
 	Holds        int         `json:"holds"`
 	Violated     int         `json:"violated"`
@@ -217,6 +215,7 @@ type lemmaJSON struct {
 	Shrunk         bool                `json:"shrunk,omitempty"`
 	FoundLines     int                 `json:"found_lines,omitempty"`
 	ProgramSeed    int64               `json:"program_seed,omitempty"`
+	ProgramIndex   int                 `json:"program_index,omitempty"`
 }
 
 type undecidedJSON struct {
@@ -227,7 +226,7 @@ type undecidedJSON struct {
 
 func toSurveyJSON(sv *checker.Survey) surveyJSON {
 	j := surveyJSON{
-		Variant: sv.Variant, Semantics: sv.Options.Variant.Semantics(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed,
+		Variant: sv.Variant, Semantics: sv.Options.Variant.Semantics(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
 		Status: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
 	}
@@ -242,7 +241,7 @@ func toSurveyJSON(sv *checker.Survey) surveyJSON {
 		if cx := s.Counterexample; cx != nil {
 			r := cx.Shrunk.JSON()
 			lj.Counterexample, lj.Shrunk = &r, cx.IsShrunk
-			lj.FoundLines, lj.ProgramSeed = checker.Lines(cx.Found.Program), cx.Seed
+			lj.FoundLines, lj.ProgramSeed, lj.ProgramIndex = checker.Lines(cx.Found.Program), cx.Seed, cx.Index
 		}
 		j.Lemmas = append(j.Lemmas, lj)
 	}

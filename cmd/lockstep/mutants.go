@@ -30,6 +30,8 @@ type mutantsJSON struct {
 	Sem     string            `json:"semantics"`
 	N       int               `json:"n"`
 	Seed    int64             `json:"seed"`
+	Shard   string            `json:"shard,omitempty"`
+	Steps   int               `json:"steps"`
 	Workers int               `json:"workers"`
 	K       int               `json:"k"`
 	Date    string            `json:"date"`
@@ -51,7 +53,12 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
 	sem := semanticsFlag(fs)
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
+	shardSpec := shardFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	shard, err := checker.ParseShardFlag(*shardSpec)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -88,7 +95,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, ShrinkTime: *shrinkTime}
+	opt := mutation.Options{Check: copt, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s, semantics %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
@@ -97,7 +104,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	var results []mutation.Result
 	for i, m := range ms {
-		prog := newProgress(stderr, *n)
+		prog := newProgress(stderr, shard.Len(*n))
 		var done, holds, inconcl atomic.Int64
 		stop := prog.start(func() (int64, string) {
 			return done.Load(), fmt.Sprintf("%s (%d/%d): %d hold, %d inconclusive", m.Name, i+1, len(ms), holds.Load(), inconcl.Load())
@@ -133,7 +140,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	sum := mutation.Summarize(results)
 	if *asJSON {
-		out := mutantsJSON{Base: mutation.BaseName, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, K: *k,
+		out := mutantsJSON{Base: mutation.BaseName, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -158,8 +158,9 @@ type Options struct {
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
 	Semantics  machine.Options
-	N          int   // programs per mutant at most
-	Seed       int64 // seed of the program stream (the same for every mutant)
+	N          int           // programs per mutant at most
+	Seed       int64         // seed of the program stream (the same for every mutant)
+	Shard      checker.Shard // the part of the stream to check (zero: all of it)
 	Workers    int
 	ShrinkTime time.Duration
 	// Progress, if not nil, is called after every program of the hunt.
@@ -191,7 +192,8 @@ type Result struct {
 	Shrunk        bool    `json:"shrunk,omitempty"`
 	ShrinkSeconds float64 `json:"shrink_seconds,omitempty"`
 	Seed          int64   `json:"failing_seed,omitempty"`
-	Program       string  `json:"program,omitempty"` // the shrunk counterexample
+	Index         int     `json:"failing_index,omitempty"` // position of the failing program in the stream
+	Program       string  `json:"program,omitempty"`       // the shrunk counterexample
 	Reason        string  `json:"reason,omitempty"`
 	// Base is the verdict of the base variant on the shrunk
 	// counterexample. Only "holds" confirms the kill: a counterexample
@@ -231,7 +233,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt.Variant = m.Variant.WithSemantics(opt.Semantics)
 	res := Result{Mutant: m.Name, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
-		N: opt.N, Seed: opt.Seed, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
+		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -248,7 +250,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.Killed = true
 	res.Programs, res.Seconds = cx.After, cx.Time.Seconds()
 	res.ShrinkSeconds = h.Elapsed.Seconds() - cx.Time.Seconds()
-	res.Seed, res.Shrunk = cx.Seed, cx.IsShrunk
+	res.Seed, res.Shrunk, res.Index = cx.Seed, cx.IsShrunk, cx.Index
 	res.FoundLines = checker.Lines(cx.Found.Program)
 	rep := cx.Shrunk
 	res.ShrunkLines = checker.Lines(rep.Program)
