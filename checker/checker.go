@@ -29,6 +29,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
+	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -39,6 +41,19 @@ import (
 
 // Options configure one check.
 type Options struct {
+	// Engine names the engine under test, "NAME[:VARIANT]" of the
+	// registry (engine.Lookup; `lockstep engines`): "summary:fixed",
+	// "summary:kbound-assume+v7-uninit-guard", "lazier". "" is
+	// DefaultEngine.
+	Engine string
+	// Build, if not nil, builds the engine under test instead of the
+	// registry, for configurations made in code (the mutants of
+	// internal/mutation: summary.Build(v)); Engine then only names it.
+	Build func(engine.Config) (engine.UnderTest, error)
+	// Variant is the older way to name a summary engine: a Variant with a
+	// Name is the engine "summary:"+Name built from this value
+	// (summary.Build). Deprecated: set Engine (or Build); setting both
+	// Variant and Engine is an error.
 	Variant summary.Variant
 	K       int // k-bound, the same in both engines
 	Steps   int // step bound, the same in both engines
@@ -54,11 +69,12 @@ type Options struct {
 	Timeout                      time.Duration
 }
 
+// DefaultEngine is the engine under test when Options name none.
+const DefaultEngine = "summary:published"
+
 // DefaultOptions are moderate bounds for generated programs.
 func DefaultOptions() Options {
-	v, _ := summary.Lookup("published")
 	return Options{
-		Variant:  v,
 		K:        2,
 		Steps:    200,
 		Budget:   relation.DefaultBudget,
@@ -67,6 +83,56 @@ func DefaultOptions() Options {
 		MaxPaths: 200000,
 		Timeout:  60 * time.Second,
 	}
+}
+
+// EngineSpec is the engine under test as "NAME[:VARIANT]", with the
+// default variant filled in when the name is registered.
+func (o Options) EngineSpec() string {
+	switch {
+	case o.Variant.Name != "" && o.Engine == "":
+		return "summary:" + o.Variant.Name
+	case o.Engine == "":
+		return DefaultEngine
+	}
+	if c, err := engine.Canonical(o.Engine); err == nil && o.Build == nil {
+		return c
+	}
+	return o.Engine
+}
+
+// Label names the engine under test for tables: the variant alone for the
+// summary engine (the columns of docs/LEMMAS.md), the whole spec
+// otherwise.
+func (o Options) Label() string {
+	name, variant := engine.Split(o.EngineSpec())
+	if name == "summary" && variant != "" {
+		return variant
+	}
+	return o.EngineSpec()
+}
+
+// newEngine builds the engine under test for one run.
+func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver}
+	var eut engine.UnderTest
+	var err error
+	switch {
+	case o.Variant.Name != "" && o.Engine != "":
+		return nil, fmt.Errorf("checker: both Engine (%q) and Variant (%q) are set", o.Engine, o.Variant.Name)
+	case o.Build != nil:
+		eut, err = o.Build(cfg)
+	case o.Variant.Name != "":
+		eut, err = summary.Build(o.Variant)(cfg)
+	default:
+		eut, err = engine.New(o.EngineSpec(), cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, ref := eut.(*gse.Engine); ref {
+		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	return eut, nil
 }
 
 // Status is the outcome of a check.
@@ -102,14 +168,18 @@ type Verdict struct {
 // Report is the result of Run on one program.
 type Report struct {
 	Program *javalite.Program
+	// Engine is the engine under test, "NAME[:VARIANT]", and Lemmas the
+	// lemmas a check of it decides (Applicable).
+	Engine  string
+	Lemmas  []Lemma
 	Verdict Verdict
 	// Checked counts, per lemma, how many times it was checked and held.
 	Checked map[Lemma]int
 	Pairs   int // pairs (P, q) visited
 	// MaxGroup is the largest |P| seen.
 	MaxGroup int
-	// Paths of the separate explorations and distinct control-flow
-	// sequences of GSE.
+	// Paths of the separate explorations (SummaryPaths: of the engine
+	// under test) and distinct control-flow sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
 	Elapsed                              time.Duration
 }
@@ -122,9 +192,12 @@ type run struct {
 	opt    Options
 	solver *smt.Solver
 	gse    *gse.Engine
-	sum    *summary.Engine
-	mopt   machine.Options
-	rep    *Report
+	eut    engine.UnderTest
+	// init is eut's initialization machine when it has one on its own
+	// (engine.Initializer), else nil.
+	init engine.Initializer
+	mopt machine.Options
+	rep  *Report
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -139,14 +212,20 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
-	r := &run{
-		ctx: ctx, opt: opt, solver: solver,
-		mopt: opt.Variant.MachineOptions(),
-		rep:  &Report{Program: p, Checked: map[Lemma]int{}},
+	eut, err := opt.newEngine(solver)
+	if err != nil {
+		return nil, err
 	}
+	r := &run{
+		ctx: ctx, opt: opt, solver: solver, eut: eut,
+		// The engine's common-rule choices (RULES.md §9) are GSE's too.
+		mopt: eut.Options(),
+		rep:  &Report{Program: p, Engine: opt.EngineSpec(), Checked: map[Lemma]int{}},
+	}
+	r.init, _ = eut.(engine.Initializer)
+	r.rep.Lemmas = Applicable(eut)
 	r.gse = gseEngine(opt, r.mopt)
-	r.sum = summary.New(opt.Variant, opt.K, solver)
-	err := r.lockstep()
+	err = r.lockstep()
 	if err == nil {
 		err = r.sequences()
 	}
@@ -167,7 +246,7 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 }
 
 // gseEngine is the reference engine with the same k-bound and common-rule
-// options as the summary engine under test.
+// options as the engine under test.
 func gseEngine(opt Options, mopt machine.Options) *gse.Engine {
 	return &gse.Engine{K: opt.K, Opt: mopt}
 }
@@ -268,12 +347,12 @@ func (r *run) step(pr pair) ([]pair, error) {
 			g.states = append(g.states, s.S)
 		}
 	}
-	qsucc, err := machine.Step(pr.q.Clone(), r.sum, r.mopt)
+	qsucc, err := machine.Step(pr.q.Clone(), r.eut, r.mopt)
 	if err != nil {
 		return nil, r.engineFailed(representationLemmaOfRedex(pr.q), pr.q, err)
 	}
 	if len(qsucc) == 0 {
-		// The summary engine is stuck (variant V3): whatever GSE does here
+		// The engine is stuck (summary variant V3): whatever GSE does here
 		// has no counterpart.
 		rule := machine.RuleStuckNullDR
 		var gs []*machine.State
@@ -284,7 +363,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 		return nil, r.fail(Verdict{
 			Lemma: representationLemma(rule), Rule: rule, Step: pr.q.Steps + 1,
 			Control: pr.q.ControlString(), GSE: gs, Before: pr.q,
-			Reason: "the summary engine has no rule for this state (stuck) while GSE steps by " + rule,
+			Reason: "the " + r.eut.Name() + " engine has no rule for this state (stuck) while GSE steps by " + rule,
 		})
 	}
 	byKey := map[string]machine.Succ{}
@@ -294,7 +373,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: C13, Rule: s.Rule, Step: s.S.Steps, Control: s.S.ControlString(),
 				Summary: s.S, Before: pr.q,
-				Reason: "two summary successors have the same control, so one control-flow sequence has two summary paths",
+				Reason: fmt.Sprintf("two %[1]s successors have the same control, so one control-flow sequence has two %[1]s paths", r.eut.Name()),
 			})
 		}
 		byKey[key] = s
@@ -306,7 +385,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
 				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
-				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no summary successor does", len(g.states), g.rule),
+				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
 			})
 		}
 	}
@@ -319,7 +398,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
 				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
-				Reason: fmt.Sprintf("backward: the summary engine reaches this control by %s; no GSE state does", s.Rule),
+				Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
 			})
 		}
 		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
@@ -345,7 +424,7 @@ func (r *run) engineFailed(l Lemma, q *machine.State, err error) error {
 		return u
 	}
 	return r.fail(Verdict{Lemma: l, Step: q.Steps + 1, Control: q.ControlString(), Before: q,
-		Reason: "the summary engine cannot apply its rule here: " + err.Error()})
+		Reason: "the " + r.eut.Name() + " engine cannot apply its rule here: " + err.Error()})
 }
 
 // representationLemmaOfRedex names the lemma of the heap rule a state is
@@ -367,8 +446,12 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 
 // checkPair checks a matched pair after a step by rule: well-formedness and
 // determinism of q, and exactness of (P, q).
-func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule string) error {
-	step := q.Steps
+func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
+	step := eq.Steps
+	q, err := r.view(P, eq, before, rule)
+	if err != nil {
+		return err
+	}
 	if v, err := relation.Deterministic(q, r.solver); err != nil {
 		return undecided(determinismLemma(rule), err)
 	} else if v != nil {
@@ -417,6 +500,21 @@ func (r *run) wellFormedRest(q *machine.State) (*relation.Violation, error) {
 	return relation.Total(q, r.solver)
 }
 
+// view is the engine's View of its state q (the identity for the summary
+// engine). A View that fails on a state the engine made is a View bug:
+// lemma VIEW.
+func (r *run) view(P []*machine.State, q, before *machine.State, rule string) (*machine.State, error) {
+	v, err := r.eut.View(q)
+	if err != nil {
+		if u := undecided(VIEW, err); u != err {
+			return nil, u
+		}
+		return nil, r.fail(Verdict{Lemma: VIEW, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: q, Before: before,
+			Reason: "the View of the " + r.eut.Name() + " state fails: " + err.Error()})
+	}
+	return v, nil
+}
+
 // witness describes the evidence of a failed exactness check.
 func witness(res relation.ExactResult) string {
 	switch {
@@ -433,6 +531,9 @@ func witness(res relation.ExactResult) string {
 // against →S* on the summary state (L1), and →S* for determinism (L4).
 func (r *run) checkInit(pr pair) error {
 	q := pr.q
+	if r.init == nil {
+		return nil
+	}
 	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KField {
 		return nil
 	}
@@ -446,7 +547,7 @@ func (r *run) checkInit(pr pair) error {
 		}
 		P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 	}
-	qs, ok, err := r.sum.SummarizeStar(q.Clone(), rv, fa.Field)
+	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
 	if err != nil {
 		return r.engineFailed(L1, q, err)
 	}
@@ -455,6 +556,10 @@ func (r *run) checkInit(pr pair) error {
 		return nil
 	}
 	rule := machine.RuleSummarize
+	qs, err := r.view(P, eqs, q, rule)
+	if err != nil {
+		return err
+	}
 	// WellFormed's order (roots, types, determinism, totality), with
 	// determinism charged to L4 and the rest to WF.
 	wf := func(v *relation.Violation) error {

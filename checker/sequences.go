@@ -61,7 +61,7 @@ func (r *run) sequences() error {
 	if err != nil {
 		return err
 	}
-	sseq, spaths, err := r.controlSequences(r.sum)
+	sseq, spaths, err := r.controlSequences(r.eut)
 	if err != nil {
 		return err
 	}
@@ -79,13 +79,13 @@ func (r *run) sequences() error {
 	}
 	if onlyG > 0 || onlyS > 0 {
 		return r.fail(Verdict{Lemma: C12, Reason: fmt.Sprintf(
-			"%d control-flow sequence(s) only in GSE, %d only in the summary engine (GSE %d paths, %d sequences; summary %d paths)",
-			onlyG, onlyS, gpaths, len(gseq), spaths)})
+			"%[1]d control-flow sequence(s) only in GSE, %[2]d only in the %[6]s engine (GSE %[3]d paths, %[4]d sequences; %[6]s %[5]d paths)",
+			onlyG, onlyS, gpaths, len(gseq), spaths, r.eut.Name())})
 	}
 	r.rep.Checked[C12]++
 	if spaths != int64(len(gseq)) {
 		return r.fail(Verdict{Lemma: C13, Reason: fmt.Sprintf(
-			"the summary engine has %d paths but GSE has %d distinct control-flow sequences", spaths, len(gseq))})
+			"the %s engine has %d paths but GSE has %d distinct control-flow sequences", r.eut.Name(), spaths, len(gseq))})
 	}
 	r.rep.Checked[C13]++
 	return nil

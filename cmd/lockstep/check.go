@@ -14,13 +14,12 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {
 	register(&command{
 		name:  "check",
-		short: "run both engines in lockstep and check every lemma (given or generated programs)",
+		short: "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
 		usage: "[flags] FILE... | -gen [-n N] [-seed S]",
 		run:   runCheck,
 	})
@@ -28,7 +27,7 @@ func init() {
 
 // checkFlags are the flags shared by check and lemmas.
 type checkFlags struct {
-	variant  string
+	eng      engineFlags
 	k, steps int
 	workers  int
 	timeout  time.Duration
@@ -37,7 +36,7 @@ type checkFlags struct {
 }
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.variant, "variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	c.eng.register(fs, checker.DefaultEngine, "the engine under test")
 	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
@@ -47,7 +46,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
-	v, err := summary.Lookup(c.variant)
+	spec, err := c.eng.spec()
 	if err != nil {
 		return checker.Options{}, err
 	}
@@ -55,7 +54,8 @@ func (c *checkFlags) options() (checker.Options, error) {
 		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
 	}
 	opt := checker.DefaultOptions()
-	opt.Variant, opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = v, c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Engine = spec
+	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
 	return opt, nil
 }
 
@@ -211,7 +211,7 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		return err
 	}
 	sum := genSummary{
-		Variant: opt.Variant.Name, Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+		Variant: opt.Label(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	sum.PerSecond = float64(sum.Programs) / sum.Seconds

@@ -153,7 +153,7 @@ func Lookup(name string) (Mutant, error) {
 
 // Options configure Run.
 type Options struct {
-	Check      checker.Options // Variant is replaced by each mutant's
+	Check      checker.Options // the engine is replaced by each mutant's
 	N          int             // programs per mutant at most
 	Seed       int64           // seed of the program stream (the same for every mutant)
 	Workers    int
@@ -224,7 +224,7 @@ func (r Result) Status() string {
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.Check
-	copt.Variant = m.Variant
+	copt.Engine, copt.Build, copt.Variant = "summary:"+m.Name, summary.Build(m.Variant), summary.Variant{}
 	res := Result{Mutant: m.Name, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
@@ -260,7 +260,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 
 // confirm runs the base variant on the counterexample p.
 func confirm(ctx context.Context, opt checker.Options, p *javalite.Program) (string, error) {
-	opt.Variant = Base()
+	opt.Engine, opt.Build, opt.Variant = "summary:"+BaseName, nil, summary.Variant{}
 	s, err := smt.NewSolver()
 	if err != nil {
 		return "", err
