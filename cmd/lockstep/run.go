@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -23,15 +24,17 @@ import (
 func init() {
 	register(&command{
 		name:  "run",
-		short: "explore one program with one engine (gse or summary) and print what it found",
-		usage: "[-engine gse|summary] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
+		short: "explore one program with one engine (gse, summary or any of 'lockstep engines') and print what it found",
+		usage: "[-engine NAME[:VARIANT]] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
 		run:   runRun,
 	})
 }
 
 // runConfig is the parsed command line of run.
 type runConfig struct {
-	engine, file string
+	engine, file string // engine: canonical NAME[:VARIANT]
+	// variant is -variant: the summary variant whose common-rule options
+	// every engine without variants of its own (gse) runs with.
 	variant      summary.Variant
 	k, steps     int
 	paths, trace bool
@@ -41,8 +44,8 @@ type runConfig struct {
 
 func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	var c runConfig
-	fs.StringVar(&c.engine, "engine", "gse", "engine: gse or summary")
-	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	fs.StringVar(&c.engine, "engine", "gse", "engine, NAME[:VARIANT] (see 'lockstep engines')")
+	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	fs.IntVar(&c.k, "k", 2, "k-bound (negative: unbounded)")
 	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (negative: none; paths on cyclic heaps may then never end)")
 	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition")
@@ -58,14 +61,26 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	} else {
 		c.file = fs.Arg(0)
 	}
-	if c.engine != "gse" && c.engine != "summary" {
-		problems = append(problems, fmt.Sprintf("-engine must be gse or summary, not %q", c.engine))
+	name, ev := engine.Split(c.engine)
+	if *variant != "" && name == "summary" {
+		if ev != "" && ev != *variant {
+			problems = append(problems, fmt.Sprintf("-engine %s and -variant %s disagree", c.engine, *variant))
+		}
+		c.engine = "summary:" + *variant
+	}
+	if *variant == "" {
+		*variant = "published"
 	}
 	v, err := summary.Lookup(*variant)
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
 	c.variant = v
+	if spec, err := engine.Canonical(c.engine); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		c.engine = spec
+	}
 	if c.timeout < 0 {
 		problems = append(problems, "-timeout must not be negative")
 	}
@@ -124,23 +139,23 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, err) // one positioned error per line
 		return errReported
 	}
-	var eng machine.Engine
-	var g *gse.Engine
-	var sumEng *summary.Engine
-	var sol *smt.Solver
-	if c.engine == "gse" {
-		g = gse.New(c.k)
-		g.Opt = c.variant.MachineOptions()
-		eng = g
-	} else {
-		sol, err = smt.NewSolver()
-		if err != nil {
-			return err
-		}
-		defer sol.Close()
-		sumEng = summary.New(c.variant, c.k, sol)
-		eng = sumEng
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
 	}
+	defer sol.Close()
+	cfg := engine.Config{K: c.k, Solver: sol}
+	if info, ev, _ := engine.Lookup(c.engine); info.Variants == nil && ev == "" {
+		// An engine without variants of its own runs with the
+		// common-rule options of -variant, as GSE does in a check.
+		cfg.Machine = c.variant.MachineOptions()
+	}
+	eng, err := engine.New(c.engine, cfg)
+	if err != nil {
+		return err
+	}
+	g, _ := eng.(*gse.Engine)
+	sumEng, _ := eng.(*summary.Engine)
 
 	ctx := context.Background()
 	if c.timeout > 0 {
@@ -181,19 +196,27 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	name, variantName := engine.Split(c.engine)
+	if variantName == "" {
+		variantName = c.variant.Name
+	}
 	rep := runReport{
-		File: c.file, Engine: c.engine, Variant: c.variant.Name, K: c.k, Steps: c.steps,
+		File: c.file, Engine: name, Variant: variantName, K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
 	}
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
 	}
-	if g != nil {
+	switch {
+	case g != nil:
 		rep.Inits = g.Stats
-	} else {
+	case sumEng != nil:
 		ss, es := sol.Stats(), sumEng.Stats()
 		rep.Solver, rep.Summary = &ss, &es
+	default:
+		ss := sol.Stats()
+		rep.Solver = &ss
 	}
 	if !st.Complete {
 		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
@@ -233,9 +256,10 @@ func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 	if r.Solver != nil {
 		fmt.Fprintf(w, "solver      %d queries, %d cache hits, %d unknown, %s in Z3\n",
 			r.Solver.Queries, r.Solver.CacheHits, r.Solver.Unknowns, r.Solver.SolverTime.Round(time.Microsecond))
-		e := r.Summary
-		fmt.Fprintf(w, "summary     %d Summarize, %d new locations, %d k-bounded, %d pruned, %d S(φ) asked\n",
-			e.Summarize, e.NewLocs, e.KBounded, e.Pruned, e.SatQueries)
+		if e := r.Summary; e != nil {
+			fmt.Fprintf(w, "summary     %d Summarize, %d new locations, %d k-bounded, %d pruned, %d S(φ) asked\n",
+				e.Summarize, e.NewLocs, e.KBounded, e.Pruned, e.SatQueries)
+		}
 	}
 	names := make([]string, 0, len(r.Rules))
 	for n := range r.Rules {
