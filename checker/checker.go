@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -163,6 +164,9 @@ type Verdict struct {
 	Before  *machine.State
 	// Witness describes the concrete heap that breaks exactness, if any.
 	Witness string
+	// Sibling is the other engine state of a P1 violation (Summary is the
+	// first).
+	Sibling *machine.State
 }
 
 // Report is the result of Run on one program.
@@ -181,7 +185,12 @@ type Report struct {
 	// Paths of the separate explorations (SummaryPaths: of the engine
 	// under test) and distinct control-flow sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
-	Elapsed                              time.Duration
+	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
+	// engine's path ends (lemma P3), Overlaps the GSE states represented
+	// by more than one sibling, each extra sibling counted (ENGINES.md
+	// §8.2: counted, not a violation).
+	EndGSE, Overlaps int64
+	Elapsed          time.Duration
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -196,8 +205,11 @@ type run struct {
 	// init is eut's initialization machine when it has one on its own
 	// (engine.Initializer), else nil.
 	init engine.Initializer
-	mopt machine.Options
-	rep  *Report
+	// partition is eut.Shape() == engine.Partition; identity is whether
+	// its View is the identity (engine.IdentityView).
+	partition, identity bool
+	mopt                machine.Options
+	rep                 *Report
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -205,7 +217,38 @@ type run struct {
 // failures of the tool itself (a rule that cannot be applied to a
 // well-typed program, for instance); undecided checks are an Inconclusive
 // verdict.
+//
+// For a Partition engine at a finite k, a violation is checked again at
+// k = −1 (the step bound alone): if everything holds there, the violation
+// is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
+// reported apart from exactness; if the rerun cannot decide, neither can
+// this check.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	rep, err := runOnce(ctx, p, opt, solver)
+	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
+		return rep, err
+	}
+	unbounded := opt
+	unbounded.K = -1
+	again, err := runOnce(ctx, p, unbounded, solver)
+	if err != nil {
+		return rep, err
+	}
+	v := &rep.Verdict
+	switch again.Verdict.Status {
+	case Holds:
+		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds: %s", opt.K, v.Lemma, v.Reason)
+		v.Lemma = KB
+	case Inconclusive:
+		rep.Verdict = Verdict{Status: Inconclusive, Lemma: KB, Reason: fmt.Sprintf(
+			"at k = %d %s fails (%s), and at k = −1 %s is undecided (%s): a finite-k divergence cannot be told from an engine error",
+			opt.K, v.Lemma, v.Reason, again.Verdict.Lemma, again.Verdict.Reason)}
+	}
+	return rep, nil
+}
+
+// runOnce is Run without the k = −1 rerun.
+func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
 	start := time.Now()
 	if opt.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -223,6 +266,8 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 		rep:  &Report{Program: p, Engine: opt.EngineSpec(), Checked: map[Lemma]int{}},
 	}
 	r.init, _ = eut.(engine.Initializer)
+	_, r.identity = eut.(engine.IdentityView)
+	r.partition = eut.Shape() == engine.Partition
 	r.rep.Lemmas = Applicable(eut)
 	r.gse = gseEngine(opt, r.mopt)
 	err = r.lockstep()
@@ -306,6 +351,7 @@ func (r *run) lockstep() error {
 			r.rep.MaxGroup = len(pr.P)
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
+			r.rep.EndGSE += int64(len(pr.P))
 			continue
 		}
 		if err := r.checkInit(pr); err != nil {
@@ -322,13 +368,17 @@ func (r *run) lockstep() error {
 	return nil
 }
 
+// group is the GSE successors at one control, and the rule that made the
+// first of them.
+type group struct {
+	states []*machine.State
+	rule   string
+}
+
 // step advances one pair by one step on both sides and matches the
-// successors by control (RULES.md §7, Bisimulation).
+// successors by control (RULES.md §7, Bisimulation; for a Partition engine
+// ENGINES.md §8.2).
 func (r *run) step(pr pair) ([]pair, error) {
-	type group struct {
-		states []*machine.State
-		rule   string
-	}
 	groups := map[string]*group{}
 	var order []string
 	for _, p := range pr.P {
@@ -365,6 +415,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 			Control: pr.q.ControlString(), GSE: gs, Before: pr.q,
 			Reason: "the " + r.eut.Name() + " engine has no rule for this state (stuck) while GSE steps by " + rule,
 		})
+	}
+	if r.partition {
+		return r.stepPartition(pr, groups, order, qsucc)
 	}
 	byKey := map[string]machine.Succ{}
 	for _, s := range qsucc {

@@ -46,6 +46,9 @@ func (r *Report) Text(full bool) string {
 	if v.Summary != nil {
 		fmt.Fprintf(&b, "summary state:\n%s\n", indent(v.Summary.Dump()))
 	}
+	if v.Sibling != nil {
+		fmt.Fprintf(&b, "sibling state (same control):\n%s\n", indent(v.Sibling.Dump()))
+	}
 	n := len(v.GSE)
 	if !full && n > 3 {
 		n = 3
@@ -96,6 +99,7 @@ type JSONReport struct {
 	Program      string         `json:"program,omitempty"`
 	Lines        int            `json:"lines,omitempty"`
 	Summary      string         `json:"summary_state,omitempty"`
+	Sibling      string         `json:"sibling_state,omitempty"`
 	GSE          []string       `json:"gse_states,omitempty"`
 	Checked      map[string]int `json:"checked"`
 	Pairs        int            `json:"pairs"`
@@ -130,6 +134,9 @@ func (r *Report) JSON() JSONReport {
 		}
 		if v.Summary != nil {
 			j.Summary = v.Summary.Dump()
+		}
+		if v.Sibling != nil {
+			j.Sibling = v.Sibling.Dump()
 		}
 		for _, s := range v.GSE {
 			j.GSE = append(j.GSE, s.Dump())

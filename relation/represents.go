@@ -27,6 +27,14 @@ func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
 	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, false)
 }
 
+// RepresentsWellFormed is Represents for a q the caller has already found
+// well formed (WellFormedChecks), so that q is not checked again for every
+// p: the Partition driver asks it of every GSE state of a group and every
+// engine state at that control.
+func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
+}
+
 // RepresentsWith is Represents with the homomorphism options of opt (for
 // the literal, non-injective reading of Def. 14). opt.MaxNodes overrides
 // budget.HomNodes when set.

@@ -262,17 +262,32 @@ func StackOnlyRoots(q *machine.State) *Violation {
 // WellFormed runs every well-formedness check of RULES.md §7 and returns the
 // first violation.
 func WellFormed(q *machine.State, solver *smt.Solver) (*Violation, error) {
+	v, _, err := WellFormedChecks(q, solver)
+	return v, err
+}
+
+// WellFormedChecks is the one well-formedness pipeline: every check of
+// RULES.md §7, always in this order: stack-only roots, type consistency,
+// determinism, totality (the cheap syntactic checks first, then the two
+// that ask the solver). It returns the first violation, or the error of
+// the first check that could not be decided, with the name of that check
+// (a Check* constant; "" when everything held), so that every caller
+// charges a failure to the same lemma whatever path it took.
+func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check string, err error) {
 	if err := checkState(q); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if v := StackOnlyRoots(q); v != nil {
-		return v, nil
+		return v, CheckStackOnlyRoots, nil
 	}
 	if v := TypeConsistent(q); v != nil {
-		return v, nil
+		return v, CheckTypeConsistent, nil
 	}
 	if v, err := Deterministic(q, solver); v != nil || err != nil {
-		return v, err
+		return v, CheckDeterministic, err
 	}
-	return Total(q, solver)
+	if v, err := Total(q, solver); v != nil || err != nil {
+		return v, CheckTotal, err
+	}
+	return nil, "", nil
 }
