@@ -497,30 +497,21 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 	return T11
 }
 
-// checkPair checks a matched pair after a step by rule: well-formedness and
-// determinism of q, and exactness of (P, q).
+// checkPair checks a matched pair after a step by rule: well-formedness
+// (determinism charged to the rule's lemma) of the View of q, and
+// exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
 	step := eq.Steps
 	q, err := r.view(P, eq, before, rule)
 	if err != nil {
 		return err
 	}
-	if v, err := relation.Deterministic(q, r.solver); err != nil {
-		return undecided(determinismLemma(rule), err)
-	} else if v != nil {
-		l := determinismLemma(rule)
-		return r.fail(Verdict{Lemma: l, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
+	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+		return err
 	}
-	r.rep.Checked[determinismLemma(rule)]++
-	if v, err := r.wellFormedRest(q); err != nil {
-		return undecided(WF, err)
-	} else if v != nil {
-		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
-	}
-	r.rep.Checked[WF]++
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)
-	switch res.Verdict {
+	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
 		return nil
@@ -538,19 +529,6 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 // checkInit), so it is not checked again.
 func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 	return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
-}
-
-// wellFormedRest is relation.WellFormed without the determinism check,
-// which the callers make first and charge to a lemma of its own; the other
-// checks run in WellFormed's order.
-func (r *run) wellFormedRest(q *machine.State) (*relation.Violation, error) {
-	if v := relation.StackOnlyRoots(q); v != nil {
-		return v, nil
-	}
-	if v := relation.TypeConsistent(q); v != nil {
-		return v, nil
-	}
-	return relation.Total(q, r.solver)
 }
 
 // view is the engine's View of its state q (the identity for the summary
@@ -613,30 +591,12 @@ func (r *run) checkInit(pr pair) error {
 	if err != nil {
 		return err
 	}
-	// WellFormed's order (roots, types, determinism, totality), with
-	// determinism charged to L4 and the rest to WF.
-	wf := func(v *relation.Violation) error {
-		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
-	}
-	if v := relation.StackOnlyRoots(qs); v != nil {
-		return wf(v)
-	}
-	if v := relation.TypeConsistent(qs); v != nil {
-		return wf(v)
-	}
-	if v, err := relation.Deterministic(qs, r.solver); err != nil {
-		return undecided(L4, err)
-	} else if v != nil {
-		return r.fail(Verdict{Lemma: L4, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
-	}
-	r.rep.Checked[L4]++
-	if v, err := relation.Total(qs, r.solver); err != nil {
-		return undecided(WF, err)
-	} else if v != nil {
-		return wf(v)
+	// The one well-formedness pipeline, with determinism charged to L4.
+	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
+		return err
 	}
 	res := r.exact(P, qs)
-	switch res.Verdict {
+	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++
 		return nil

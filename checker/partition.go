@@ -146,7 +146,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		var P []*machine.State
 		for j, p := range g.states {
 			res := relation.RepresentsWellFormed(p, v, r.solver, r.opt.Budget)
-			switch res.Verdict {
+			switch res.Outcome {
 			case relation.Holds:
 				P = append(P, p)
 				represented[j]++

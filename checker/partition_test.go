@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -333,4 +334,21 @@ func TestPartitionKB(t *testing.T) {
 	rep, err = Run(context.Background(), p, opt, solver)
 	require.NoError(t, err)
 	require.Equal(t, P1, rep.Verdict.Lemma, rep.Text(false))
+}
+
+// TestWellFormedLemma: one mapping from a failed well-formedness check to
+// its lemma, whichever path (checkPair, checkInit, the Partition driver)
+// ran it; on a View that is not the identity, determinism and totality are
+// the View's promise.
+func TestWellFormedLemma(t *testing.T) {
+	r := &run{identity: true}
+	require.Equal(t, L5, r.wellFormedLemma(relation.CheckDeterministic, L5))
+	require.Equal(t, L4, r.wellFormedLemma(relation.CheckDeterministic, L4))
+	require.Equal(t, WF, r.wellFormedLemma(relation.CheckTotal, L5))
+	require.Equal(t, WF, r.wellFormedLemma(relation.CheckTypeConsistent, L5))
+	require.Equal(t, WF, r.wellFormedLemma(relation.CheckStackOnlyRoots, L4))
+	r.identity = false
+	require.Equal(t, VIEW, r.wellFormedLemma(relation.CheckDeterministic, L5))
+	require.Equal(t, VIEW, r.wellFormedLemma(relation.CheckTotal, L5))
+	require.Equal(t, WF, r.wellFormedLemma(relation.CheckTypeConsistent, L5))
 }

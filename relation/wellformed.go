@@ -26,43 +26,13 @@ func (v *Violation) Error() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "(%s %v)", guardString(e.Guard), e.Loc)
+			fmt.Fprintf(&b, "(%s %v)", smt.Short(e.Guard), e.Loc)
 		}
 		b.WriteString("}")
 	}
 	b.WriteString(": ")
 	b.WriteString(v.Reason)
 	return b.String()
-}
-
-// guardString prints a guard, or a summary of it when printing it would be
-// long: guards share subformulas, and the tree printed from a deep
-// summary state's DAG can run to megabytes.
-func guardString(f *smt.Formula) string {
-	if f == nil {
-		return "true"
-	}
-	const limit = 64
-	n := 0
-	var count func(g *smt.Formula)
-	count = func(g *smt.Formula) {
-		if n > limit {
-			return
-		}
-		n++
-		for _, k := range g.Kids() {
-			count(k)
-		}
-	}
-	count(f)
-	if n <= limit {
-		return f.String()
-	}
-	var refs []string
-	for _, r := range f.Refs() {
-		refs = append(refs, r.String())
-	}
-	return fmt.Sprintf("⟨%s formula of more than %d nodes over %s⟩", f.Op(), limit, strings.Join(refs, ","))
 }
 
 // Names of the checks, as they appear in Violation.Check.
