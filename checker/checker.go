@@ -56,9 +56,13 @@ type Options struct {
 	// (summary.Build). Deprecated: set Engine (or Build); setting both
 	// Variant and Engine is an error.
 	Variant summary.Variant
-	K       int // k-bound, the same in both engines
-	Steps   int // step bound, the same in both engines
-	Budget  relation.Budget
+	// Versus, if not empty, names a second engine ("NAME[:VARIANT]"): the
+	// check then compares the two engines with each other instead of the
+	// engine with GSE (both must be OnePerControl; ENGINES.md §8.4).
+	Versus string
+	K      int // k-bound, the same in both engines
+	Steps  int // step bound, the same in both engines
+	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
 	// member of P is still checked.
@@ -165,7 +169,8 @@ type Verdict struct {
 	// Witness describes the concrete heap that breaks exactness, if any.
 	Witness string
 	// Sibling is the other engine state of a P1 violation (Summary is the
-	// first).
+	// first), or the second engine's state in an engine-against-engine
+	// check (Options.Versus).
 	Sibling *machine.State
 }
 
@@ -208,8 +213,10 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
-	mopt                machine.Options
-	rep                 *Report
+	// other is the second engine of an engine-against-engine check.
+	other engine.UnderTest
+	mopt  machine.Options
+	rep   *Report
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -270,9 +277,17 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	r.partition = eut.Shape() == engine.Partition
 	r.rep.Lemmas = Applicable(eut)
 	r.gse = gseEngine(opt, r.mopt)
-	err = r.lockstep()
-	if err == nil {
-		err = r.sequences()
+	if opt.Versus != "" {
+		err = r.setVersus()
+		if err != nil {
+			return nil, err
+		}
+		err = r.versus()
+	} else {
+		err = r.lockstep()
+		if err == nil {
+			err = r.sequences()
+		}
 	}
 	r.rep.Elapsed = time.Since(start)
 	if errors.Is(err, errStop) {

@@ -33,10 +33,12 @@ const (
 	FEAS Lemma = "FEAS" // no empty engine state
 	VIEW Lemma = "VIEW" // the View is deterministic and total
 	KB   Lemma = "KB"   // finite-k agreement of the k-bounds
+	// VS compares two engines without GSE (Options.Versus).
+	VS Lemma = "VS" // same concretizations at every common control
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, VS}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -61,6 +63,7 @@ var Claim = map[Lemma]string{
 	FEAS: "the View of every engine state has a concretization (no empty engine state)",
 	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",
 	KB:   "at a finite k the engine agrees with GSE as it does at k = −1 (finite-k divergence, reported apart from exactness)",
+	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
 }
 
 // Applicable lists, in catalog order, the lemmas a check of eut can
@@ -93,7 +96,7 @@ func Applicable(eut engine.UnderTest) []Lemma {
 			if identity {
 				continue
 			}
-		case P4:
+		case P4, VS:
 			continue
 		}
 		out = append(out, l)

@@ -47,7 +47,11 @@ func (r *Report) Text(full bool) string {
 		fmt.Fprintf(&b, "summary state:\n%s\n", indent(v.Summary.Dump()))
 	}
 	if v.Sibling != nil {
-		fmt.Fprintf(&b, "sibling state (same control):\n%s\n", indent(v.Sibling.Dump()))
+		label := "state of the second engine (-vs)"
+		if v.Lemma == P1 {
+			label = "sibling state (same control)"
+		}
+		fmt.Fprintf(&b, "%s:\n%s\n", label, indent(v.Sibling.Dump()))
 	}
 	n := len(v.GSE)
 	if !full && n > 3 {

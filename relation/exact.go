@@ -114,3 +114,47 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	}
 	return res
 }
+
+// SameResult is the outcome of SameConcretizations.
+type SameResult struct {
+	Outcome Outcome
+	Reason  string
+	// Only is a concretization of one state that the other does not have
+	// (Fails), and InA says whose it is.
+	Only *Heap
+	InA  bool
+}
+
+// SameConcretizations decides whether two states stand for the same
+// concrete heaps: their concretizations, as canonical forms, are the same
+// set (engine against engine, ENGINES.md §8.4). Both must be well formed;
+// a concretization that is not a heap fails, an enumeration cut by the
+// budget is inconclusive.
+func SameConcretizations(a, b *machine.State, solver *smt.Solver, budget Budget) SameResult {
+	sets := [2]map[string]*Heap{}
+	for i, q := range []*machine.State{a, b} {
+		heaps, complete, err := Concretize(q, solver, budget)
+		var w *WitnessError
+		switch {
+		case errors.As(err, &w):
+			return SameResult{Outcome: Fails, Reason: fmt.Sprintf("a concretization of state %c is not a heap: %s", 'A'+i, w.Error())}
+		case err != nil:
+			return SameResult{Outcome: Inconclusive, Reason: fmt.Sprintf("state %c: %v", 'A'+i, err)}
+		case !complete:
+			return SameResult{Outcome: Inconclusive, Reason: fmt.Sprintf("state %c: more than %d concretization leaves: enumeration incomplete", 'A'+i, budget.Models)}
+		}
+		sets[i] = make(map[string]*Heap, len(heaps))
+		for _, h := range heaps {
+			sets[i][Canonical(h)] = h
+		}
+	}
+	for i := range sets {
+		for c, h := range sets[i] {
+			if _, ok := sets[1-i][c]; !ok {
+				return SameResult{Outcome: Fails, Only: h, InA: i == 0,
+					Reason: fmt.Sprintf("a concretization of state %c is none of state %c's: %s", 'A'+i, 'B'-i, h.String())}
+			}
+		}
+	}
+	return SameResult{Outcome: Holds}
+}

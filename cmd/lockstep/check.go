@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -28,6 +29,7 @@ func init() {
 // checkFlags are the flags shared by check and lemmas.
 type checkFlags struct {
 	eng      engineFlags
+	versus   string
 	k, steps int
 	workers  int
 	timeout  time.Duration
@@ -37,6 +39,7 @@ type checkFlags struct {
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
 	c.eng.register(fs, checker.DefaultEngine, "the engine under test")
+	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
@@ -55,6 +58,20 @@ func (c *checkFlags) options() (checker.Options, error) {
 	}
 	opt := checker.DefaultOptions()
 	opt.Engine = spec
+	if c.versus != "" {
+		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
+			return checker.Options{}, err
+		}
+		for _, s := range []string{spec, opt.Versus} {
+			e, err := engine.New(s, engine.Config{K: c.k})
+			if err != nil {
+				return checker.Options{}, err
+			}
+			if e.Shape() != engine.OnePerControl {
+				return checker.Options{}, fmt.Errorf("-vs compares one-per-control engines; %s is %s", s, e.Shape())
+			}
+		}
+	}
 	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
 	return opt, nil
 }

@@ -52,7 +52,15 @@ func TestEngineFlag(t *testing.T) {
 	code, _, stderr = runCode("check", "-variant", "fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
 	require.Equal(t, exitOK, code, stderr)
 
+	// Engine against engine.
+	code, out, stderr = runCode("check", "-engine", "summary:fixed", "-vs", "summary:fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	require.Equal(t, exitOK, code, "%s\n%s", stderr, out)
+	code, out, _ = runCode("check", "-engine", "summary:published", "-vs", "summary:fixed", "-k", "3", "-steps", "150", "../../testdata/fixedbugs/published_V7_C12.jl")
+	require.Equal(t, exitViolation, code, out)
+
 	for _, args := range [][]string{
+		{"check", "-vs", "nosuch", llFile},
+		{"check", "-vs", "gse", llFile},
 		{"check", "-engine", "nosuch", llFile},
 		{"check", "-engine", "summary:nosuch", llFile},
 		{"check", "-engine", "gse:x", "-variant", "fixed", llFile},
