@@ -202,6 +202,7 @@ func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 // surveyJSON is the machine-readable form of a survey.
 type surveyJSON struct {
 	Variant      string      `json:"variant"`
+	Engine       string      `json:"engine,omitempty"`
 	K            int         `json:"k"`
 	Steps        int         `json:"steps"`
 	Seed         int64       `json:"seed"`
@@ -237,7 +238,7 @@ type undecidedJSON struct {
 
 func toSurveyJSON(sv *checker.Survey) surveyJSON {
 	j := surveyJSON{
-		Variant: sv.Variant, K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed,
+		Variant: sv.Variant, Engine: sv.Engine, K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed,
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
 		Status: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
 	}
