@@ -1,22 +1,29 @@
-// Package checker runs the GSE engine and the heap-summary engine in
-// lockstep and checks the lemma catalog of RULES.md §8 at every step.
+// Package checker runs an engine under test (package engine: the
+// heap-summary engine by default, any registered engine by name) in
+// lockstep with GSE, the reference, and checks the lemma catalog of
+// RULES.md §8 (and ENGINES.md §8.3) at every step.
 //
 // The driver is the bisimulation of RULES.md §7. It keeps pairs (P, q) of a
-// set P of GSE states and one summary state q with the same control
+// set P of GSE states and one engine state q with the same control
 // (η e k), starting from ({s0}, s0). From a pair it steps every member of P
 // and q once, groups the GSE successors by control, and matches groups and
-// summary successors by control in both directions (forward: every group
-// has a summary successor; backward: every summary successor has a group).
-// Each matched pair is checked for exactness (every GSE state of the group
-// is represented by the summary state, and every concretization of the
-// summary state is one of the group's heaps), the summary state for well
-// formedness and determinism, and the pair is explored further. At a field
-// access the initialization machines are also compared on their own
-// (→S* against →I*: L1 and L4), before the result is read.
+// engine successors by control in both directions (forward: every group
+// has an engine successor; backward: every engine successor has a group).
+// The relations read the engine's View of its states, never the states
+// themselves. For a OnePerControl engine each matched pair is checked for
+// exactness (every GSE state of the group is represented by the View, and
+// every concretization of the View is one of the group's heaps), the View
+// for well formedness and determinism, and the pair is explored further;
+// for a Partition engine the group is checked to be partitioned among the
+// engine's states at that control (partition.go). When the engine has an
+// initialization machine of its own (engine.Initializer), at a field
+// access it is compared with GSE's on its own (→S* against →I*: L1 and
+// L4), before the result is read.
 //
 // Independently of the pairing, both engines are explored on their own and
-// their sets of control-flow sequences compared (C12) and counted (C13), so
-// that a bug in the pairing itself could not hide a difference.
+// their sets of control-flow sequences compared (C12) and counted (C13; P3
+// for a Partition engine), so that a bug in the pairing itself could not
+// hide a difference. versus.go compares two engines without GSE.
 //
 // Every failure is a Verdict naming the lemma, the rule, the step and the
 // control, with both sides. A check that cannot decide (solver unknown,
