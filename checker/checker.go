@@ -1,22 +1,29 @@
-// Package checker runs the GSE engine and the heap-summary engine in
-// lockstep and checks the lemma catalog of RULES.md §8 at every step.
+// Package checker runs an engine under test (package engine: the
+// heap-summary engine by default, any registered engine by name) in
+// lockstep with GSE, the reference, and checks the lemma catalog of
+// RULES.md §8 (and ENGINES.md §8.3) at every step.
 //
 // The driver is the bisimulation of RULES.md §7. It keeps pairs (P, q) of a
-// set P of GSE states and one summary state q with the same control
+// set P of GSE states and one engine state q with the same control
 // (η e k), starting from ({s0}, s0). From a pair it steps every member of P
 // and q once, groups the GSE successors by control, and matches groups and
-// summary successors by control in both directions (forward: every group
-// has a summary successor; backward: every summary successor has a group).
-// Each matched pair is checked for exactness (every GSE state of the group
-// is represented by the summary state, and every concretization of the
-// summary state is one of the group's heaps), the summary state for well
-// formedness and determinism, and the pair is explored further. At a field
-// access the initialization machines are also compared on their own
-// (→S* against →I*: L1 and L4), before the result is read.
+// engine successors by control in both directions (forward: every group
+// has an engine successor; backward: every engine successor has a group).
+// The relations read the engine's View of its states, never the states
+// themselves. For a OnePerControl engine each matched pair is checked for
+// exactness (every GSE state of the group is represented by the View, and
+// every concretization of the View is one of the group's heaps), the View
+// for well formedness and determinism, and the pair is explored further;
+// for a Partition engine the group is checked to be partitioned among the
+// engine's states at that control (partition.go). When the engine has an
+// initialization machine of its own (engine.Initializer), at a field
+// access it is compared with GSE's on its own (→S* against →I*: L1 and
+// L4), before the result is read.
 //
 // Independently of the pairing, both engines are explored on their own and
-// their sets of control-flow sequences compared (C12) and counted (C13), so
-// that a bug in the pairing itself could not hide a difference.
+// their sets of control-flow sequences compared (C12) and counted (C13; P3
+// for a Partition engine), so that a bug in the pairing itself could not
+// hide a difference. versus.go compares two engines without GSE.
 //
 // Every failure is a Verdict naming the lemma, the rule, the step and the
 // control, with both sides. A check that cannot decide (solver unknown,
@@ -27,8 +34,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
+	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -39,10 +49,32 @@ import (
 
 // Options configure one check.
 type Options struct {
+	// Engine names the engine under test, "NAME[:VARIANT]" of the
+	// registry (engine.Lookup; `lockstep engines`): "summary:fixed",
+	// "summary:kbound-assume+v7-uninit-guard", "lazier". "" is
+	// DefaultEngine.
+	Engine string
+	// Build, if not nil, builds the engine under test instead of the
+	// registry, for configurations made in code (the mutants of
+	// internal/mutation: summary.Build(v)); Engine then only names it.
+	Build func(engine.Config) (engine.UnderTest, error)
+	// Variant is the older way to name a summary engine: a Variant with a
+	// Name is the engine "summary:"+Name built from this value
+	// (summary.Build). Deprecated: set Engine (or Build); setting both
+	// Variant and Engine is an error.
 	Variant summary.Variant
-	K       int // k-bound, the same in both engines
-	Steps   int // step bound, the same in both engines
-	Budget  relation.Budget
+	// Versus, if not empty, names a second engine ("NAME[:VARIANT]"): the
+	// check then compares the two engines with each other instead of the
+	// engine with GSE (both must be OnePerControl; ENGINES.md §8.4).
+	Versus string
+	// Semantics are the common-rule readings V10/V11 (RULES.md §3,
+	// machine.ParseSemantics) of GSE, the engine under test and the
+	// concrete oracle alike; the zero value is Java. A deprecated Variant
+	// carries its own (summary.Variant.WithSemantics).
+	Semantics machine.Options
+	K         int // k-bound, the same in both engines
+	Steps     int // step bound, the same in both engines
+	Budget    relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
 	// member of P is still checked.
@@ -54,11 +86,12 @@ type Options struct {
 	Timeout                      time.Duration
 }
 
+// DefaultEngine is the engine under test when Options name none.
+const DefaultEngine = "summary:published"
+
 // DefaultOptions are moderate bounds for generated programs.
 func DefaultOptions() Options {
-	v, _ := summary.Lookup("published")
 	return Options{
-		Variant:  v,
 		K:        2,
 		Steps:    200,
 		Budget:   relation.DefaultBudget,
@@ -67,6 +100,68 @@ func DefaultOptions() Options {
 		MaxPaths: 200000,
 		Timeout:  60 * time.Second,
 	}
+}
+
+// EngineSpec is the engine under test as "NAME[:VARIANT]", with the
+// default variant filled in when the name is registered.
+func (o Options) EngineSpec() string {
+	switch {
+	case o.Variant.Name != "" && o.Engine == "":
+		return "summary:" + o.Variant.Name
+	case o.Engine == "":
+		return DefaultEngine
+	}
+	if c, err := engine.Canonical(o.Engine); err == nil && o.Build == nil {
+		return c
+	}
+	return o.Engine
+}
+
+// Label names the engine under test for tables: the variant alone for the
+// summary engine (the columns of docs/LEMMAS.md), the whole spec
+// otherwise.
+func (o Options) Label() string {
+	name, variant := engine.Split(o.EngineSpec())
+	if name == "summary" && variant != "" {
+		return variant
+	}
+	return o.EngineSpec()
+}
+
+// SemanticsName names the common-rule semantics of the check (V10/V11:
+// "java", "paper", ...), for reports and table headers.
+func (o Options) SemanticsName() string {
+	if o.Variant.Name != "" {
+		return o.Variant.Semantics()
+	}
+	return o.Semantics.SemanticsName()
+}
+
+// newEngine builds the engine under test for one run.
+func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	if o.Variant.Name != "" {
+		cfg.Machine = o.Variant.MachineOptions()
+	}
+	var eut engine.UnderTest
+	var err error
+	switch {
+	case o.Variant.Name != "" && o.Engine != "":
+		return nil, fmt.Errorf("checker: both Engine (%q) and Variant (%q) are set", o.Engine, o.Variant.Name)
+	case o.Build != nil:
+		eut, err = o.Build(cfg)
+	case o.Variant.Name != "":
+		eut, err = summary.Build(o.Variant)(cfg)
+	default:
+		eut, err = engine.New(o.EngineSpec(), cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, ref := eut.(*gse.Engine); ref {
+		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	return eut, nil
 }
 
 // Status is the outcome of a check.
@@ -97,21 +192,34 @@ type Verdict struct {
 	Before  *machine.State
 	// Witness describes the concrete heap that breaks exactness, if any.
 	Witness string
+	// Sibling is the other engine state of a P1 violation (Summary is the
+	// first), or the second engine's state in an engine-against-engine
+	// check (Options.Versus).
+	Sibling *machine.State
 }
 
 // Report is the result of Run on one program.
 type Report struct {
 	Program *javalite.Program
+	// Engine is the engine under test, "NAME[:VARIANT]", and Lemmas the
+	// lemmas a check of it decides (Applicable).
+	Engine  string
+	Lemmas  []Lemma
 	Verdict Verdict
 	// Checked counts, per lemma, how many times it was checked and held.
 	Checked map[Lemma]int
 	Pairs   int // pairs (P, q) visited
 	// MaxGroup is the largest |P| seen.
 	MaxGroup int
-	// Paths of the separate explorations and distinct control-flow
-	// sequences of GSE.
+	// Paths of the separate explorations (SummaryPaths: of the engine
+	// under test) and distinct control-flow sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
-	Elapsed                              time.Duration
+	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
+	// engine's path ends (lemma P3), Overlaps the GSE states represented
+	// by more than one sibling, each extra sibling counted (ENGINES.md
+	// §8.2: counted, not a violation).
+	EndGSE, Overlaps int64
+	Elapsed          time.Duration
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -122,9 +230,17 @@ type run struct {
 	opt    Options
 	solver *smt.Solver
 	gse    *gse.Engine
-	sum    *summary.Engine
-	mopt   machine.Options
-	rep    *Report
+	eut    engine.UnderTest
+	// init is eut's initialization machine when it has one on its own
+	// (engine.Initializer), else nil.
+	init engine.Initializer
+	// partition is eut.Shape() == engine.Partition; identity is whether
+	// its View is the identity (engine.IdentityView).
+	partition, identity bool
+	// other is the second engine of an engine-against-engine check.
+	other engine.UnderTest
+	mopt  machine.Options
+	rep   *Report
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -132,23 +248,70 @@ type run struct {
 // failures of the tool itself (a rule that cannot be applied to a
 // well-typed program, for instance); undecided checks are an Inconclusive
 // verdict.
+//
+// For a Partition engine at a finite k, a violation is checked again at
+// k = −1 (the step bound alone): if everything holds there, the violation
+// is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
+// reported apart from exactness; if the rerun cannot decide, neither can
+// this check.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	rep, err := runOnce(ctx, p, opt, solver)
+	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
+		return rep, err
+	}
+	unbounded := opt
+	unbounded.K = -1
+	again, err := runOnce(ctx, p, unbounded, solver)
+	if err != nil {
+		return rep, err
+	}
+	v := &rep.Verdict
+	switch again.Verdict.Status {
+	case Holds:
+		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds: %s", opt.K, v.Lemma, v.Reason)
+		v.Lemma = KB
+	case Inconclusive:
+		rep.Verdict = Verdict{Status: Inconclusive, Lemma: KB, Reason: fmt.Sprintf(
+			"at k = %d %s fails (%s), and at k = −1 %s is undecided (%s): a finite-k divergence cannot be told from an engine error",
+			opt.K, v.Lemma, v.Reason, again.Verdict.Lemma, again.Verdict.Reason)}
+	}
+	return rep, nil
+}
+
+// runOnce is Run without the k = −1 rerun.
+func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
 	start := time.Now()
 	if opt.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
-	r := &run{
-		ctx: ctx, opt: opt, solver: solver,
-		mopt: opt.Variant.MachineOptions(),
-		rep:  &Report{Program: p, Checked: map[Lemma]int{}},
+	eut, err := opt.newEngine(solver)
+	if err != nil {
+		return nil, err
 	}
+	r := &run{
+		ctx: ctx, opt: opt, solver: solver, eut: eut,
+		// The engine's common-rule choices (RULES.md §9) are GSE's too.
+		mopt: eut.Options(),
+		rep:  &Report{Program: p, Engine: opt.EngineSpec(), Checked: map[Lemma]int{}},
+	}
+	r.init, _ = eut.(engine.Initializer)
+	_, r.identity = eut.(engine.IdentityView)
+	r.partition = eut.Shape() == engine.Partition
+	r.rep.Lemmas = Applicable(eut)
 	r.gse = gseEngine(opt, r.mopt)
-	r.sum = summary.New(opt.Variant, opt.K, solver)
-	err := r.lockstep()
-	if err == nil {
-		err = r.sequences()
+	if opt.Versus != "" {
+		err = r.setVersus()
+		if err != nil {
+			return nil, err
+		}
+		err = r.versus()
+	} else {
+		err = r.lockstep()
+		if err == nil {
+			err = r.sequences()
+		}
 	}
 	r.rep.Elapsed = time.Since(start)
 	if errors.Is(err, errStop) {
@@ -167,7 +330,7 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 }
 
 // gseEngine is the reference engine with the same k-bound and common-rule
-// options as the summary engine under test.
+// options as the engine under test.
 func gseEngine(opt Options, mopt machine.Options) *gse.Engine {
 	return &gse.Engine{K: opt.K, Opt: mopt}
 }
@@ -227,6 +390,7 @@ func (r *run) lockstep() error {
 			r.rep.MaxGroup = len(pr.P)
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
+			r.rep.EndGSE += int64(len(pr.P))
 			continue
 		}
 		if err := r.checkInit(pr); err != nil {
@@ -243,13 +407,17 @@ func (r *run) lockstep() error {
 	return nil
 }
 
+// group is the GSE successors at one control, and the rule that made the
+// first of them.
+type group struct {
+	states []*machine.State
+	rule   string
+}
+
 // step advances one pair by one step on both sides and matches the
-// successors by control (RULES.md §7, Bisimulation).
+// successors by control (RULES.md §7, Bisimulation; for a Partition engine
+// ENGINES.md §8.2).
 func (r *run) step(pr pair) ([]pair, error) {
-	type group struct {
-		states []*machine.State
-		rule   string
-	}
 	groups := map[string]*group{}
 	var order []string
 	for _, p := range pr.P {
@@ -268,12 +436,12 @@ func (r *run) step(pr pair) ([]pair, error) {
 			g.states = append(g.states, s.S)
 		}
 	}
-	qsucc, err := machine.Step(pr.q.Clone(), r.sum, r.mopt)
+	qsucc, err := machine.Step(pr.q.Clone(), r.eut, r.mopt)
 	if err != nil {
 		return nil, r.engineFailed(representationLemmaOfRedex(pr.q), pr.q, err)
 	}
 	if len(qsucc) == 0 {
-		// The summary engine is stuck (variant V3): whatever GSE does here
+		// The engine is stuck (summary variant V3): whatever GSE does here
 		// has no counterpart.
 		rule := machine.RuleStuckNullDR
 		var gs []*machine.State
@@ -284,8 +452,11 @@ func (r *run) step(pr pair) ([]pair, error) {
 		return nil, r.fail(Verdict{
 			Lemma: representationLemma(rule), Rule: rule, Step: pr.q.Steps + 1,
 			Control: pr.q.ControlString(), GSE: gs, Before: pr.q,
-			Reason: "the summary engine has no rule for this state (stuck) while GSE steps by " + rule,
+			Reason: "the " + r.eut.Name() + " engine has no rule for this state (stuck) while GSE steps by " + rule,
 		})
+	}
+	if r.partition {
+		return r.stepPartition(pr, groups, order, qsucc)
 	}
 	byKey := map[string]machine.Succ{}
 	for _, s := range qsucc {
@@ -294,7 +465,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: C13, Rule: s.Rule, Step: s.S.Steps, Control: s.S.ControlString(),
 				Summary: s.S, Before: pr.q,
-				Reason: "two summary successors have the same control, so one control-flow sequence has two summary paths",
+				Reason: fmt.Sprintf("two %[1]s successors have the same control, so one control-flow sequence has two %[1]s paths", r.eut.Name()),
 			})
 		}
 		byKey[key] = s
@@ -306,7 +477,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
 				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
-				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no summary successor does", len(g.states), g.rule),
+				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
 			})
 		}
 	}
@@ -319,7 +490,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.fail(Verdict{
 				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
 				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
-				Reason: fmt.Sprintf("backward: the summary engine reaches this control by %s; no GSE state does", s.Rule),
+				Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
 			})
 		}
 		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
@@ -345,7 +516,7 @@ func (r *run) engineFailed(l Lemma, q *machine.State, err error) error {
 		return u
 	}
 	return r.fail(Verdict{Lemma: l, Step: q.Steps + 1, Control: q.ControlString(), Before: q,
-		Reason: "the summary engine cannot apply its rule here: " + err.Error()})
+		Reason: "the " + r.eut.Name() + " engine cannot apply its rule here: " + err.Error()})
 }
 
 // representationLemmaOfRedex names the lemma of the heap rule a state is
@@ -367,26 +538,21 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 	return T11
 }
 
-// checkPair checks a matched pair after a step by rule: well-formedness and
-// determinism of q, and exactness of (P, q).
-func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule string) error {
-	step := q.Steps
-	if v, err := relation.Deterministic(q, r.solver); err != nil {
-		return undecided(determinismLemma(rule), err)
-	} else if v != nil {
-		l := determinismLemma(rule)
-		return r.fail(Verdict{Lemma: l, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
+// checkPair checks a matched pair after a step by rule: well-formedness
+// (determinism charged to the rule's lemma) of the View of q, and
+// exactness of (P, View(q)).
+func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
+	step := eq.Steps
+	q, err := r.view(P, eq, before, rule)
+	if err != nil {
+		return err
 	}
-	r.rep.Checked[determinismLemma(rule)]++
-	if v, err := r.wellFormedRest(q); err != nil {
-		return undecided(WF, err)
-	} else if v != nil {
-		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before, Reason: v.Error()})
+	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+		return err
 	}
-	r.rep.Checked[WF]++
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)
-	switch res.Verdict {
+	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
 		return nil
@@ -406,17 +572,19 @@ func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 	return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
 }
 
-// wellFormedRest is relation.WellFormed without the determinism check,
-// which the callers make first and charge to a lemma of its own; the other
-// checks run in WellFormed's order.
-func (r *run) wellFormedRest(q *machine.State) (*relation.Violation, error) {
-	if v := relation.StackOnlyRoots(q); v != nil {
-		return v, nil
+// view is the engine's View of its state q (the identity for the summary
+// engine). A View that fails on a state the engine made is a View bug:
+// lemma VIEW.
+func (r *run) view(P []*machine.State, q, before *machine.State, rule string) (*machine.State, error) {
+	v, err := r.eut.View(q)
+	if err != nil {
+		if u := undecided(VIEW, err); u != err {
+			return nil, u
+		}
+		return nil, r.fail(Verdict{Lemma: VIEW, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: q, Before: before,
+			Reason: "the View of the " + r.eut.Name() + " state fails: " + err.Error()})
 	}
-	if v := relation.TypeConsistent(q); v != nil {
-		return v, nil
-	}
-	return relation.Total(q, r.solver)
+	return v, nil
 }
 
 // witness describes the evidence of a failed exactness check.
@@ -435,6 +603,9 @@ func witness(res relation.ExactResult) string {
 // against →S* on the summary state (L1), and →S* for determinism (L4).
 func (r *run) checkInit(pr pair) error {
 	q := pr.q
+	if r.init == nil {
+		return nil
+	}
 	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KField {
 		return nil
 	}
@@ -448,7 +619,7 @@ func (r *run) checkInit(pr pair) error {
 		}
 		P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 	}
-	qs, ok, err := r.sum.SummarizeStar(q.Clone(), rv, fa.Field)
+	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
 	if err != nil {
 		return r.engineFailed(L1, q, err)
 	}
@@ -457,30 +628,16 @@ func (r *run) checkInit(pr pair) error {
 		return nil
 	}
 	rule := machine.RuleSummarize
-	// WellFormed's order (roots, types, determinism, totality), with
-	// determinism charged to L4 and the rest to WF.
-	wf := func(v *relation.Violation) error {
-		return r.fail(Verdict{Lemma: WF, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
+	qs, err := r.view(P, eqs, q, rule)
+	if err != nil {
+		return err
 	}
-	if v := relation.StackOnlyRoots(qs); v != nil {
-		return wf(v)
-	}
-	if v := relation.TypeConsistent(qs); v != nil {
-		return wf(v)
-	}
-	if v, err := relation.Deterministic(qs, r.solver); err != nil {
-		return undecided(L4, err)
-	} else if v != nil {
-		return r.fail(Verdict{Lemma: L4, Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q, Reason: v.Error()})
-	}
-	r.rep.Checked[L4]++
-	if v, err := relation.Total(qs, r.solver); err != nil {
-		return undecided(WF, err)
-	} else if v != nil {
-		return wf(v)
+	// The one well-formedness pipeline, with determinism charged to L4.
+	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
+		return err
 	}
 	res := r.exact(P, qs)
-	switch res.Verdict {
+	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++
 		return nil

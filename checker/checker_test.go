@@ -36,7 +36,7 @@ func TestProgramsFixed(t *testing.T) {
 	require.NoError(t, err)
 	defer solver.Close()
 	opt := DefaultOptions()
-	opt.Variant = variant(t, "fixed")
+	opt.Engine = "summary:fixed"
 	for _, f := range files {
 		rep, err := Run(context.Background(), load(t, f), opt, solver)
 		require.NoError(t, err, f)
@@ -61,7 +61,7 @@ func TestPublishedLinkedList(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
 	require.Equal(t, WF, rep.Verdict.Lemma, rep.Text(false))
-	opt.Variant = variant(t, "kbound-assume")
+	opt.Engine = "summary:kbound-assume"
 	rep, err = Run(context.Background(), load(t, "../testdata/programs/linkedlist.jl"), opt, solver)
 	require.NoError(t, err)
 	require.Equal(t, Holds, rep.Verdict.Status, rep.Text(false))
@@ -85,7 +85,7 @@ func generatedN() int {
 // inconclusive program is not a pass, and too many of them fail the test.
 func TestGeneratedFixed(t *testing.T) {
 	opt := DefaultOptions()
-	opt.Variant = variant(t, "fixed")
+	opt.Engine = "summary:fixed"
 	opt.Steps = 150
 	opt.MaxGroup = 150
 	opt.Timeout = 10 * time.Minute // a safety net only
@@ -105,7 +105,7 @@ func TestGeneratedFixed(t *testing.T) {
 // programs within the first few, with L2 (the stuck null dereference).
 func TestSeed000Found(t *testing.T) {
 	opt := DefaultOptions()
-	opt.Variant = variant(t, "seed000")
+	opt.Engine = "summary:seed000"
 	// seed000 also lacks the k-bound correction (F1), so which violation a
 	// worker meets first varies; collect every lemma's first violation.
 	res, err := Hunt(context.Background(), opt, HuntOptions{N: 50, Seed: 1, Workers: 2, All: true, ShrinkTime: 20 * time.Second})
@@ -127,14 +127,15 @@ func TestV7InfeasiblePath(t *testing.T) {
 	defer solver.Close()
 	for name, wantExtra := range map[string]int{"published": 1, "v7-uninit-guard": 0, "fixed": 0} {
 		opt := DefaultOptions()
-		opt.Variant, opt.K, opt.Steps = variant(t, name), 3, 150
-		r := &run{ctx: context.Background(), opt: opt, solver: solver, mopt: opt.Variant.MachineOptions(),
+		opt.Engine, opt.K, opt.Steps = "summary:"+name, 3, 150
+		eut, err := opt.newEngine(solver)
+		require.NoError(t, err)
+		r := &run{ctx: context.Background(), opt: opt, solver: solver, eut: eut, mopt: eut.Options(),
 			rep: &Report{Program: p, Checked: map[Lemma]int{}}}
 		r.gse = gseEngine(opt, r.mopt)
-		r.sum = summary.New(opt.Variant, opt.K, solver)
 		gseq, _, err := r.controlSequences(r.gse)
 		require.NoError(t, err)
-		sseq, _, err := r.controlSequences(r.sum)
+		sseq, _, err := r.controlSequences(r.eut)
 		require.NoError(t, err)
 		extra := 0
 		for h := range sseq {
@@ -160,8 +161,9 @@ func TestEngineFailureIsVerdict(t *testing.T) {
 	require.NoError(t, err)
 	defer solver.Close()
 	opt := DefaultOptions()
-	opt.Variant = variant(t, "fixed")
-	opt.Variant.Mutation.OrigUnguarded = true
+	v := variant(t, "fixed")
+	v.Mutation.OrigUnguarded = true
+	opt.Engine, opt.Build = "summary:fixed+OrigUnguarded", summary.Build(v)
 	rep, err := Run(context.Background(), p, opt, solver)
 	require.NoError(t, err)
 	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))

@@ -33,13 +33,12 @@ func TestFixedBugs(t *testing.T) {
 			c, err := ParseCase(f, src)
 			require.NoError(t, err)
 			run := func(name string) *Report {
-				v, err := summary.Lookup(name)
+				_, err := summary.Lookup(name)
 				require.NoError(t, err, "the case names an unknown variant")
 				sem, err := machine.ParseSemantics(c.Semantics)
 				require.NoError(t, err)
-				v = v.WithSemantics(sem)
 				opt := DefaultOptions()
-				opt.Variant, opt.K, opt.Steps = v, c.K, c.Steps
+				opt.Engine, opt.Semantics, opt.K, opt.Steps = "summary:"+name, sem, c.K, c.Steps
 				rep, err := Run(context.Background(), c.Program, opt, solver)
 				require.NoError(t, err, name)
 				return rep

@@ -1,6 +1,9 @@
 package checker
 
-import "github.com/lockstep-dev/lockstep/machine"
+import (
+	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/machine"
+)
 
 // Lemma names a claim of the lemma catalog (RULES.md §8). Every verdict
 // names the claim it breaks, so a counterexample says what it refutes.
@@ -21,10 +24,22 @@ const (
 	C12 Lemma = "C12" // same control-flow sequences
 	C13 Lemma = "C13" // summary path count = distinct GSE control-flow sequences
 	WF  Lemma = "WF"  // every summary state is well formed
+
+	// Additions of ENGINES.md §8.3 for engines other than the summary
+	// engine (Partition engines, and Views that are not the identity).
+	P1   Lemma = "P1"   // sibling disjointness
+	P2   Lemma = "P2"   // cover
+	P3   Lemma = "P3"   // path accounting
+	P4   Lemma = "P4"   // path-count ordering (reported, not enforced)
+	FEAS Lemma = "FEAS" // no empty engine state
+	VIEW Lemma = "VIEW" // the View is deterministic and total
+	KB   Lemma = "KB"   // finite-k agreement of the k-bounds
+	// VS compares two engines without GSE (Options.Versus).
+	VS Lemma = "VS" // same concretizations at every common control
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, VS}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -42,6 +57,53 @@ var Claim = map[Lemma]string{
 	C12: "the two engines produce the same control-flow sequences",
 	C13: "summary path count = distinct GSE control-flow sequences",
 	WF:  "every summary state is well formed (type consistent, total, stack-only roots)",
+
+	P1:   "the successors of an engine state at one control have pairwise unsatisfiable path conditions (sibling disjointness: case optimality of a step)",
+	P2:   "the successors of an engine state at one control together represent every GSE successor there (cover: relative completeness, Deng Prop. 1)",
+	P3:   "Σ |P_end| over the engine's path ends = the number of GSE paths (path accounting)",
+	P4:   "#summary ≤ #lazier# ≤ #lazier ≤ #GSE paths (ordering; a k = −1 claim, reported, not enforced)",
+	FEAS: "the View of every engine state has a concretization (no empty engine state)",
+	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",
+	KB:   "at a finite k the engine agrees with GSE as it does at k = −1 (finite-k divergence, reported apart from exactness)",
+	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
+}
+
+// Applicable lists, in catalog order, the lemmas a check of eut can
+// decide (ENGINES.md §8.3's table): L1 and L4 need an initialization
+// machine of its own (engine.Initializer); C13 holds only for
+// OnePerControl engines (a Partition engine has several paths per
+// sequence by design), P1–P3, FEAS and KB only for Partition engines; VIEW
+// only when the View is not the identity (engine.IdentityView). P4 is a
+// claim across engines, never decided on one program.
+func Applicable(eut engine.UnderTest) []Lemma {
+	_, init := eut.(engine.Initializer)
+	_, identity := eut.(engine.IdentityView)
+	part := eut.Shape() == engine.Partition
+	var out []Lemma
+	for _, l := range Lemmas {
+		switch l {
+		case L1, L4:
+			if !init {
+				continue
+			}
+		case C13:
+			if part {
+				continue
+			}
+		case P1, P2, P3, FEAS, KB:
+			if !part {
+				continue
+			}
+		case VIEW:
+			if identity {
+				continue
+			}
+		case P4, VS:
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // representationLemma is the lemma whose claim "rule preserves ⊏" covers a

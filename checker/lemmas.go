@@ -78,7 +78,11 @@ func ruleOrNone(r string) string {
 
 // Survey is the outcome of checking N programs for every lemma.
 type Survey struct {
+	// Variant labels the engine under test in tables (Options.Label: the
+	// variant of the summary engine, else the engine spec); Engine is the
+	// spec.
 	Variant string
+	Engine  string
 	Options Options
 	N       int
 	Seed    int64
@@ -150,9 +154,16 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sv := &Survey{Variant: opt.Variant.Name, Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
+	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
 	stats := map[Lemma]*LemmaStat{}
-	for _, l := range Lemmas {
+	// The rows are the lemmas a check of this engine decides (every report
+	// names them); lemmas that cannot apply to it are no row at all, so
+	// they are neither "never checked" nor counted as inconclusive.
+	applicable := Lemmas
+	if len(out) > 0 && out[0].rep != nil && out[0].rep.Lemmas != nil {
+		applicable = out[0].rep.Lemmas
+	}
+	for _, l := range applicable {
 		stats[l] = &LemmaStat{Lemma: l}
 		sv.Lemmas = append(sv.Lemmas, stats[l])
 	}

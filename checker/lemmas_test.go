@@ -13,10 +13,10 @@ import (
 
 func surveyOpt(t *testing.T, variant string) Options {
 	t.Helper()
-	v, err := summary.Lookup(variant)
+	_, err := summary.Lookup(variant)
 	require.NoError(t, err)
 	opt := DefaultOptions()
-	opt.Variant, opt.Steps, opt.Timeout = v, 60, 20*time.Second
+	opt.Engine, opt.Steps, opt.Timeout = "summary:"+variant, 60, 20*time.Second
 	return opt
 }
 

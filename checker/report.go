@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -15,8 +16,12 @@ func (r *Report) Text(full bool) string {
 	v := r.Verdict
 	switch v.Status {
 	case Holds:
-		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, summary %d paths; %s)\n",
-			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, r.SummaryPaths, r.Elapsed.Round(1e6))
+		name, _ := engine.Split(r.Engine)
+		if name == "" {
+			name = "summary"
+		}
+		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths; %s)\n",
+			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, r.Elapsed.Round(1e6))
 		return b.String()
 	case Inconclusive:
 		fmt.Fprintf(&b, "inconclusive: %s (%s): %s\n", v.Lemma, Claim[v.Lemma], v.Reason)
@@ -45,6 +50,13 @@ func (r *Report) Text(full bool) string {
 	}
 	if v.Summary != nil {
 		fmt.Fprintf(&b, "summary state:\n%s\n", indent(v.Summary.Dump()))
+	}
+	if v.Sibling != nil {
+		label := "state of the second engine (-vs)"
+		if v.Lemma == P1 {
+			label = "sibling state (same control)"
+		}
+		fmt.Fprintf(&b, "%s:\n%s\n", label, indent(v.Sibling.Dump()))
 	}
 	n := len(v.GSE)
 	if !full && n > 3 {
@@ -85,6 +97,7 @@ func Lines(p *javalite.Program) int {
 // JSONReport is the machine-readable form of a report.
 type JSONReport struct {
 	File         string         `json:"file,omitempty"`
+	Engine       string         `json:"engine,omitempty"`
 	Status       string         `json:"status"`
 	Lemma        string         `json:"lemma,omitempty"`
 	Claim        string         `json:"claim,omitempty"`
@@ -96,6 +109,7 @@ type JSONReport struct {
 	Program      string         `json:"program,omitempty"`
 	Lines        int            `json:"lines,omitempty"`
 	Summary      string         `json:"summary_state,omitempty"`
+	Sibling      string         `json:"sibling_state,omitempty"`
 	GSE          []string       `json:"gse_states,omitempty"`
 	Checked      map[string]int `json:"checked"`
 	Pairs        int            `json:"pairs"`
@@ -103,6 +117,7 @@ type JSONReport struct {
 	GSEPaths     int64          `json:"gse_paths"`
 	GSESequences int64          `json:"gse_sequences"`
 	SummaryPaths int64          `json:"summary_paths"`
+	Overlaps     int64          `json:"overlaps,omitempty"`
 	Seconds      float64        `json:"seconds"`
 }
 
@@ -113,6 +128,7 @@ func (r *Report) JSON() JSONReport {
 		Status: v.Status.String(), Checked: map[string]int{},
 		Pairs: r.Pairs, MaxGroup: r.MaxGroup, GSEPaths: r.GSEPaths, GSESequences: r.GSESequences,
 		SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
+		Engine: r.Engine, Overlaps: r.Overlaps,
 	}
 	if r.Program != nil {
 		j.File = r.Program.File
@@ -130,6 +146,9 @@ func (r *Report) JSON() JSONReport {
 		}
 		if v.Summary != nil {
 			j.Summary = v.Summary.Dump()
+		}
+		if v.Sibling != nil {
+			j.Sibling = v.Sibling.Dump()
 		}
 		for _, s := range v.GSE {
 			j.GSE = append(j.GSE, s.Dump())

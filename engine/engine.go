@@ -164,3 +164,30 @@ func New(spec string, cfg Config) (UnderTest, error) {
 	}
 	return info.New(variant, cfg)
 }
+
+// Split splits "NAME[:VARIANT]" without looking anything up.
+func Split(spec string) (name, variant string) {
+	name, variant, _ = strings.Cut(spec, ":")
+	return name, variant
+}
+
+// Canonical returns spec with the engine's default variant filled in
+// ("summary" → "summary:published"; an engine without variants is its
+// name alone), so two spellings of one engine compare equal.
+func Canonical(spec string) (string, error) {
+	info, variant, err := Lookup(spec)
+	if err != nil {
+		return "", err
+	}
+	if variant == "" {
+		return info.Name, nil
+	}
+	return info.Name + ":" + variant, nil
+}
+
+// IdentityView is implemented by engines whose View returns its argument
+// (the summary engine): the checker then has no View of its own to check
+// (lemma VIEW), and a failure of determinism or totality is the engine's.
+type IdentityView interface {
+	IdentityView()
+}

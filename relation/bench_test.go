@@ -28,7 +28,7 @@ func BenchmarkRepresents(b *testing.B) {
 		held = 0
 		for _, pr := range pairs {
 			for _, p := range pr.P {
-				if Represents(p, pr.q, sol, DefaultBudget).Verdict == Holds {
+				if Represents(p, pr.q, sol, DefaultBudget).Outcome == Holds {
 					held++
 				}
 			}

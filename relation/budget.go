@@ -23,16 +23,19 @@ type Budget struct {
 // and a summary state has at most a few hundred concretizations.
 var DefaultBudget = Budget{HomNodes: 200_000, Models: 20_000}
 
-// Verdict is the outcome of a check.
-type Verdict uint8
+// Outcome is the tri-state answer of a relation check (Holds, Fails,
+// Inconclusive). It is not checker.Verdict, which is the whole result of
+// checking a program (a status, the lemma, the evidence): the checker turns
+// Outcomes into a Verdict.
+type Outcome uint8
 
 const (
-	Holds        Verdict = iota // the property was established
+	Holds        Outcome = iota // the property was established
 	Fails                       // the property was refuted; the result carries a witness
 	Inconclusive                // the budget ran out or the solver answered unknown
 )
 
-func (v Verdict) String() string {
+func (v Outcome) String() string {
 	switch v {
 	case Holds:
 		return "holds"
@@ -41,7 +44,7 @@ func (v Verdict) String() string {
 	case Inconclusive:
 		return "inconclusive"
 	}
-	return fmt.Sprintf("Verdict(%d)", uint8(v))
+	return fmt.Sprintf("Outcome(%d)", uint8(v))
 }
 
 // ErrBudget is wrapped by the errors of searches that ran out of budget.

@@ -293,14 +293,14 @@ func (c *concretizer) resolve(i int) error {
 		if l >= 0 {
 			switch c.exists[l] {
 			case -1:
-				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s does not hold", l, guardString(c.q.Locs[l].Exists)))
+				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s does not hold", l, smt.Short(c.q.Locs[l].Exists)))
 			case 0:
 				ex := c.q.Locs[l].Exists
 				if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
 					if err != nil {
 						return err
 					}
-					return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s need not hold", l, guardString(ex)), smt.Not(ex))
+					return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s need not hold", l, smt.Short(ex)), smt.Not(ex))
 				}
 				if err := c.push(ex); err != nil {
 					return err

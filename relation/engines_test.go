@@ -31,8 +31,8 @@ func TestGSEStatesRepresentThemselves(t *testing.T) {
 		if v, err := WellFormed(p, sol); v != nil || err != nil {
 			t.Fatalf("state %d: not well formed: %v %v", i, v, err)
 		}
-		if r := Represents(p, p, sol, DefaultBudget); r.Verdict != Holds {
-			t.Fatalf("state %d does not represent itself: %v (%s)", i, r.Verdict, r.Reason)
+		if r := Represents(p, p, sol, DefaultBudget); r.Outcome != Holds {
+			t.Fatalf("state %d does not represent itself: %v (%s)", i, r.Outcome, r.Reason)
 		}
 		hp, err := HeapOf(p)
 		if err != nil {
@@ -42,8 +42,8 @@ func TestGSEStatesRepresentThemselves(t *testing.T) {
 		if err != nil || !complete || len(heaps) != 1 || !Isomorphic(heaps[0], hp) {
 			t.Fatalf("state %d: concretization %v (complete %v, err %v), want exactly %v", i, heaps, complete, err, hp)
 		}
-		if r := Exact([]*machine.State{p}, p, sol, DefaultBudget); r.Verdict != Holds {
-			t.Fatalf("state %d: Exact({p}, p) = %v (%s)", i, r.Verdict, r.Reason)
+		if r := Exact([]*machine.State{p}, p, sol, DefaultBudget); r.Outcome != Holds {
+			t.Fatalf("state %d: Exact({p}, p) = %v (%s)", i, r.Outcome, r.Reason)
 		}
 	}
 	t.Logf("%d GSE states checked", len(states))
@@ -123,8 +123,8 @@ func TestSummaryStatesExact(t *testing.T) {
 			t.Fatalf("summary state at step %d not well formed: %v %v\n%s", pr.q.Steps, v, err, dumpState(pr.q))
 		}
 		r := Exact(pr.P, pr.q, sol, DefaultBudget)
-		if r.Verdict != Holds {
-			t.Fatalf("step %d: Exact = %v (%s)\n%s", pr.q.Steps, r.Verdict, r.Reason, dumpState(pr.q))
+		if r.Outcome != Holds {
+			t.Fatalf("step %d: Exact = %v (%s)\n%s", pr.q.Steps, r.Outcome, r.Reason, dumpState(pr.q))
 		}
 		// Distinct GSE heaps and distinct concretizations correspond one to
 		// one when the summary is exact.
@@ -175,8 +175,8 @@ func TestRepresentsCatchesDroppedCase(t *testing.T) {
 				ng[drop%len(ng)].Guard = smt.Or(ng[drop%len(ng)].Guard, g[drop].Guard)
 				q.Set(r, ng)
 				res := Exact(pr.P, q, sol, DefaultBudget)
-				if res.Verdict != Fails {
-					t.Fatalf("dropping %v from L(%s) went unnoticed: %v (%s)", g[drop], machine.RefString(r), res.Verdict, res.Reason)
+				if res.Outcome != Fails {
+					t.Fatalf("dropping %v from L(%s) went unnoticed: %v (%s)", g[drop], machine.RefString(r), res.Outcome, res.Reason)
 				}
 				found = true
 			}

@@ -10,7 +10,7 @@ import (
 
 // ExactResult is the outcome of Exact.
 type ExactResult struct {
-	Verdict Verdict
+	Outcome Outcome
 	Reason  string
 	// PIndex is the index in P of a GSE state q does not represent (part
 	// (a) failed or was inconclusive), or -1.
@@ -31,14 +31,14 @@ type ExactResult struct {
 // well-formedness fails with that witness. P must hold GSE states.
 func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
 	if err := checkState(q); err != nil {
-		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
 	}
 	v, err := WellFormed(q, solver)
 	if err != nil {
-		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q well-formedness undecided: " + err.Error()}
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "q well-formedness undecided: " + err.Error()}
 	}
 	if v != nil {
-		return ExactResult{Verdict: Fails, PIndex: -1, Reason: "q is not well formed: " + v.Error()}
+		return ExactResult{Outcome: Fails, PIndex: -1, Reason: "q is not well formed: " + v.Error()}
 	}
 	return exact(P, q, solver, budget, true)
 }
@@ -49,23 +49,23 @@ func Exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 // concretize false only part (a) is checked: every p ∈ P is represented.
 func ExactWellFormed(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, concretize bool) ExactResult {
 	if err := checkState(q); err != nil {
-		return ExactResult{Verdict: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "q: " + err.Error()}
 	}
 	return exact(P, q, solver, budget, concretize)
 }
 
 // exact is Exact after q's well-formedness is established.
 func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, concretize bool) ExactResult {
-	res := ExactResult{Verdict: Holds, PIndex: -1}
+	res := ExactResult{Outcome: Holds, PIndex: -1}
 	// (a) Every p is represented. An inconclusive member does not hide a
 	// failing one further on: keep looking, report the failure first.
 	undecided := -1
 	var undecidedRes Result
 	for i, p := range P {
 		r := represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
-		switch r.Verdict {
+		switch r.Outcome {
 		case Fails:
-			return ExactResult{Verdict: Fails, PIndex: i, Represents: r,
+			return ExactResult{Outcome: Fails, PIndex: i, Represents: r,
 				Reason: fmt.Sprintf("(a) P[%d] is not represented by q: %s", i, r.Reason)}
 		case Inconclusive:
 			if undecided < 0 {
@@ -75,7 +75,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	}
 	if !concretize {
 		if undecided >= 0 {
-			return ExactResult{Verdict: Inconclusive, PIndex: undecided, Represents: undecidedRes,
+			return ExactResult{Outcome: Inconclusive, PIndex: undecided, Represents: undecidedRes,
 				Reason: fmt.Sprintf("(a) P[%d] undecided: %s", undecided, undecidedRes.Reason)}
 		}
 		return res
@@ -85,7 +85,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	for i, p := range P {
 		h, err := HeapOf(p)
 		if err != nil {
-			return ExactResult{Verdict: Inconclusive, PIndex: i, Reason: fmt.Sprintf("P[%d]: %v", i, err)}
+			return ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("P[%d]: %v", i, err)}
 		}
 		have[Canonical(h)] = true
 	}
@@ -94,23 +94,67 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	var w *WitnessError
 	switch {
 	case errors.As(err, &w):
-		return ExactResult{Verdict: Fails, PIndex: -1, Heaps: len(heaps), Reason: "(b) a concretization of q is not a heap: " + w.Error()}
+		return ExactResult{Outcome: Fails, PIndex: -1, Heaps: len(heaps), Reason: "(b) a concretization of q is not a heap: " + w.Error()}
 	case err != nil:
-		return ExactResult{Verdict: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "(b) " + err.Error()}
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "(b) " + err.Error()}
 	}
 	for _, h := range heaps {
 		if !have[Canonical(h)] {
-			return ExactResult{Verdict: Fails, PIndex: -1, Heap: h, Heaps: len(heaps),
+			return ExactResult{Outcome: Fails, PIndex: -1, Heap: h, Heaps: len(heaps),
 				Reason: "(b) a concretization of q is isomorphic to no member of P: " + h.String()}
 		}
 	}
 	if undecided >= 0 {
-		return ExactResult{Verdict: Inconclusive, PIndex: undecided, Represents: undecidedRes, Heaps: len(heaps),
+		return ExactResult{Outcome: Inconclusive, PIndex: undecided, Represents: undecidedRes, Heaps: len(heaps),
 			Reason: fmt.Sprintf("(a) P[%d] undecided: %s", undecided, undecidedRes.Reason)}
 	}
 	if !complete {
-		return ExactResult{Verdict: Inconclusive, PIndex: -1, Heaps: len(heaps),
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
 			Reason: fmt.Sprintf("(b) more than %d concretization leaves: enumeration incomplete", budget.Models)}
 	}
 	return res
+}
+
+// SameResult is the outcome of SameConcretizations.
+type SameResult struct {
+	Outcome Outcome
+	Reason  string
+	// Only is a concretization of one state that the other does not have
+	// (Fails), and InA says whose it is.
+	Only *Heap
+	InA  bool
+}
+
+// SameConcretizations decides whether two states stand for the same
+// concrete heaps: their concretizations, as canonical forms, are the same
+// set (engine against engine, ENGINES.md §8.4). Both must be well formed;
+// a concretization that is not a heap fails, an enumeration cut by the
+// budget is inconclusive.
+func SameConcretizations(a, b *machine.State, solver *smt.Solver, budget Budget) SameResult {
+	sets := [2]map[string]*Heap{}
+	for i, q := range []*machine.State{a, b} {
+		heaps, complete, err := Concretize(q, solver, budget)
+		var w *WitnessError
+		switch {
+		case errors.As(err, &w):
+			return SameResult{Outcome: Fails, Reason: fmt.Sprintf("a concretization of state %c is not a heap: %s", 'A'+i, w.Error())}
+		case err != nil:
+			return SameResult{Outcome: Inconclusive, Reason: fmt.Sprintf("state %c: %v", 'A'+i, err)}
+		case !complete:
+			return SameResult{Outcome: Inconclusive, Reason: fmt.Sprintf("state %c: more than %d concretization leaves: enumeration incomplete", 'A'+i, budget.Models)}
+		}
+		sets[i] = make(map[string]*Heap, len(heaps))
+		for _, h := range heaps {
+			sets[i][Canonical(h)] = h
+		}
+	}
+	for i := range sets {
+		for c, h := range sets[i] {
+			if _, ok := sets[1-i][c]; !ok {
+				return SameResult{Outcome: Fails, Only: h, InA: i == 0,
+					Reason: fmt.Sprintf("a concretization of state %c is none of state %c's: %s", 'A'+i, 'B'-i, h.String())}
+			}
+		}
+	}
+	return SameResult{Outcome: Holds}
 }

@@ -80,7 +80,7 @@ func (h *Heap) String() string {
 	}
 	if h.Assignment != nil {
 		b.WriteString(" under ")
-		b.WriteString(guardString(h.Assignment))
+		b.WriteString(smt.Short(h.Assignment))
 	}
 	return b.String()
 }
@@ -126,7 +126,7 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 		case l < 0 || int(l) >= len(st.Locs):
 			return 0, witness(r, hit, fmt.Sprintf("%s: location %v does not exist", where, l))
 		case index[l] < 0:
-			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", where, l, guardString(st.Locs[l].Exists)))
+			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", where, l, smt.Short(st.Locs[l].Exists)))
 		}
 		return index[l], nil
 	}
@@ -164,7 +164,7 @@ type WitnessError struct {
 func (w *WitnessError) Error() string {
 	s := w.Violation.Error()
 	if w.Assignment != nil {
-		s += " under " + guardString(w.Assignment)
+		s += " under " + smt.Short(w.Assignment)
 	}
 	return s
 }
@@ -192,7 +192,7 @@ func HeapOf(p *machine.State) (*Heap, error) {
 func gvsString(g machine.GVS) string {
 	var parts []string
 	for _, e := range g {
-		parts = append(parts, fmt.Sprintf("(%s %v)", guardString(e.Guard), e.Loc))
+		parts = append(parts, fmt.Sprintf("(%s %v)", smt.Short(e.Guard), e.Loc))
 	}
 	return "{" + strings.Join(parts, " ") + "}"
 }

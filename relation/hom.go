@@ -68,7 +68,7 @@ func (h *Hom) String() string {
 			parts = append(parts, fmt.Sprintf("%v↦%v", machine.Loc(l), t))
 		}
 	}
-	return "{" + strings.Join(parts, " ") + "} HC=" + guardString(h.HC)
+	return "{" + strings.Join(parts, " ") + "} HC=" + smt.Short(h.HC)
 }
 
 // pEdge is one field edge β.f → target of p, seen from one end.

@@ -122,8 +122,8 @@ func TestPropGSEStateRepresentsItself(t *testing.T) {
 	prog := mustParse(t, linkedListSrc)
 	rapid.Check(t, func(t *rapid.T) {
 		p := genGSEState(t, prog)
-		if r := Represents(p, p, sol, DefaultBudget); r.Verdict != Holds {
-			t.Fatalf("Represents(p, p) = %v (%s)", r.Verdict, r.Reason)
+		if r := Represents(p, p, sol, DefaultBudget); r.Outcome != Holds {
+			t.Fatalf("Represents(p, p) = %v (%s)", r.Outcome, r.Reason)
 		}
 		hp, err := HeapOf(p)
 		if err != nil {
@@ -153,11 +153,11 @@ func TestPropCanonicalInvariantUnderRenaming(t *testing.T) {
 		if cp, cq := Canonical(hp), Canonical(hq); cp != cq {
 			t.Fatalf("canonical forms differ:\n%s\n%s\nheaps\n%v\n%v", cp, cq, hp, hq)
 		}
-		if r := Represents(p, q, sol, DefaultBudget); r.Verdict != Holds {
-			t.Fatalf("Represents(p, renamed p) = %v (%s)", r.Verdict, r.Reason)
+		if r := Represents(p, q, sol, DefaultBudget); r.Outcome != Holds {
+			t.Fatalf("Represents(p, renamed p) = %v (%s)", r.Outcome, r.Reason)
 		}
-		if r := Represents(q, p, sol, DefaultBudget); r.Verdict != Holds {
-			t.Fatalf("Represents(renamed p, p) = %v (%s)", r.Verdict, r.Reason)
+		if r := Represents(q, p, sol, DefaultBudget); r.Outcome != Holds {
+			t.Fatalf("Represents(renamed p, p) = %v (%s)", r.Outcome, r.Reason)
 		}
 	})
 }

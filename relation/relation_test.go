@@ -73,8 +73,8 @@ func TestTwoHomsOnlySecondSatisfiesHC(t *testing.T) {
 	}
 
 	r := Represents(p.s, q.s, sol, DefaultBudget)
-	if r.Verdict != Holds {
-		t.Fatalf("Represents = %v (%s), want holds", r.Verdict, r.Reason)
+	if r.Outcome != Holds {
+		t.Fatalf("Represents = %v (%s), want holds", r.Outcome, r.Reason)
 	}
 	if r.Hom.Apply(pl1) != lA || r.Hom.Apply(pl2) != lE {
 		t.Errorf("Represents used %v, want the second homomorphism", r.Hom)
@@ -84,8 +84,8 @@ func TestTwoHomsOnlySecondSatisfiesHC(t *testing.T) {
 	// can only be lB and d0 only lD.
 	q.and(neq(i4, i7))
 	r = Represents(p.s, q.s, sol, DefaultBudget)
-	if r.Verdict != Holds || r.Hom.Apply(pl1) != lB || r.Hom.Apply(pl2) != lD {
-		t.Fatalf("under i4 ≠ i7: %v %v (%s), want holds via l1↦%v l2↦%v", r.Verdict, r.Hom, r.Reason, lB, lD)
+	if r.Outcome != Holds || r.Hom.Apply(pl1) != lB || r.Hom.Apply(pl2) != lD {
+		t.Fatalf("under i4 ≠ i7: %v %v (%s), want holds via l1↦%v l2↦%v", r.Outcome, r.Hom, r.Reason, lB, lD)
 	}
 }
 
@@ -100,8 +100,8 @@ func TestRepresentsFailsWhenNoHCSatisfiable(t *testing.T) {
 	q.set(0, "head", gvs(eq(i4, i7), lA, neq(i4, i7), N))
 	q.set(0, "d0", gvs(neq(i4, i7), lD, eq(i4, i7), N))
 	r := Represents(p.s, q.s, sol, DefaultBudget)
-	if r.Verdict != Fails {
-		t.Fatalf("Represents = %v (%s), want fails", r.Verdict, r.Reason)
+	if r.Outcome != Fails {
+		t.Fatalf("Represents = %v (%s), want fails", r.Outcome, r.Reason)
 	}
 	// Each guard alone is satisfiable, so the structural search finds the
 	// one homomorphism; only its HC is unsatisfiable.
@@ -130,12 +130,12 @@ func TestInjectivity(t *testing.T) {
 	q.to(0, "head", lA)
 	q.set(lA, "next", gvs(eq(i4, i7), lA, neq(i4, i7), N))
 
-	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Verdict != Fails {
-		t.Fatalf("injective Represents = %v (%s), want fails", r.Verdict, r.Reason)
+	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Outcome != Fails {
+		t.Fatalf("injective Represents = %v (%s), want fails", r.Outcome, r.Reason)
 	}
 	r := RepresentsWith(p.s, q.s, sol, DefaultBudget, Options{NonInjective: true})
-	if r.Verdict != Holds || r.Hom.Apply(l1) != lA || r.Hom.Apply(l2) != lA {
-		t.Fatalf("non-injective Represents = %v %v (%s), want holds collapsing l1, l2 onto %v", r.Verdict, r.Hom, r.Reason, lA)
+	if r.Outcome != Holds || r.Hom.Apply(l1) != lA || r.Hom.Apply(l2) != lA {
+		t.Fatalf("non-injective Represents = %v %v (%s), want holds collapsing l1, l2 onto %v", r.Outcome, r.Hom, r.Reason, lA)
 	}
 }
 
@@ -154,12 +154,12 @@ func TestUnreachableInputNeedsExistence(t *testing.T) {
 	q.to(0, "head", N)
 	q.to(0, "d0", N)
 	r := Represents(p.s, q.s, sol, DefaultBudget)
-	if r.Verdict != Holds || r.Hom.Apply(lu) != lA || r.HC != neq(i4, machine.RNull) {
-		t.Fatalf("Represents = %v %v (%s), want holds with HC i4 ≠ null", r.Verdict, r.Hom, r.Reason)
+	if r.Outcome != Holds || r.Hom.Apply(lu) != lA || r.HC != neq(i4, machine.RNull) {
+		t.Fatalf("Represents = %v %v (%s), want holds with HC i4 ≠ null", r.Outcome, r.Hom, r.Reason)
 	}
 	q.and(eq(i4, machine.RNull))
-	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Verdict != Fails {
-		t.Fatalf("with i4 = null in φ_q: Represents = %v (%s), want fails", r.Verdict, r.Reason)
+	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Outcome != Fails {
+		t.Fatalf("with i4 = null in φ_q: Represents = %v (%s), want fails", r.Outcome, r.Reason)
 	}
 }
 
@@ -167,13 +167,13 @@ func TestRepresentsControlAndRoots(t *testing.T) {
 	sol := newSolver(t)
 	p, _, _ := gseListState(t)
 	q, _, _ := gseListState(t)
-	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Verdict != Holds {
-		t.Fatalf("equal states: %v (%s)", r.Verdict, r.Reason)
+	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Outcome != Holds {
+		t.Fatalf("equal states: %v (%s)", r.Outcome, r.Reason)
 	}
 	q.s.Env = append([]machine.Value(nil), q.s.Env...)
 	q.s.Env[1] = machine.VFalse
-	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Verdict != Fails || !strings.Contains(r.Reason, "controls differ") {
-		t.Fatalf("different η: %v (%s), want fails on control", r.Verdict, r.Reason)
+	if r := Represents(p.s, q.s, sol, DefaultBudget); r.Outcome != Fails || !strings.Contains(r.Reason, "controls differ") {
+		t.Fatalf("different η: %v (%s), want fails on control", r.Outcome, r.Reason)
 	}
 	// A root that p has on l1 while q's same stack reference is null.
 	p2, l1, _ := gseListState(t)
@@ -184,8 +184,8 @@ func TestRepresentsControlAndRoots(t *testing.T) {
 	q2.s.StackR()
 	q2.s.Set(sr, machine.Single(N))
 	q2.s.SetValue(machine.RefVal(sr), nil)
-	if r := Represents(p2.s, q2.s, sol, DefaultBudget); r.Verdict != Fails {
-		t.Fatalf("root mismatch: %v (%s), want fails", r.Verdict, r.Reason)
+	if r := Represents(p2.s, q2.s, sol, DefaultBudget); r.Outcome != Fails {
+		t.Fatalf("root mismatch: %v (%s), want fails", r.Outcome, r.Reason)
 	}
 }
 
@@ -194,8 +194,8 @@ func TestRepresentsBudget(t *testing.T) {
 	p, _, _ := gseListState(t)
 	q, _, _ := gseListState(t)
 	r := Represents(p.s, q.s, sol, Budget{HomNodes: 1})
-	if r.Verdict != Inconclusive || !strings.Contains(r.Reason, "budget") {
-		t.Fatalf("budget 1: %v (%s), want inconclusive", r.Verdict, r.Reason)
+	if r.Outcome != Inconclusive || !strings.Contains(r.Reason, "budget") {
+		t.Fatalf("budget 1: %v (%s), want inconclusive", r.Outcome, r.Reason)
 	}
 }
 
@@ -364,13 +364,13 @@ func TestConcretizeCount(t *testing.T) {
 		}
 	}
 
-	if r := Exact(want, q.s, sol, DefaultBudget); r.Verdict != Holds {
-		t.Fatalf("Exact = %v (%s)", r.Verdict, r.Reason)
+	if r := Exact(want, q.s, sol, DefaultBudget); r.Outcome != Holds {
+		t.Fatalf("Exact = %v (%s)", r.Outcome, r.Reason)
 	}
 	// Drop one GSE state: (b) must name a concretization.
 	r := Exact(want[:3], q.s, sol, DefaultBudget)
-	if r.Verdict != Fails || r.Heap == nil {
-		t.Fatalf("Exact without the cycle = %v (%s), want fails with a heap", r.Verdict, r.Reason)
+	if r.Outcome != Fails || r.Heap == nil {
+		t.Fatalf("Exact without the cycle = %v (%s), want fails with a heap", r.Outcome, r.Reason)
 	}
 	if hp, _ := HeapOf(want[3]); !Isomorphic(r.Heap, hp) {
 		t.Errorf("witness %v is not the missing cycle", r.Heap)
@@ -378,15 +378,15 @@ func TestConcretizeCount(t *testing.T) {
 	// Add a GSE state q does not stand for: (a) must name it.
 	extra := gseList(t, 2, N, -1)
 	r = Exact(append(append([]*machine.State(nil), want...), extra), q.s, sol, DefaultBudget)
-	if r.Verdict != Fails || r.PIndex != 4 {
-		t.Fatalf("Exact with a list of two = %v P[%d] (%s), want fails at P[4]", r.Verdict, r.PIndex, r.Reason)
+	if r.Outcome != Fails || r.PIndex != 4 {
+		t.Fatalf("Exact with a list of two = %v P[%d] (%s), want fails at P[4]", r.Outcome, r.PIndex, r.Reason)
 	}
 	// Models budget.
 	if _, complete, err := Concretize(q.s, sol, Budget{Models: 2}); err != nil || complete {
 		t.Fatalf("Models 2: complete=%v err=%v, want incomplete", complete, err)
 	}
-	if r := Exact(want, q.s, sol, Budget{HomNodes: 1000, Models: 2}); r.Verdict != Inconclusive {
-		t.Fatalf("Exact with Models 2 = %v (%s), want inconclusive", r.Verdict, r.Reason)
+	if r := Exact(want, q.s, sol, Budget{HomNodes: 1000, Models: 2}); r.Outcome != Inconclusive {
+		t.Fatalf("Exact with Models 2 = %v (%s), want inconclusive", r.Outcome, r.Reason)
 	}
 }
 
@@ -428,8 +428,8 @@ func TestHeapOfRejectsSummaries(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	sol := newSolver(t)
 	p, _, _ := gseListState(t)
-	if r := Represents(nil, p.s, sol, DefaultBudget); r.Verdict != Inconclusive {
-		t.Fatalf("nil p: %v", r.Verdict)
+	if r := Represents(nil, p.s, sol, DefaultBudget); r.Outcome != Inconclusive {
+		t.Fatalf("nil p: %v", r.Outcome)
 	}
 	bad := p.s.Clone()
 	bad.R = bad.R[:1]

@@ -10,7 +10,7 @@ import (
 
 // Result is the outcome of Represents.
 type Result struct {
-	Verdict Verdict
+	Outcome Outcome
 	Hom     *Hom         // the homomorphism that establishes p ⊏ q (Holds only)
 	HC      *smt.Formula // its homomorphism constraint (Holds only)
 	Reason  string       // why it fails or is inconclusive
@@ -20,11 +20,19 @@ type Result struct {
 // Represents decides p ⊏ q (Def. 16): the controls agree (η, e and k
 // compared through ControlKey), both states are well formed, and some
 // injective homomorphism h has S(φ_q ∧ HC). Homomorphisms are tried in turn
-// until one has a satisfiable HC; the verdict is Fails only when the search
+// until one has a satisfiable HC; the outcome is Fails only when the search
 // finished without one, Inconclusive when the budget ran out first or the
 // solver could not decide.
 func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
 	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, false)
+}
+
+// RepresentsWellFormed is Represents for a q the caller has already found
+// well formed (WellFormedChecks), so that q is not checked again for every
+// p: the Partition driver asks it of every GSE state of a group and every
+// engine state at that control.
+func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
 }
 
 // RepresentsWith is Represents with the homomorphism options of opt (for
@@ -39,13 +47,13 @@ func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt 
 
 func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {
 	if err := checkState(p); err != nil {
-		return Result{Verdict: Inconclusive, Reason: "p: " + err.Error()}
+		return Result{Outcome: Inconclusive, Reason: "p: " + err.Error()}
 	}
 	if err := checkState(q); err != nil {
-		return Result{Verdict: Inconclusive, Reason: "q: " + err.Error()}
+		return Result{Outcome: Inconclusive, Reason: "q: " + err.Error()}
 	}
 	if p.ControlKey() != q.ControlKey() {
-		return Result{Verdict: Fails, Reason: fmt.Sprintf("controls differ: p has %s, q has %s", p.ControlString(), q.ControlString())}
+		return Result{Outcome: Fails, Reason: fmt.Sprintf("controls differ: p has %s, q has %s", p.ControlString(), q.ControlString())}
 	}
 	for _, side := range []struct {
 		name string
@@ -57,10 +65,10 @@ func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Opti
 		}
 		v, err := WellFormed(side.st, solver)
 		if err != nil {
-			return Result{Verdict: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}
+			return Result{Outcome: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}
 		}
 		if v != nil {
-			return Result{Verdict: Fails, Reason: side.name + " is not well formed: " + v.Error()}
+			return Result{Outcome: Fails, Reason: side.name + " is not well formed: " + v.Error()}
 		}
 	}
 	// The prune loses no homomorphism that matters here: a partial map
@@ -82,17 +90,17 @@ func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Opti
 		return !ok
 	})
 	if found != nil {
-		return Result{Verdict: Holds, Hom: found, HC: found.HC, Nodes: nodes}
+		return Result{Outcome: Holds, Hom: found, HC: found.HC, Nodes: nodes}
 	}
 	if err == nil {
 		err = satErr
 	}
 	if err != nil {
 		if errors.Is(err, ErrBudget) {
-			return Result{Verdict: Inconclusive, Reason: "no homomorphism with satisfiable HC found before the budget ran out: " + err.Error(), Nodes: nodes}
+			return Result{Outcome: Inconclusive, Reason: "no homomorphism with satisfiable HC found before the budget ran out: " + err.Error(), Nodes: nodes}
 		}
-		return Result{Verdict: Inconclusive, Reason: err.Error(), Nodes: nodes}
+		return Result{Outcome: Inconclusive, Reason: err.Error(), Nodes: nodes}
 	}
-	return Result{Verdict: Fails, Nodes: nodes,
+	return Result{Outcome: Fails, Nodes: nodes,
 		Reason: fmt.Sprintf("no homomorphism p ⇀ q with S(φ_q ∧ HC) (%d search nodes)", nodes)}
 }

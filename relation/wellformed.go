@@ -26,43 +26,13 @@ func (v *Violation) Error() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "(%s %v)", guardString(e.Guard), e.Loc)
+			fmt.Fprintf(&b, "(%s %v)", smt.Short(e.Guard), e.Loc)
 		}
 		b.WriteString("}")
 	}
 	b.WriteString(": ")
 	b.WriteString(v.Reason)
 	return b.String()
-}
-
-// guardString prints a guard, or a summary of it when printing it would be
-// long: guards share subformulas, and the tree printed from a deep
-// summary state's DAG can run to megabytes.
-func guardString(f *smt.Formula) string {
-	if f == nil {
-		return "true"
-	}
-	const limit = 64
-	n := 0
-	var count func(g *smt.Formula)
-	count = func(g *smt.Formula) {
-		if n > limit {
-			return
-		}
-		n++
-		for _, k := range g.Kids() {
-			count(k)
-		}
-	}
-	count(f)
-	if n <= limit {
-		return f.String()
-	}
-	var refs []string
-	for _, r := range f.Refs() {
-		refs = append(refs, r.String())
-	}
-	return fmt.Sprintf("⟨%s formula of more than %d nodes over %s⟩", f.Op(), limit, strings.Join(refs, ","))
 }
 
 // Names of the checks, as they appear in Violation.Check.
@@ -262,17 +232,32 @@ func StackOnlyRoots(q *machine.State) *Violation {
 // WellFormed runs every well-formedness check of RULES.md §7 and returns the
 // first violation.
 func WellFormed(q *machine.State, solver *smt.Solver) (*Violation, error) {
+	v, _, err := WellFormedChecks(q, solver)
+	return v, err
+}
+
+// WellFormedChecks is the one well-formedness pipeline: every check of
+// RULES.md §7, always in this order: stack-only roots, type consistency,
+// determinism, totality (the cheap syntactic checks first, then the two
+// that ask the solver). It returns the first violation, or the error of
+// the first check that could not be decided, with the name of that check
+// (a Check* constant; "" when everything held), so that every caller
+// charges a failure to the same lemma whatever path it took.
+func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check string, err error) {
 	if err := checkState(q); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if v := StackOnlyRoots(q); v != nil {
-		return v, nil
+		return v, CheckStackOnlyRoots, nil
 	}
 	if v := TypeConsistent(q); v != nil {
-		return v, nil
+		return v, CheckTypeConsistent, nil
 	}
 	if v, err := Deterministic(q, solver); v != nil || err != nil {
-		return v, err
+		return v, CheckDeterministic, err
 	}
-	return Total(q, solver)
+	if v, err := Total(q, solver); v != nil || err != nil {
+		return v, CheckTotal, err
+	}
+	return nil, "", nil
 }

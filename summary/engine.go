@@ -83,7 +83,7 @@ func (e *Engine) sat(f *smt.Formula) (bool, error) {
 	e.stats.SatQueries++
 	ok, err := e.solver.Sat(f)
 	if err != nil {
-		return false, fmt.Errorf("summary: S(%v): %w", f, err)
+		return false, fmt.Errorf("summary: S(%s): %w", smt.Short(f), err)
 	}
 	return ok, nil
 }
@@ -135,8 +135,8 @@ func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phiG *smt.Formula) 
 		case machine.LNull:
 			theta0 = append(theta0, en.Guard)
 		case machine.LUn:
-			return nil, false, fmt.Errorf("summary: L(%s) holds l_un under satisfiable guard %v: the state is not well formed",
-				machine.RefString(r), en.Guard)
+			return nil, false, fmt.Errorf("summary: L(%s) holds l_un under satisfiable guard %s: the state is not well formed",
+				machine.RefString(r), smt.Short(en.Guard))
 		default:
 			nonNull = true
 		}

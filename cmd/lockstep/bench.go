@@ -13,7 +13,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/bench"
+	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
@@ -21,7 +23,7 @@ func init() {
 	register(&command{
 		name:  "bench",
 		short: "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
-		usage: "[-quick] [-json|-csv] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		usage: "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
 		run:   runBench,
 	})
 }
@@ -33,6 +35,8 @@ type benchConfig struct {
 	steps                int
 	out, plotDir, root   string
 	variant              summary.Variant
+	engine               string // canonical NAME[:VARIANT]
+	sem                  machine.Options
 }
 
 func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
@@ -45,7 +49,8 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figure (fig2.png, fig2.svg) into this directory")
 	fs.StringVar(&c.plotDir, "plot", "", "write the figure (fig2.png, fig2.svg) into this directory")
 	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
-	variant := fs.String("variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	var ef engineFlags
+	ef.register(fs, "summary:published", "the engine compared with GSE")
 	sem := semanticsFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -60,12 +65,19 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	case c.steps < 0:
 		return c, errors.New("-steps must not be negative")
 	}
-	v, err := summary.Lookup(*variant)
+	spec, err := ef.spec()
 	if err != nil {
 		return c, err
 	}
-	if c.variant, err = withSemantics(v, *sem); err != nil {
-		return c, err
+	c.engine = spec
+	if c.sem, err = machine.ParseSemantics(*sem); err != nil {
+		return c, fmt.Errorf("-semantics: %w", err)
+	}
+	if name, variant := engine.Split(spec); name == "summary" {
+		if c.variant, err = summary.Lookup(variant); err != nil {
+			return c, err
+		}
+		c.variant = c.variant.WithSemantics(c.sem)
 	}
 	if c.root == "" {
 		wd, err := os.Getwd()
@@ -87,7 +99,7 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if c.quick {
 		suite = bench.Quick()
 	}
-	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Variant: c.variant, Progress: stderr}
+	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Engine: c.engine, Variant: c.variant, Semantics: c.sem, Progress: stderr}
 	if c.steps > 0 {
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
@@ -95,7 +107,11 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	start := time.Now()
 	rows, runErr := bench.Run(ctx, suite, opt)
-	rep := bench.Report{Suite: suite.Name, Variant: c.variant.Name, Semantics: c.variant.Semantics(), Steps: opt.Steps, Budget: c.budget,
+	label := c.variant.Name
+	if label == "" {
+		label = c.engine
+	}
+	rep := bench.Report{Suite: suite.Name, Variant: label, Semantics: c.sem.SemanticsName(), Steps: opt.Steps, Budget: c.budget,
 		GoMaxP: runtime.GOMAXPROCS(0), Total: time.Since(start), Rows: rows}
 	if c.steps == 0 {
 		rep.Steps = 0 // per case: see each row's step_bound
@@ -105,7 +121,7 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
 		return err
 	}
-	fmt.Fprintf(&table, "suite %s, variant %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, c.variant.Name, c.variant.Semantics(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	fmt.Fprintf(&table, "suite %s, variant %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, label, c.sem.SemanticsName(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
 	if err := bench.WriteJSON(&js, rep); err != nil {
 		return err
 	}

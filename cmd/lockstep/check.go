@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/summary"
 )
 
 func init() {
 	register(&command{
 		name:  "check",
-		short: "run both engines in lockstep and check every lemma (given or generated programs)",
+		short: "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
 		usage: "[flags] FILE... | -gen [-n N] [-seed S]",
 		run:   runCheck,
 	})
@@ -28,7 +28,8 @@ func init() {
 
 // checkFlags are the flags shared by check and lemmas.
 type checkFlags struct {
-	variant  string
+	eng      engineFlags
+	versus   string
 	semantic string
 	k, steps int
 	workers  int
@@ -38,7 +39,8 @@ type checkFlags struct {
 }
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.variant, "variant", "published", "summary-engine rule variant (see 'lockstep variants')")
+	c.eng.register(fs, checker.DefaultEngine, "the engine under test")
+	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	semanticsVar(fs, &c.semantic)
 	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
@@ -49,18 +51,34 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
-	v, err := summary.Lookup(c.variant)
+	spec, err := c.eng.spec()
 	if err != nil {
 		return checker.Options{}, err
 	}
-	if v, err = withSemantics(v, c.semantic); err != nil {
-		return checker.Options{}, err
+	sem, err := machine.ParseSemantics(c.semantic)
+	if err != nil {
+		return checker.Options{}, fmt.Errorf("-semantics: %w", err)
 	}
 	if c.workers < 1 {
 		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
 	}
 	opt := checker.DefaultOptions()
-	opt.Variant, opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = v, c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Engine, opt.Semantics = spec, sem
+	if c.versus != "" {
+		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
+			return checker.Options{}, err
+		}
+		for _, s := range []string{spec, opt.Versus} {
+			e, err := engine.New(s, engine.Config{K: c.k})
+			if err != nil {
+				return checker.Options{}, err
+			}
+			if e.Shape() != engine.OnePerControl {
+				return checker.Options{}, fmt.Errorf("-vs compares one-per-control engines; %s is %s", s, e.Shape())
+			}
+		}
+	}
+	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
 	return opt, nil
 }
 
@@ -149,7 +167,7 @@ func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJ
 			out := struct {
 				Semantics string `json:"semantics"`
 				*checker.JSONReport
-			}{opt.Variant.Semantics(), &j}
+			}{opt.SemanticsName(), &j}
 			if err := enc.Encode(out); err != nil {
 				return err
 			}
@@ -239,7 +257,7 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shard check
 		return err
 	}
 	sum := genSummary{
-		Variant: opt.Variant.Name, Semantics: opt.Variant.Semantics(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	sum.PerSecond = float64(sum.Programs) / sum.Seconds

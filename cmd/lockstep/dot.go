@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -20,14 +20,14 @@ func init() {
 	register(&command{
 		name:  "dot",
 		short: "draw one state of a run as a Graphviz picture",
-		usage: "[-engine gse|summary] [-variant V] [-k K] [-steps N] (-at STEP | -final) [-path I] [-o out.dot] [-svg|-png] FILE",
+		usage: "[-engine NAME[:VARIANT]] [-variant V] [-k K] [-steps N] (-at STEP | -final) [-path I] [-o out.dot] [-svg|-png] FILE",
 		run:   runDot,
 	})
 }
 
 func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	engine := fs.String("engine", "summary", "engine: gse or summary")
-	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	engineName := fs.String("engine", "summary", "engine, NAME[:VARIANT] (see 'lockstep engines')")
+	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	sem := semanticsFlag(fs)
 	k := fs.Int("k", 2, "k-bound (negative: unbounded)")
 	steps := fs.Int("steps", 300, "step bound of the run (negative: none)")
@@ -44,8 +44,15 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		problems = append(problems, "exactly one program FILE is required")
 	}
-	if *engine != "gse" && *engine != "summary" {
-		problems = append(problems, fmt.Sprintf("-engine must be gse or summary, not %q", *engine))
+	spec := *engineName
+	if name, ev := engine.Split(spec); *variant != "" && name == "summary" {
+		if ev != "" && ev != *variant {
+			problems = append(problems, fmt.Sprintf("-engine %s and -variant %s disagree", spec, *variant))
+		}
+		spec = "summary:" + *variant
+	}
+	if *variant == "" {
+		*variant = "published"
 	}
 	v, err := summary.Lookup(*variant)
 	if err != nil {
@@ -53,6 +60,11 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	}
 	if v, err = withSemantics(v, *sem); err != nil {
 		problems = append(problems, err.Error())
+	}
+	if c, err := engine.Canonical(spec); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		spec = c
 	}
 	if (*at >= 0) == *final {
 		problems = append(problems, "give exactly one of -at STEP and -final")
@@ -93,21 +105,19 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, err)
 		return errReported
 	}
-	var eng machine.Engine
-	name := "gse"
-	if *engine == "gse" {
-		g := gse.New(*k)
-		g.Opt = v.MachineOptions()
-		eng = g
-	} else {
-		sol, err := smt.NewSolver()
-		if err != nil {
-			return err
-		}
-		defer sol.Close()
-		eng = summary.New(v, *k, sol)
-		name = "summary/" + v.Name
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
 	}
+	defer sol.Close()
+	// Every engine runs the common rules of the chosen semantics (and the
+	// variant's V9 choice), as GSE does in a check.
+	cfg := engine.Config{K: *k, Solver: sol, Machine: v.MachineOptions()}
+	eng, err := engine.New(spec, cfg)
+	if err != nil {
+		return err
+	}
+	name := strings.Replace(spec, ":", "/", 1)
 	s, step, err := dotPick(prog, eng, *steps, *at, *path)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
@@ -25,8 +26,8 @@ import (
 func init() {
 	register(&command{
 		name:  "lemmas",
-		short: "the status of every lemma of RULES.md §8 for a variant (or all, as docs/LEMMAS.md) on generated programs",
-		usage: "[-variant NAME | -all] [-n N] [-seed S] [flags]",
+		short: "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant (or all, as docs/LEMMAS.md) on generated programs",
+		usage: "[-engine NAME[:VARIANT] | -variant NAME | -all] [-n N] [-seed S] [flags]",
 		run:   runLemmas,
 	})
 }
@@ -41,7 +42,7 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	n := fs.Int("n", 100, "number of generated programs per variant")
 	seed := fs.Int64("seed", 1, "seed of the program stream")
 	asJSON := fs.Bool("json", false, "print JSON (one object per variant; an array with -all)")
-	all := fs.Bool("all", false, "every variant of 'lockstep variants'; writes the matrix to -out")
+	all := fs.Bool("all", false, "every variant of the engine (of the summary engine: 'lockstep variants'); writes the matrix to -out")
 	out := fs.String("out", "docs/LEMMAS.md", "with -all: the markdown file to write ('-' for stdout, '' for none)")
 	fixed := fs.String("fixedbugs", "", "write each shrunk counterexample as a regression case into this directory")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "time limit for shrinking each counterexample")
@@ -59,8 +60,8 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	}
 	variantSet := false
 	fs.Visit(func(f *flag.Flag) { variantSet = variantSet || f.Name == "variant" })
-	if *all && variantSet {
-		return fmt.Errorf("-all and -variant exclude each other")
+	if name, v := engine.Split(cf.eng.engine); *all && (variantSet || v != "") {
+		return fmt.Errorf("-all and a variant (-variant, -engine %s:%s) exclude each other", name, v)
 	}
 	base, err := cf.options()
 	if err != nil {
@@ -73,23 +74,29 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 	if !shard.Whole() && *all && !flagSet(fs, "out") {
 		*out = "" // a shard's matrix is a part: it does not replace docs/LEMMAS.md
 	}
-	variants := []summary.Variant{base.Variant}
+	engines := []string{base.Engine}
 	if *all {
-		variants = summary.Variants()
-		for i := range variants {
-			variants[i] = variants[i].WithSemantics(base.Variant.MachineOptions())
+		info, _, err := engine.Lookup(base.Engine)
+		if err != nil {
+			return err
+		}
+		if info.Variants != nil {
+			engines = nil
+			for _, v := range info.Variants() {
+				engines = append(engines, info.Name+":"+v.Name)
+			}
 		}
 	}
 	cmdline := "lockstep lemmas " + strings.Join(args, " ")
 	sopt := checker.SurveyOptions{N: *n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
 
 	var surveys []*checker.Survey
-	for _, v := range variants {
+	for _, e := range engines {
 		opt := base
-		opt.Variant = v
+		opt.Engine = e
 		sv, err := survey(opt, sopt, stderr)
 		if err != nil {
-			return fmt.Errorf("variant %s: %w", v.Name, err)
+			return fmt.Errorf("variant %s: %w", opt.Label(), err)
 		}
 		surveys = append(surveys, sv)
 		if !*asJSON {
@@ -126,6 +133,10 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if *fixed != "" {
+		if name, _ := engine.Split(base.Engine); name != "summary" {
+			// Regression cases name summary variants (checker.Case).
+			return fmt.Errorf("-fixedbugs writes regression cases for summary variants only, not for %s", base.Engine)
+		}
 		files, err := writeFixedBugs(*fixed, surveys, base, cmdline, now)
 		if err != nil {
 			return err
@@ -147,7 +158,7 @@ func survey(opt checker.Options, sopt checker.SurveyOptions, stderr io.Writer) (
 	var done, viol, inconcl atomic.Int64
 	var shrinking atomic.Bool
 	stop := prog.start(func() (int64, string) {
-		extra := fmt.Sprintf("%s: %d violated, %d inconclusive", opt.Variant.Name, viol.Load(), inconcl.Load())
+		extra := fmt.Sprintf("%s: %d violated, %d inconclusive", opt.Label(), viol.Load(), inconcl.Load())
 		if shrinking.Load() {
 			extra += ", shrinking"
 		}
@@ -167,7 +178,7 @@ func survey(opt checker.Options, sopt checker.SurveyOptions, stderr io.Writer) (
 func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 	o := sv.Options
 	fmt.Fprintf(w, "variant %s, semantics %s: %d programs (k=%d, steps %d, seed %d): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		sv.Variant, o.Variant.Semantics(), sv.Programs, o.K, o.Steps, sv.Seed, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
+		sv.Variant, o.SemanticsName(), sv.Programs, o.K, o.Steps, sv.Seed, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
 	for _, s := range sv.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", s.Lemma, s.Summary(sv))
 	}
@@ -187,6 +198,7 @@ func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 type surveyJSON struct {
 	Variant      string      `json:"variant"`
 	Semantics    string      `json:"semantics"`
+	Engine       string      `json:"engine,omitempty"`
 	K            int         `json:"k"`
 	Steps        int         `json:"steps"`
 	Seed         int64       `json:"seed"`
@@ -226,7 +238,7 @@ type undecidedJSON struct {
 
 func toSurveyJSON(sv *checker.Survey) surveyJSON {
 	j := surveyJSON{
-		Variant: sv.Variant, Semantics: sv.Options.Variant.Semantics(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
+		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
 		Status: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
 	}
@@ -300,7 +312,7 @@ func lemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	}
 	fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d); k = %d, step bound %d, timeout %s per program\n",
 		svs[0].Programs, svs[0].Seed, o.K, o.Steps, o.Timeout)
-	fmt.Fprintf(&b, "* semantics: %s (the common rules V10/V11 of every column, RULES.md §3; `-semantics`)\n", o.Variant.Semantics())
+	fmt.Fprintf(&b, "* semantics: %s (the common rules V10/V11 of every column, RULES.md §3; `-semantics`)\n", o.SemanticsName())
 	b.WriteString(`
 How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md §9, see ` + "`lockstep variants`" + `):
 
@@ -325,10 +337,24 @@ How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md 
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
+	// Rows: the lemmas some column decides, in catalog order; a lemma
+	// that does not apply to a column's engine (C13 for a Partition
+	// engine, P1 for the summary engine) is "–" there.
 	for _, l := range checker.Lemmas {
+		row := false
+		for _, sv := range svs {
+			row = row || sv.Stat(l) != nil
+		}
+		if !row {
+			continue
+		}
 		fmt.Fprintf(&b, "| %s |", l)
 		for _, sv := range svs {
-			fmt.Fprintf(&b, " %s |", cell(sv.Stat(l)))
+			if st := sv.Stat(l); st != nil {
+				fmt.Fprintf(&b, " %s |", cell(st))
+			} else {
+				b.WriteString(" – |")
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -437,11 +463,11 @@ func writeFixedBugs(dir string, svs []*checker.Survey, base checker.Options, cmd
 				continue
 			}
 			written[key] = true
-			c := &checker.Case{Lemma: v.Lemma, Rule: v.Rule, K: base.K, Steps: base.Steps, Semantics: base.Variant.Semantics()}
+			c := &checker.Case{Lemma: v.Lemma, Rule: v.Rule, K: base.K, Steps: base.Steps, Semantics: base.SemanticsName()}
 			var other []string
 			for _, variant := range summary.Variants() {
 				opt := base
-				opt.Variant = variant.WithSemantics(base.Variant.MachineOptions())
+				opt.Engine = "summary:" + variant.Name
 				rep, err := checker.Run(context.Background(), cx.Shrunk.Program, opt, solver)
 				if err != nil {
 					return files, fmt.Errorf("cross-checking %s/%s on %s: %w", sv.Variant, s.Lemma, variant.Name, err)

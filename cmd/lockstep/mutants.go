@@ -19,7 +19,7 @@ func init() {
 	register(&command{
 		name:  "mutants",
 		short: "mutation testing of the checker: hunt for a counterexample to each single-point mutant of 'fixed'",
-		usage: "[-n N] [-seed S] [-workers W] [-json] [-only NAME[,NAME...]] [-list]",
+		usage: "[-engine summary:fixed] [-n N] [-seed S] [-workers W] [-json] [-only NAME[,NAME...]] [-list]",
 		run:   runMutants,
 	})
 }
@@ -54,12 +54,21 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	sem := semanticsFlag(fs)
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
 	shardSpec := shardFlag(fs)
+	var ef engineFlags
+	ef.register(fs, "summary:"+mutation.BaseName, "the engine whose mutants are hunted")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	shard, err := checker.ParseShardFlag(*shardSpec)
 	if err != nil {
 		return err
+	}
+	// Mutants are per engine (ENGINES.md §8.1); the catalog has mutants of
+	// one engine so far, each built on its base variant.
+	if spec, err := ef.spec(); err != nil {
+		return err
+	} else if spec != "summary:"+mutation.BaseName {
+		return fmt.Errorf("no mutants of %s: the catalog holds mutants of summary:%s only", spec, mutation.BaseName)
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()

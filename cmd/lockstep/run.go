@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -23,15 +24,17 @@ import (
 func init() {
 	register(&command{
 		name:  "run",
-		short: "explore one program with one engine (gse or summary) and print what it found",
-		usage: "[-engine gse|summary] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
+		short: "explore one program with one engine (gse, summary or any of 'lockstep engines') and print what it found",
+		usage: "[-engine NAME[:VARIANT]] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
 		run:   runRun,
 	})
 }
 
 // runConfig is the parsed command line of run.
 type runConfig struct {
-	engine, file string
+	engine, file string // engine: canonical NAME[:VARIANT]
+	// variant is -variant: the summary variant whose common-rule options
+	// every engine without variants of its own (gse) runs with.
 	variant      summary.Variant
 	k, steps     int
 	paths, trace bool
@@ -41,8 +44,8 @@ type runConfig struct {
 
 func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	var c runConfig
-	fs.StringVar(&c.engine, "engine", "gse", "engine: gse or summary")
-	variant := fs.String("variant", "published", "summary rule variant (see 'lockstep variants'); its common-rule options apply to gse too")
+	fs.StringVar(&c.engine, "engine", "gse", "engine, NAME[:VARIANT] (see 'lockstep engines')")
+	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	sem := semanticsFlag(fs)
 	fs.IntVar(&c.k, "k", 2, "k-bound (negative: unbounded)")
 	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (negative: none; paths on cyclic heaps may then never end)")
@@ -59,8 +62,15 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	} else {
 		c.file = fs.Arg(0)
 	}
-	if c.engine != "gse" && c.engine != "summary" {
-		problems = append(problems, fmt.Sprintf("-engine must be gse or summary, not %q", c.engine))
+	name, ev := engine.Split(c.engine)
+	if *variant != "" && name == "summary" {
+		if ev != "" && ev != *variant {
+			problems = append(problems, fmt.Sprintf("-engine %s and -variant %s disagree", c.engine, *variant))
+		}
+		c.engine = "summary:" + *variant
+	}
+	if *variant == "" {
+		*variant = "published"
 	}
 	v, err := summary.Lookup(*variant)
 	if err != nil {
@@ -68,6 +78,11 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	}
 	if c.variant, err = withSemantics(v, *sem); err != nil {
 		problems = append(problems, err.Error())
+	}
+	if spec, err := engine.Canonical(c.engine); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		c.engine = spec
 	}
 	if c.timeout < 0 {
 		problems = append(problems, "-timeout must not be negative")
@@ -128,23 +143,20 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, err) // one positioned error per line
 		return errReported
 	}
-	var eng machine.Engine
-	var g *gse.Engine
-	var sumEng *summary.Engine
-	var sol *smt.Solver
-	if c.engine == "gse" {
-		g = gse.New(c.k)
-		g.Opt = c.variant.MachineOptions()
-		eng = g
-	} else {
-		sol, err = smt.NewSolver()
-		if err != nil {
-			return err
-		}
-		defer sol.Close()
-		sumEng = summary.New(c.variant, c.k, sol)
-		eng = sumEng
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
 	}
+	defer sol.Close()
+	// Every engine runs the common rules of -semantics (and the V9 choice
+	// of -variant), as GSE does in a check.
+	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions()}
+	eng, err := engine.New(c.engine, cfg)
+	if err != nil {
+		return err
+	}
+	g, _ := eng.(*gse.Engine)
+	sumEng, _ := eng.(*summary.Engine)
 
 	ctx := context.Background()
 	if c.timeout > 0 {
@@ -185,19 +197,27 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	name, variantName := engine.Split(c.engine)
+	if variantName == "" {
+		variantName = c.variant.Name
+	}
 	rep := runReport{
-		File: c.file, Engine: c.engine, Variant: c.variant.Name, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
+		File: c.file, Engine: name, Variant: variantName, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
 	}
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
 	}
-	if g != nil {
+	switch {
+	case g != nil:
 		rep.Inits = g.Stats
-	} else {
+	case sumEng != nil:
 		ss, es := sol.Stats(), sumEng.Stats()
 		rep.Solver, rep.Summary = &ss, &es
+	default:
+		ss := sol.Stats()
+		rep.Solver = &ss
 	}
 	if !st.Complete {
 		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
@@ -237,9 +257,10 @@ func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 	if r.Solver != nil {
 		fmt.Fprintf(w, "solver      %d queries, %d cache hits, %d unknown, %s in Z3\n",
 			r.Solver.Queries, r.Solver.CacheHits, r.Solver.Unknowns, r.Solver.SolverTime.Round(time.Microsecond))
-		e := r.Summary
-		fmt.Fprintf(w, "summary     %d Summarize, %d new locations, %d k-bounded, %d pruned, %d S(φ) asked\n",
-			e.Summarize, e.NewLocs, e.KBounded, e.Pruned, e.SatQueries)
+		if e := r.Summary; e != nil {
+			fmt.Fprintf(w, "summary     %d Summarize, %d new locations, %d k-bounded, %d pruned, %d S(φ) asked\n",
+				e.Summarize, e.NewLocs, e.KBounded, e.Pruned, e.SatQueries)
+		}
 	}
 	names := make([]string, 0, len(r.Rules))
 	for n := range r.Rules {

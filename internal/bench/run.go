@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/engine"
+	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -104,8 +106,14 @@ type Options struct {
 	// ForceSteps makes Steps the bound of every case, overriding the cases'
 	// own bounds.
 	ForceSteps bool
-	// Variant is the summary engine's rule variant.
+	// Engine is the engine compared with GSE, "NAME[:VARIANT]" of the
+	// registry (package engine); "" is the summary engine with Variant.
+	Engine string
+	// Variant is the summary engine's rule variant when Engine is "".
 	Variant summary.Variant
+	// Semantics are the common-rule readings V10/V11 of an Engine named by
+	// the registry (a Variant carries its own).
+	Semantics machine.Options
 	// Progress, if not nil, gets one line per finished exploration.
 	Progress io.Writer
 }
@@ -216,8 +224,30 @@ func KString(k int) string {
 
 func runGSE(ctx context.Context, p *javalite.Program, k, steps int, opt Options) (Result, error) {
 	eng := gse.New(k)
-	eng.Opt = opt.Variant.MachineOptions()
+	mopt, err := opt.machineOptions()
+	if err != nil {
+		return Result{}, err
+	}
+	eng.Opt = mopt
 	return explore(ctx, p, eng, nil, steps, opt.Budget)
+}
+
+// newEngine builds the engine compared with GSE.
+func (opt Options) newEngine(k int, sol *smt.Solver) (machine.Engine, error) {
+	if opt.Engine == "" {
+		return summary.New(opt.Variant, k, sol), nil
+	}
+	return engine.New(opt.Engine, engine.Config{K: k, Solver: sol, Machine: opt.Semantics})
+}
+
+// machineOptions are the common-rule choices of the engine compared with
+// GSE, which GSE runs with too.
+func (opt Options) machineOptions() (machine.Options, error) {
+	eng, err := opt.newEngine(0, nil)
+	if err != nil {
+		return machine.Options{}, err
+	}
+	return eng.Options(), nil
 }
 
 func runSummary(ctx context.Context, p *javalite.Program, k, steps int, opt Options) (Result, error) {
@@ -226,7 +256,11 @@ func runSummary(ctx context.Context, p *javalite.Program, k, steps int, opt Opti
 		return Result{}, err
 	}
 	defer sol.Close()
-	return explore(ctx, p, summary.New(opt.Variant, k, sol), sol, steps, opt.Budget)
+	eng, err := opt.newEngine(k, sol)
+	if err != nil {
+		return Result{}, err
+	}
+	return explore(ctx, p, eng, sol, steps, opt.Budget)
 }
 
 // budgeted makes every heap rule check the context first. machine.Explore

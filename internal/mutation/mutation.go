@@ -154,7 +154,7 @@ func Lookup(name string) (Mutant, error) {
 
 // Options configure Run.
 type Options struct {
-	Check checker.Options // Variant is replaced by each mutant's
+	Check checker.Options // the engine is replaced by each mutant's
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
 	Semantics  machine.Options
@@ -230,7 +230,8 @@ func (r Result) Status() string {
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.Check
-	copt.Variant = m.Variant.WithSemantics(opt.Semantics)
+	copt.Engine, copt.Build, copt.Variant = "summary:"+m.Name, summary.Build(m.Variant), summary.Variant{}
+	copt.Semantics = opt.Semantics
 	res := Result{Mutant: m.Name, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
@@ -266,7 +267,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 
 // confirm runs the base variant on the counterexample p.
 func confirm(ctx context.Context, opt checker.Options, sem machine.Options, p *javalite.Program) (string, error) {
-	opt.Variant = Base().WithSemantics(sem)
+	opt.Engine, opt.Build, opt.Variant, opt.Semantics = "summary:"+BaseName, nil, summary.Variant{}, sem
 	s, err := smt.NewSolver()
 	if err != nil {
 		return "", err

@@ -1,0 +1,266 @@
+package checker
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Partition exactness (ENGINES.md §8.2). A Partition engine (Kiasan's
+// lazier, lazier#) has several states per control: where GSE initializes a
+// field by branching into null / each alias / new, lazier may keep one
+// unresolved location and branch later, on a dereference or a comparison.
+// At each control c of a step, with G_c the GSE successors there and Q_c
+// the engine's, the claim is that the engine states split G_c among them:
+//
+//   - every engine state q' ∈ Q_c is sound: each concretization of its View
+//     is (isomorphic to) a member of G_c — the rule's lemma (L2, L3, L9,
+//     L10, T11), as for exactness;
+//   - and feasible: its View has a concretization at all (FEAS: Kiasan
+//     drops impossible resolutions silently, so an empty state is a bug);
+//   - together they cover G_c: every p ∈ G_c is represented by some q' (P2);
+//   - siblings are disjoint: the path conditions of two states of Q_c are
+//     jointly unsatisfiable (P1). This is a question about worlds (the
+//     resolution facts in φ), not heaps: a GSE state represented by two
+//     siblings is counted (Report.Overlaps), not a violation, because two
+//     different worlds can build isomorphic heaps (automorphic unreachable
+//     input locations).
+//
+// Each q' continues with the GSE states it represents, P_q' = {p ∈ G_c |
+// p ⊏ View(q')}. At the engine's path ends the sizes of the P's add up to
+// the number of GSE paths (P3, checked with the separate explorations).
+
+// stepPartition matches a Partition engine's successors of pr.q with the
+// GSE groups and checks partition exactness at every control.
+func (r *run) stepPartition(pr pair, groups map[string]*group, order []string, qsucc []machine.Succ) ([]pair, error) {
+	byKey := map[string][]machine.Succ{}
+	var qorder []string
+	for _, s := range qsucc {
+		key := s.S.ControlKey()
+		if byKey[key] == nil {
+			qorder = append(qorder, key)
+		}
+		byKey[key] = append(byKey[key], s)
+	}
+	// Forward: every GSE group has an engine successor with its control.
+	for _, key := range order {
+		if len(byKey[key]) == 0 {
+			g := groups[key]
+			return nil, r.fail(Verdict{
+				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
+				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
+				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
+			})
+		}
+	}
+	var out []pair
+	for _, key := range qorder {
+		sibs := byKey[key]
+		g, ok := groups[key]
+		if !ok {
+			// Backward: every engine successor has a GSE group.
+			s := sibs[0]
+			return nil, r.fail(Verdict{
+				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
+				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
+				Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
+			})
+		}
+		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
+			return nil, &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d GSE states exceeds the bound %d", len(g.states), r.opt.MaxGroup)}
+		}
+		next, err := r.partitionAt(pr.q, g, sibs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, next...)
+	}
+	r.rep.Checked[T11]++
+	return out, nil
+}
+
+// partitionAt checks partition exactness at one control: the GSE group g
+// against the engine's successors sibs there (all with g's control).
+func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) ([]pair, error) {
+	have := make(map[string]bool, len(g.states))
+	for i, p := range g.states {
+		h, err := relation.HeapOf(p)
+		if err != nil {
+			return nil, fmt.Errorf("gse: state %d of a group is not a heap: %w", i+1, err)
+		}
+		have[relation.Canonical(h)] = true
+	}
+	views := make([]*machine.State, len(sibs))
+	represented := make([]int, len(g.states)) // siblings representing each p
+	undecidedP := -1                          // a p whose representation was undecided
+	var undecidedWhy string
+	var out []pair
+	for i, s := range sibs {
+		rule := s.Rule
+		lemma := representationLemma(rule)
+		v, err := r.view(g.states, s.S, before, rule)
+		if err != nil {
+			return nil, err
+		}
+		views[i] = v
+		base := Verdict{Rule: rule, Step: s.S.Steps, Control: s.S.ControlString(), GSE: g.states, Summary: v, Before: before}
+		if err := r.wellFormed(base, v, determinismLemma(rule)); err != nil {
+			return nil, err
+		}
+		// Soundness and FEAS: the concretizations of the View.
+		heaps, complete, err := relation.Concretize(v, r.solver, r.opt.Budget)
+		var w *relation.WitnessError
+		switch {
+		case errors.As(err, &w):
+			base.Lemma, base.Reason = lemma, "a concretization of the engine state is not a heap: "+w.Error()
+			return nil, r.fail(base)
+		case err != nil:
+			if u := undecided(lemma, err); u != err {
+				return nil, u
+			}
+			return nil, &inconclusive{lemma: lemma, reason: "concretization: " + err.Error()}
+		}
+		if len(heaps) == 0 {
+			if !complete {
+				return nil, &inconclusive{lemma: FEAS, reason: "the concretization search was cut before it found a heap"}
+			}
+			base.Lemma, base.Reason = FEAS, fmt.Sprintf("the View of this %s successor (by %s) has no concretization: it stands for no GSE state", r.eut.Name(), rule)
+			return nil, r.fail(base)
+		}
+		r.rep.Checked[FEAS]++
+		for _, h := range heaps {
+			if !have[relation.Canonical(h)] {
+				base.Lemma, base.Witness = lemma, "concretization of the engine state matching no GSE state: "+h.String()
+				base.Reason = "a concretization of the engine state is isomorphic to no GSE state at its control: " + h.String()
+				return nil, r.fail(base)
+			}
+		}
+		if !complete {
+			return nil, &inconclusive{lemma: lemma, reason: fmt.Sprintf("more than %d concretization leaves: enumeration incomplete", r.opt.Budget.Models)}
+		}
+		r.rep.Checked[lemma]++
+		// P_q': the GSE states this sibling represents.
+		var P []*machine.State
+		for j, p := range g.states {
+			res := relation.RepresentsWellFormed(p, v, r.solver, r.opt.Budget)
+			switch res.Outcome {
+			case relation.Holds:
+				P = append(P, p)
+				represented[j]++
+			case relation.Inconclusive:
+				if undecidedP < 0 {
+					undecidedP, undecidedWhy = j, res.Reason
+				}
+			}
+		}
+		out = append(out, pair{P: P, q: s.S})
+	}
+	// P2, cover: every GSE state is represented by some sibling.
+	for j, n := range represented {
+		if n > 1 {
+			r.rep.Overlaps += int64(n - 1)
+		}
+		if n > 0 {
+			continue
+		}
+		if undecidedP >= 0 {
+			return nil, &inconclusive{lemma: P2, reason: fmt.Sprintf("GSE state %d of the group: representation undecided: %s", undecidedP+1, undecidedWhy)}
+		}
+		p := g.states[j]
+		return nil, r.fail(Verdict{
+			Lemma: P2, Rule: sibs[0].Rule, Step: p.Steps, Control: p.ControlString(),
+			GSE: []*machine.State{p}, Summary: views[0], Before: before,
+			Reason: fmt.Sprintf("GSE state %d of %d at this control is represented by none of the %d %s successors", j+1, len(g.states), len(sibs), r.eut.Name()),
+		})
+	}
+	r.rep.Checked[P2]++
+	// P1, sibling disjointness: pure satisfiability of the path
+	// conditions, pairwise.
+	if len(views) > 1 {
+		for i := range views {
+			for j := i + 1; j < len(views); j++ {
+				both := smt.And(views[i].PathCondition(), views[j].PathCondition())
+				sat, err := r.solver.Sat(both)
+				if err != nil {
+					if u := undecided(P1, err); u != err {
+						return nil, u
+					}
+					return nil, err
+				}
+				if sat {
+					return nil, r.fail(Verdict{
+						Lemma: P1, Rule: sibs[j].Rule, Step: sibs[j].S.Steps, Control: sibs[j].S.ControlString(),
+						GSE: g.states, Summary: views[i], Sibling: views[j], Before: before,
+						Reason: fmt.Sprintf("the path conditions of %s successors %d and %d (of %d) at this control can hold together: %s",
+							r.eut.Name(), i+1, j+1, len(views), smt.Short(both)),
+					})
+				}
+			}
+		}
+		r.rep.Checked[P1]++
+	}
+	return out, nil
+}
+
+// accounting is P3: the GSE states at the engine's path ends add up to the
+// GSE paths of the separate exploration. When some GSE state was
+// represented by two siblings (an overlap), the sum counts it twice on the
+// way down, so a difference cannot be told from that double count: it is
+// undecided, not a violation.
+func (r *run) accounting(gpaths int64) error {
+	if r.rep.EndGSE == gpaths {
+		r.rep.Checked[P3]++
+		return nil
+	}
+	why := fmt.Sprintf("Σ |P_end| over the %s path ends is %d, GSE has %d paths", r.eut.Name(), r.rep.EndGSE, gpaths)
+	if r.rep.Overlaps > 0 {
+		return &inconclusive{lemma: P3, reason: fmt.Sprintf("%s, with %d overlapping representation(s) counted on the way", why, r.rep.Overlaps)}
+	}
+	return r.fail(Verdict{Lemma: P3, Reason: why})
+}
+
+// wellFormed runs relation's one well-formedness pipeline
+// (relation.WellFormedChecks) on a state the relations read, and charges a
+// failure to one lemma whatever the caller: determinism to det (the
+// rule's determinism lemma, or L4 for →S*), the other checks to WF; when
+// the View is not the identity, determinism and totality are promises of
+// the View (ENGINES.md §5: deterministic and total by construction), so
+// their failure is a View bug: VIEW. v carries the evidence of the
+// caller (rule, step, control, sides).
+func (r *run) wellFormed(v Verdict, q *machine.State, det Lemma) error {
+	viol, check, err := relation.WellFormedChecks(q, r.solver)
+	lemma := r.wellFormedLemma(check, det)
+	if err != nil {
+		return undecided(lemma, err)
+	}
+	if viol != nil {
+		v.Lemma, v.Reason = lemma, viol.Error()
+		return r.fail(v)
+	}
+	r.rep.Checked[det]++
+	r.rep.Checked[WF]++
+	if !r.identity {
+		r.rep.Checked[VIEW]++
+	}
+	return nil
+}
+
+// wellFormedLemma is the one mapping from a failed well-formedness check
+// to its lemma (see wellFormed).
+func (r *run) wellFormedLemma(check string, det Lemma) Lemma {
+	switch check {
+	case relation.CheckDeterministic:
+		if !r.identity {
+			return VIEW
+		}
+		return det
+	case relation.CheckTotal:
+		if !r.identity {
+			return VIEW
+		}
+	}
+	return WF
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+func init() {
+	register(&command{
+		name:  "engines",
+		short: "list the registered engines: name, shape, default variant, what it is",
+		usage: "[-json]",
+		run:   runEngines,
+	})
+}
+
+// engineJSON describes one registered engine.
+type engineJSON struct {
+	Name    string `json:"name"`
+	Shape   string `json:"shape"`
+	Default string `json:"default_variant,omitempty"`
+	// Variants counts the named variants ('lockstep variants' lists the
+	// summary engine's).
+	Variants int    `json:"variants"`
+	Doc      string `json:"doc"`
+	// Lemmas are the lemmas a check of the engine decides; Reference marks
+	// GSE, which is never the engine under test.
+	Lemmas    []checker.Lemma `json:"lemmas,omitempty"`
+	Reference bool            `json:"reference,omitempty"`
+}
+
+func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	// The shape is a property of an engine value, so each engine is built
+	// once (its default variant; a solver it does not use yet).
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
+	}
+	defer sol.Close()
+	var list []engineJSON
+	for _, info := range engine.Engines() {
+		eut, err := info.New(info.Default, engine.Config{K: 2, Solver: sol})
+		if err != nil {
+			return fmt.Errorf("engine %s: %w", info.Name, err)
+		}
+		e := engineJSON{Name: info.Name, Shape: eut.Shape().String(), Default: info.Default, Doc: info.Doc,
+			Reference: info.Name == "gse"}
+		if info.Variants != nil {
+			e.Variants = len(info.Variants())
+		}
+		if !e.Reference {
+			e.Lemmas = checker.Applicable(eut)
+		}
+		list = append(list, e)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	for _, e := range list {
+		def := "–"
+		if e.Default != "" {
+			def = fmt.Sprintf("%s (%d variants)", e.Default, e.Variants)
+		}
+		fmt.Fprintf(stdout, "%-10s %-16s %-26s %s\n", e.Name, e.Shape, def, e.Doc)
+	}
+	return nil
+}

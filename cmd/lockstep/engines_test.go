@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/checker"
+)
+
+// TestEnginesList: every registered engine has a line, and -json the same
+// list with shapes and the lemmas a check of it decides.
+func TestEnginesList(t *testing.T) {
+	out := runOK(t, "engines")
+	require.Contains(t, out, "summary    one-per-control  published (")
+	require.Contains(t, out, "gse ")
+	var list []engineJSON
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "engines", "-json")), &list))
+	byName := map[string]engineJSON{}
+	for _, e := range list {
+		byName[e.Name] = e
+	}
+	require.Equal(t, "published", byName["summary"].Default)
+	require.Contains(t, byName["summary"].Lemmas, checker.L1)
+	require.NotContains(t, byName["summary"].Lemmas, checker.P1)
+	require.True(t, byName["gse"].Reference)
+	require.Empty(t, byName["gse"].Lemmas)
+}
+
+// TestEngineFlag: -engine NAME:VARIANT and the -variant shorthand select
+// the same engine, and the registry's errors are usage errors.
+func TestEngineFlag(t *testing.T) {
+	a := runOK(t, "run", "-engine", "summary:fixed", "-k", "2", llFile)
+	b := runOK(t, "run", "-engine", "summary", "-variant", "fixed", "-k", "2", llFile)
+	require.Contains(t, a, "engine      summary (variant fixed)")
+	strip := func(s string) string { // drop the timing lines
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "wall") && !strings.HasPrefix(l, "solver") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	require.Equal(t, strip(a), strip(b))
+
+	code, out, stderr := runCode("check", "-engine", "summary:fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	require.Equal(t, exitOK, code, "%s\n%s", stderr, out)
+	require.Contains(t, out, "holds")
+	code, _, stderr = runCode("check", "-variant", "fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	require.Equal(t, exitOK, code, stderr)
+
+	// Engine against engine.
+	code, out, stderr = runCode("check", "-engine", "summary:fixed", "-vs", "summary:fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	require.Equal(t, exitOK, code, "%s\n%s", stderr, out)
+	code, out, _ = runCode("check", "-engine", "summary:published", "-vs", "summary:fixed", "-k", "3", "-steps", "150", "../../testdata/fixedbugs/published_V7_C12.jl")
+	require.Equal(t, exitViolation, code, out)
+
+	for _, args := range [][]string{
+		{"check", "-vs", "nosuch", llFile},
+		{"check", "-vs", "gse", llFile},
+		{"check", "-engine", "nosuch", llFile},
+		{"check", "-engine", "summary:nosuch", llFile},
+		{"check", "-engine", "gse:x", "-variant", "fixed", llFile},
+		{"lemmas", "-engine", "summary:fixed", "-all", "-n", "1"},
+		{"mutants", "-engine", "summary:published", "-list"},
+		{"run", "-engine", "nosuch", llFile},
+		{"dot", "-engine", "nosuch", "-final", llFile},
+		{"bench", "-engine", "nosuch", "-quick"},
+	} {
+		code, out, stderr := runCode(args...)
+		require.Equal(t, exitUsage, code, "%v: %s\n%s", args, out, stderr)
+	}
+	// The reference is not an engine under test.
+	code, _, stderr = runCode("check", "-engine", "gse", "-steps", "20", llFile)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "reference")
+}

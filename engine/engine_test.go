@@ -1,0 +1,59 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/engine"
+	_ "github.com/lockstep-dev/lockstep/engine/builtin"
+	"github.com/lockstep-dev/lockstep/machine"
+)
+
+// TestRegistry: specs split, default variants fill in, unknown names and
+// bad registrations are refused.
+func TestRegistry(t *testing.T) {
+	name, v := engine.Split("summary:fixed+idle-null")
+	require.Equal(t, "summary", name)
+	require.Equal(t, "fixed+idle-null", v)
+
+	c, err := engine.Canonical("summary")
+	require.NoError(t, err)
+	require.Equal(t, "summary:published", c)
+	c, err = engine.Canonical("gse")
+	require.NoError(t, err)
+	require.Equal(t, "gse", c)
+
+	_, _, err = engine.Lookup("nosuch")
+	require.ErrorContains(t, err, "unknown engine")
+	require.ErrorContains(t, err, "summary")
+
+	e, err := engine.New("summary:fixed", engine.Config{K: 2})
+	require.NoError(t, err)
+	require.Equal(t, engine.OnePerControl, e.Shape())
+	_, isInit := e.(engine.Initializer)
+	require.True(t, isInit)
+	_, err = engine.New("summary:nosuch", engine.Config{K: 2})
+	require.Error(t, err)
+	// A summary variant carries its own common-rule options.
+	_, err = engine.New("summary:published", engine.Config{K: 2, Machine: machine.Options{InvokeExtendsEnv: true}})
+	require.Error(t, err)
+	_, err = engine.New("summary:v9-extend-env", engine.Config{K: 2, Machine: machine.Options{InvokeExtendsEnv: true}})
+	require.NoError(t, err)
+
+	g, err := engine.New("gse", engine.Config{K: 1, Machine: machine.Options{InvokeExtendsEnv: true}})
+	require.NoError(t, err)
+	require.True(t, g.Options().InvokeExtendsEnv)
+	_, err = engine.New("gse:x", engine.Config{})
+	require.Error(t, err)
+
+	var names []string
+	for _, i := range engine.Engines() {
+		names = append(names, i.Name)
+	}
+	require.Subset(t, names, []string{"gse", "summary"})
+
+	require.Panics(t, func() { engine.Register(engine.Info{Name: "summary", New: engine.Engines()[0].New}) })
+	require.Panics(t, func() { engine.Register(engine.Info{Name: "a:b", New: engine.Engines()[0].New}) })
+	require.Panics(t, func() { engine.Register(engine.Info{Name: "nonew"}) })
+}

@@ -1,0 +1,44 @@
+package smt
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ShortLimit is the number of formula nodes Short prints in full.
+const ShortLimit = 64
+
+// Short prints f, or a summary of it when printing it would be long:
+// formulas share subformulas (they are DAGs), and the tree printed from a
+// deep state's guard can run to megabytes. Every error or report that
+// quotes a formula prints it with Short. nil prints as "true", as a missing
+// guard means.
+func Short(f *Formula) string { return f.Bounded(ShortLimit) }
+
+// Bounded prints f in full when its tree has at most n nodes, and
+// otherwise as "⟨OP formula of more than n nodes over REFS⟩".
+func (f *Formula) Bounded(n int) string {
+	if f == nil {
+		return "true"
+	}
+	seen := 0
+	var count func(g *Formula)
+	count = func(g *Formula) {
+		if seen > n {
+			return
+		}
+		seen++
+		for _, k := range g.Kids() {
+			count(k)
+		}
+	}
+	count(f)
+	if seen <= n {
+		return f.String()
+	}
+	var refs []string
+	for _, r := range f.Refs() {
+		refs = append(refs, r.String())
+	}
+	return fmt.Sprintf("⟨%s formula of more than %d nodes over %s⟩", f.Op(), n, strings.Join(refs, ","))
+}
