@@ -110,7 +110,7 @@ func Applicable(eut engine.UnderTest) []Lemma {
 // step by the given rule. Steps by the other common rules leave the heap
 // alone; their preservation of ⊏ is part of the bisimulation theorem.
 func representationLemma(rule string) Lemma {
-	switch rule {
+	switch machine.BaseRule(rule) {
 	case machine.RuleFieldA, machine.RuleFieldANull, machine.RuleStuckNullDR:
 		return L2
 	case machine.RuleWriteW, machine.RuleWriteWNull:
@@ -135,7 +135,7 @@ func representationLemma(rule string) Lemma {
 // Invoke and Invoke′ change only φ and the control, never L or R, so their
 // determinism is →J's (L7).
 func determinismLemma(rule string) Lemma {
-	switch rule {
+	switch machine.BaseRule(rule) {
 	case machine.RuleFieldA, machine.RuleFieldANull:
 		return L5
 	case machine.RuleWriteW, machine.RuleWriteWNull:

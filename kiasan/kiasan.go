@@ -214,10 +214,7 @@ func (e *Engine) Shape() engine.Shape { return engine.Partition }
 // LockstepRule returns the lockstep part of a rule string of this package
 // ("Field access (A) / GETFIELD2-A" → "Field access (A)"); other strings
 // are returned unchanged.
-func LockstepRule(rule string) string {
-	r, _, _ := strings.Cut(rule, " / ")
-	return r
-}
+func LockstepRule(rule string) string { return machine.BaseRule(rule) }
 
 // ruleName joins a lockstep rule and the seed-002 rules of a step.
 func ruleName(lockstep string, seed []string) string {

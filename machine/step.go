@@ -3,6 +3,7 @@ package machine
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -47,6 +48,15 @@ const (
 	RuleSummarize   = "Summarize"
 	RuleStuckNullDR = "stuck (no rule for null dereference)"
 )
+
+// BaseRule is the lockstep rule of a rule string. Engines with rules of
+// their own papers name a step "<lockstep rule> / <their rules>" (Kiasan's
+// "Field access (A) / GETFIELD2-B"); the checker charges a step to the
+// lemma of its lockstep rule.
+func BaseRule(rule string) string {
+	r, _, _ := strings.Cut(rule, " / ")
+	return r
+}
 
 // Succ is one successor of a step and the rule that produced it.
 type Succ struct {

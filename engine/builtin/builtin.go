@@ -9,5 +9,6 @@ package builtin
 
 import (
 	_ "github.com/lockstep-dev/lockstep/gse"
+	_ "github.com/lockstep-dev/lockstep/kiasan"
 	_ "github.com/lockstep-dev/lockstep/summary"
 )
