@@ -26,7 +26,7 @@ import (
 //
 // and rewrites
 //   - every entry (g, l_Y) into {(g ∧ canon(Y,Y'), l_Y') | Y' ≤ Y};
-//   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y''<Y} ¬(r_Y = r_Y'' ∧ m(Y''));
+//   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y”<Y} ¬(r_Y = r_Y” ∧ m(Y”));
 //   - field f of l_Y' into the (canonicalized) entries of the first
 //     materialized symbol Y, in creation order, with r_Y = r_Y' whose f has
 //     a non-l_un entry in that world, and l_un in the remaining worlds.
