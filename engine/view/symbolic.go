@@ -22,11 +22,11 @@ import (
 // first materialized symbol of each object as its canonical location:
 //
 //	m(Y)        = Exists(l_Y) (the worlds where GSE has materialized Y)
-//	canon(Y,Y') = r_Y = r_Y' ∧ m(Y') ∧ ⋀_{Y''<Y'} ¬(r_Y = r_Y'' ∧ m(Y''))   for Y' ≤ Y
+//	canon(Y,Y') = r_Y = r_Y' ∧ m(Y') ∧ ⋀_{Y″<Y'} ¬(r_Y = r_Y″ ∧ m(Y″))   for Y' ≤ Y
 //
 // and rewrites
 //   - every entry (g, l_Y) into {(g ∧ canon(Y,Y'), l_Y') | Y' ≤ Y};
-//   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y”<Y} ¬(r_Y = r_Y” ∧ m(Y”));
+//   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y″<Y} ¬(r_Y = r_Y″ ∧ m(Y″));
 //   - field f of l_Y' into the (canonicalized) entries of the first
 //     materialized symbol Y, in creation order, with r_Y = r_Y' whose f has
 //     a non-l_un entry in that world, and l_un in the remaining worlds.
@@ -75,7 +75,7 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 		ls := syms[c]
 		for i, y := range ls {
 			var out []canonical
-			var before []*smt.Formula // ¬(r_Y = r_Y'' ∧ m(Y'')) for Y'' < Y'
+			var before []*smt.Formula // ¬(r_Y = r_Y″ ∧ m(Y″)) for Y″ < Y'
 			for _, y2 := range ls[:i+1] {
 				g := smt.And(append([]*smt.Formula{smt.Eq(id(y), id(y2)), m(y2)}, before...)...)
 				if !g.IsFalse() {
