@@ -1,7 +1,6 @@
-// Package view holds the Views of engines whose states extend the machine
-// state (ENGINES.md §5): pure functions from an engine state to a guarded
-// state over canonical locations that the relations of package relation
-// read unchanged.
+// Views of engines whose states extend the machine state (ENGINES.md §5):
+// this file holds POSE-J's; the package documentation lives in doc.go.
+
 package view
 
 import (
