@@ -1,6 +1,7 @@
 package pose
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,7 +24,7 @@ func TestLockstepExact(t *testing.T) {
 		{"testdata/programs/sum.jl", 200},
 		{"testdata/programs/linkedlist.jl", 60},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			p := load(t, tc.file)
 			f, n := lockstep(t, p, Variant{}, tc.steps)
 			require.Nil(t, f, "%v", f)
