@@ -65,3 +65,31 @@ func TestPublishedCounts(t *testing.T) {
 		})
 	}
 }
+
+// Seed 003 Table 1 rows that need no integers, translated in
+// testdata/bench (each file's header explains the translation). POSE's
+// traces are value paths; POSE-J adds the null-dereference error ends POSE
+// assumes away (see docs/POSE.md for GSE's and summary:fixed's counts).
+func TestTable1Counts(t *testing.T) {
+	for _, tc := range []struct {
+		file          string
+		values, error int64
+	}{
+		{"testdata/bench/dll_removeFirst.jl", 2, 4}, // POSE 2, lazy 91
+		{"testdata/bench/dll_removeLast.jl", 2, 4},  // POSE 2, lazy 91
+		{"testdata/bench/dll_getFirst.jl", 2, 2},    // POSE 2, lazy 12
+		{"testdata/bench/dll_getLast.jl", 2, 2},     // POSE 2, lazy 12
+		{"testdata/bench/ncll_add.jl", 2, 5},        // POSE 2, lazy 108
+		{"testdata/bench/dll_indexOf.jl", 42, 3},    // POSE 42, lazy 332,856
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			if testing.Short() && tc.values > 2 {
+				t.Skip("dll_indexOf takes half a minute")
+			}
+			st := paths(t, load(t, tc.file), New(Variant{}, newSolver(t), machine.Options{}), -1)
+			require.Equal(t, tc.values, st.Ends[machine.EndValue], "value paths")
+			require.Equal(t, tc.error, st.Ends[machine.EndError], "error paths")
+			require.Zero(t, st.Ends[machine.EndCut]+st.Ends[machine.EndStuck])
+		})
+	}
+}
