@@ -294,6 +294,8 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 // vs is VS(L,R,φ'_g,r,f): the field's entries through every non-null
 // entry of L(r), pruned under φ'_g.
 func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phi *smt.Formula) (machine.GVS, error) {
+	// Rule: Getfield (c1)/(c2)/(c5): the read through an ite is the ite of
+	// the reads (mergeHGf, world-exact).
 	var out machine.GVS
 	var err error
 	for _, en := range s.Get(r) {
@@ -603,6 +605,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 // different (Eq (c2)–(c7): distinct new locations, a new location and a
 // symbol, null and a location).
 func equality(s *machine.State, L0, L1 machine.GVS, symbolsFalse bool) *smt.Formula {
+	// Rule: Eq (c1)–(c7)
 	var ds []*smt.Formula
 	for _, a := range L0 {
 		if a.Loc == machine.LUn {
