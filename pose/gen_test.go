@@ -16,9 +16,9 @@ var genHunt = os.Getenv("POSE_HUNT") != ""
 // step bound; programs whose GSE groups grow too large are skipped (counted
 // as undecided, never as held).
 func TestGenerated(t *testing.T) {
-	n, seed, steps := 12, int64(1), 40
+	n, seed, steps := 6, int64(1), 40
 	if testing.Short() {
-		n = 4
+		n = 3
 	}
 	if testing.Verbose() && genHunt {
 		n, seed, steps = 40, 2, 60
