@@ -60,6 +60,18 @@ func TestPublishedMergeLosesAliasWrite(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, st.Complete)
 	assert.Equal(t, int64(1), falseEnds, "a false result GSE never produces")
+
+	// The world-exact engine has no such end.
+	falseEnds = 0
+	_, err = machine.Explore(t.Context(), machine.Initial(p), New(Variant{}, newSolver(t), machine.Options{}), -1,
+		func(s *machine.State, k machine.EndKind) bool {
+			if k == machine.EndValue && s.Val == machine.VFalse {
+				falseEnds++
+			}
+			return true
+		})
+	require.NoError(t, err)
+	assert.Zero(t, falseEnds)
 }
 
 // P-EQ confirmed: jPOSE's Eq misses the E successor GSE reaches when
