@@ -1,0 +1,191 @@
+// Views of engines whose states extend the machine state (ENGINES.md §5):
+// this file holds POSE-J's; the package documentation lives in doc.go.
+
+package view
+
+import (
+	"fmt"
+
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Symbolic is the canonicalizing View of a POSE-J state (ENGINES.md §5.2).
+//
+// In a POSE-J state every bound symbol Y has its own symbolic location l_Y
+// (an input location: l_0 is the symbol of `this`, the others have
+// LocInfo.Symbolic set), and two symbolic locations of one class are the
+// same object in the worlds where their identity references are equal.
+// GSE has one location per object. The View picks, in every world, the
+// first materialized symbol of each object as its canonical location:
+//
+//	m(Y)        = Exists(l_Y) (the worlds where GSE has materialized Y)
+//	canon(Y,Y') = r_Y = r_Y' ∧ m(Y') ∧ ⋀_{Y″<Y'} ¬(r_Y = r_Y″ ∧ m(Y″))   for Y' ≤ Y
+//
+// and rewrites
+//   - every entry (g, l_Y) into {(g ∧ canon(Y,Y'), l_Y') | Y' ≤ Y};
+//   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y″<Y} ¬(r_Y = r_Y″ ∧ m(Y″));
+//   - field f of l_Y' into the (canonicalized) entries of the first
+//     materialized symbol Y, in creation order, with r_Y = r_Y' whose f has
+//     a non-l_un entry in that world, and l_un in the remaining worlds.
+//
+// The engine guarantees that an entry (g, l_Y) has g ⇒ r_Y ≠ null ∧ m(Y);
+// where it does not, the View is not total and relation.WellFormed says so
+// (a View verdict, not a crash). The result is a new state; s is not
+// modified (Clone shares only immutable parts). No solver is asked: the
+// View is a syntactic rewriting, so it is deterministic and cheap enough to
+// recompute, and entries with unsatisfiable guards are left for the
+// relations to ignore.
+func Symbolic(s *machine.State) (*machine.State, error) {
+	if s == nil || s.Prog == nil {
+		return nil, fmt.Errorf("view: nil state or program")
+	}
+	v := s.Clone()
+	syms := map[*javalite.Class][]machine.Loc{}
+	var order []*javalite.Class
+	rank := make([]int, len(s.Locs)) // position of a symbol among its class's symbols
+	for i, info := range s.Locs {
+		if !isSymbolic(info) {
+			continue
+		}
+		c := info.Class
+		if _, ok := syms[c]; !ok {
+			order = append(order, c)
+		}
+		rank[i] = len(syms[c])
+		syms[c] = append(syms[c], machine.Loc(i))
+	}
+	m := func(l machine.Loc) *smt.Formula {
+		if ex := s.Locs[l].Exists; ex != nil {
+			return ex
+		}
+		return smt.True()
+	}
+	id := func(l machine.Loc) machine.Ref { return s.Locs[l].Identity }
+
+	// canons[l] lists (Y', canon(Y,Y')) for Y' ≤ Y = l, in creation order.
+	type canonical struct {
+		to machine.Loc
+		g  *smt.Formula
+	}
+	canons := make([][]canonical, len(s.Locs))
+	for _, c := range order {
+		ls := syms[c]
+		for i, y := range ls {
+			var out []canonical
+			var before []*smt.Formula // ¬(r_Y = r_Y″ ∧ m(Y″)) for Y″ < Y'
+			for _, y2 := range ls[:i+1] {
+				g := smt.And(append([]*smt.Formula{smt.Eq(id(y), id(y2)), m(y2)}, before...)...)
+				if !g.IsFalse() {
+					out = append(out, canonical{y2, g})
+				}
+				before = append(before, smt.Not(smt.And(smt.Eq(id(y), id(y2)), m(y2))))
+			}
+			canons[y] = out
+		}
+	}
+	canonGVS := func(acc machine.GVS, g machine.GVS, under *smt.Formula) machine.GVS {
+		for _, e := range g {
+			guard := smt.And(under, e.Guard)
+			if guard.IsFalse() {
+				continue
+			}
+			if e.Loc >= 0 && isSymbolic(s.Locs[e.Loc]) {
+				for _, cn := range canons[e.Loc] {
+					acc = acc.Merge(smt.And(guard, cn.g), cn.to)
+				}
+				continue
+			}
+			acc = acc.Merge(guard, e.Loc)
+		}
+		return acc
+	}
+
+	// Every guarded value set, so that stack references and fields of new
+	// locations are canonical. RefsInUse-style liveness is not needed: a
+	// dead reference is never read.
+	for i, g := range s.L {
+		if g != nil {
+			v.L[i] = canonGVS(nil, g, smt.True())
+		}
+	}
+
+	// The fields of the symbolic locations: one object's field, whichever
+	// of its symbols holds it.
+	for _, c := range order {
+		ls := syms[c]
+		for _, y2 := range ls {
+			for _, f := range c.Fields {
+				var out machine.GVS
+				var covered []*smt.Formula
+				for _, y := range ls {
+					vals := s.Get(s.Field(y, f))
+					var init []*smt.Formula
+					for _, e := range vals {
+						if e.Loc != machine.LUn {
+							init = append(init, e.Guard)
+						}
+					}
+					if len(init) == 0 {
+						continue
+					}
+					holds := smt.And(smt.Eq(id(y), id(y2)), m(y), smt.Or(init...))
+					if holds.IsFalse() {
+						continue
+					}
+					sel := smt.And(holds, notAll(covered))
+					var nonUn machine.GVS
+					for _, e := range vals {
+						if e.Loc != machine.LUn {
+							nonUn = append(nonUn, e)
+						}
+					}
+					out = canonGVS(out, nonUn, sel)
+					covered = append(covered, holds)
+				}
+				un := notAll([]*smt.Formula{smt.Or(covered...)})
+				if len(covered) == 0 {
+					un = smt.True()
+				}
+				if !un.IsFalse() {
+					out = out.Merge(un, machine.LUn)
+				}
+				r := v.FreshR()
+				v.Set(r, out)
+				v.SetField(y2, f, r)
+			}
+		}
+	}
+
+	// The symbolic locations become input locations, present where they
+	// are canonical.
+	for _, c := range order {
+		ls := syms[c]
+		for i, y := range ls {
+			parts := []*smt.Formula{m(y), smt.Neq(id(y), machine.RNull)}
+			for _, y2 := range ls[:i] {
+				parts = append(parts, smt.Not(smt.And(smt.Eq(id(y), id(y2)), m(y2))))
+			}
+			info := v.Locs[y]
+			info.Input, info.Symbolic = true, false
+			info.Exists = smt.And(parts...)
+			v.Locs[y] = info
+		}
+	}
+	return v, nil
+}
+
+// isSymbolic reports whether a location of a POSE-J state is a symbolic
+// location l_Y: every input location is (l_0 is the symbol of `this`,
+// created by machine.Initial without the flag).
+func isSymbolic(info machine.LocInfo) bool { return info.Symbolic || info.Input }
+
+// notAll is ⋀_{φ∈fs} ¬φ.
+func notAll(fs []*smt.Formula) *smt.Formula {
+	out := make([]*smt.Formula, len(fs))
+	for i, f := range fs {
+		out[i] = smt.Not(f)
+	}
+	return smt.And(out...)
+}

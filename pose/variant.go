@@ -1,0 +1,122 @@
+package pose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Variant is the set of rule choices of one POSE-J engine: the published
+// readings that lockstep suspects (ENGINES.md §4.2) and single-point
+// mutations for testing the checker. The zero value is the world-exact
+// POSE-J of ENGINES.md §4.3.
+type Variant struct {
+	// PublishedMerge reproduces P-MERGE (seed 003 mergeHPf (3)–(6),
+	// mergeHGf (3)–(4), jPOSE Interpreter.mergeHeaps): the part of a ⊥
+	// field that a branch of an ite receiver did not touch becomes a fresh
+	// initial-value symbol, not l_un, and each branch's update only sees
+	// the aliases initialized before the write.
+	PublishedMerge bool
+	// JPoseEq reproduces P-EQ (jPOSE stepComputationHandleEq): a new
+	// location compared with an ite is false.
+	JPoseEq bool
+	// Mutation is a deliberate defect (zero: none).
+	Mutation Mutation
+}
+
+// Mutation lists single-point mutations of the POSE-J rules, each read at
+// exactly one place in its rule, for checking that the checker notices.
+type Mutation struct {
+	// AssumeIgnoresReceiver refines the field in every ⊥ world, not only
+	// where the read reaches the symbol (ENGINES.md §4.3 read literally).
+	AssumeIgnoresReceiver bool
+	// AssumeNoAliases drops the alias entries of assume: every read of a ⊥
+	// field is a fresh symbol.
+	AssumeNoAliases bool
+	// AliasGuardIgnoresInit excludes an alias Y_i in every world Y = Y_i,
+	// also where its field is still ⊥ (POSE's alias set read per state,
+	// not per world).
+	AliasGuardIgnoresInit bool
+	// AssumeDropsOld forgets the old value in the worlds the read does not
+	// refine.
+	AssumeDropsOld bool
+	// NoUpdate drops the update of the aliases on a write.
+	NoUpdate bool
+	// UpdateIgnoresReceiver propagates a write to the aliases of every
+	// receiver symbol in all worlds, not only where that symbol is the
+	// receiver.
+	UpdateIgnoresReceiver bool
+	// WriteDropsOld forgets the old value in the worlds a write does not
+	// touch.
+	WriteDropsOld bool
+	// EqSymbolsFalse makes two distinct symbols always different (Eq (c2)
+	// applied to symbols).
+	EqSymbolsFalse bool
+	// NullIgnored never takes the null worlds of a dereference (POSE's
+	// (r1) without lockstep's error end).
+	NullIgnored bool
+}
+
+// Mutations lists the named mutations with their one-line docs.
+var Mutations = []struct {
+	Name, Doc string
+	Set       func(*Mutation)
+}{
+	{"assume-ignores-receiver", "Assume refines every ⊥ world, not only those the read reaches", func(m *Mutation) { m.AssumeIgnoresReceiver = true }},
+	{"assume-no-aliases", "Assume never copies an alias's field: every ⊥ read is a fresh symbol", func(m *Mutation) { m.AssumeNoAliases = true }},
+	{"alias-guard-ignores-init", "Assume excludes an alias also where its field is still ⊥", func(m *Mutation) { m.AliasGuardIgnoresInit = true }},
+	{"assume-drops-old", "Assume forgets the old value in the worlds it does not refine", func(m *Mutation) { m.AssumeDropsOld = true }},
+	{"no-update", "a write does not update the aliases of the receiver symbol", func(m *Mutation) { m.NoUpdate = true }},
+	{"update-ignores-receiver", "update propagates in every world Y = Y', not only where Y is the receiver", func(m *Mutation) { m.UpdateIgnoresReceiver = true }},
+	{"write-drops-old", "a write forgets the old value in the worlds it does not touch", func(m *Mutation) { m.WriteDropsOld = true }},
+	{"eq-symbols-false", "two distinct symbols always compare false", func(m *Mutation) { m.EqSymbolsFalse = true }},
+	{"null-ignored", "no A′/W′/Invoke′: the null worlds of a dereference are dropped", func(m *Mutation) { m.NullIgnored = true }},
+}
+
+// Default is the name of the default variant.
+const Default = "world-exact"
+
+// variants are the named published readings; they compose with "+".
+var variants = []struct {
+	Name, Doc string
+	Set       func(*Variant)
+}{
+	{Default, "POSE-J as ENGINES.md §4.3, world-exact (no change)", func(*Variant) {}},
+	{"pose-published-merge", "P-MERGE: a ⊥ part becomes a fresh initial-value symbol at an ite merge (seed 003 mergeHPf/mergeHGf)", func(v *Variant) { v.PublishedMerge = true }},
+	{"jpose-eq", "P-EQ: a new location compared with an ite is false (jPOSE stepComputationHandleEq)", func(v *Variant) { v.JPoseEq = true }},
+}
+
+// Lookup parses a variant name: "+"-separated variant and mutation names.
+func Lookup(name string) (Variant, error) {
+	var v Variant
+	if name == "" {
+		return v, nil
+	}
+next:
+	for _, part := range strings.Split(name, "+") {
+		for _, x := range variants {
+			if x.Name == part {
+				x.Set(&v)
+				continue next
+			}
+		}
+		for _, x := range Mutations {
+			if x.Name == part || "mut-"+x.Name == part {
+				x.Set(&v.Mutation)
+				continue next
+			}
+		}
+		return v, fmt.Errorf("pose: unknown variant %q (variants: %s)", part, strings.Join(Names(), ", "))
+	}
+	return v, nil
+}
+
+// Names lists the variant names (mutations excluded).
+func Names() []string {
+	var out []string
+	for _, x := range variants {
+		out = append(out, x.Name)
+	}
+	sort.Strings(out[1:])
+	return out
+}
