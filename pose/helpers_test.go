@@ -157,7 +157,7 @@ func lockstepBounded(t testing.TB, p *javalite.Program, v Variant, steps int, in
 			}
 			res := relation.Exact(gs, vw, sol, relation.DefaultBudget)
 			checked++
-			switch res.Verdict {
+			switch res.Outcome {
 			case relation.Inconclusive:
 				t.Fatalf("step %d by %s: exactness inconclusive: %s", sc.S.Steps, sc.Rule, res.Reason)
 			case relation.Fails:

@@ -66,7 +66,7 @@ import (
 
 // RuleInvokeNull is the Java reading's rule for a call on a null receiver
 // (RULES.md §3, V11).
-const RuleInvokeNull = "Invoke′"
+const RuleInvokeNull = machine.RuleInvokeNull
 
 // Engine is POSE-J. It is not safe for concurrent use (its solver is not).
 type Engine struct {
@@ -662,7 +662,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 			si = s.Clone()
 		}
 		setPhi(si, smt.And(phiG, notAll(theta0)))
-		enterMethod(si, r, v, c, k, e.opt)
+		machine.EnterMethod(si, r, v, c, k, e.opt)
 		out = append(out, machine.Succ{S: si, Rule: machine.RuleInvoke})
 	}
 	if len(theta0) > 0 {
@@ -671,22 +671,4 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 		out = append(out, machine.Succ{S: s, Rule: RuleInvokeNull})
 	}
 	return out, nil
-}
-
-// enterMethod is the rest of the paper rule Invoke: η_m = {this ↦ r,
-// x ↦ v}, e = the method body, k = (pop η k). It stands in for
-// machine.EnterMethod until that common helper exists on this branch.
-func enterMethod(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont, opt machine.Options) {
-	saved := s.Env
-	env := make([]machine.Value, c.Method.NumSlots)
-	for i := range env {
-		env[i] = machine.VUndef
-	}
-	if opt.InvokeExtendsEnv {
-		copy(env, saved)
-	}
-	env[javalite.SlotThis] = machine.RefVal(r)
-	env[javalite.SlotParam] = v
-	s.Env = env
-	s.SetExpr(c.Method.Body, &machine.Kont{Kind: machine.KPop, Env: saved, Next: k})
 }

@@ -37,7 +37,7 @@ func TestPublishedMergeLosesAliasWrite(t *testing.T) {
 	fx, _ := lockstepWith(t, p, v, -1, false)
 	require.NotNil(t, fx)
 	assert.Equal(t, machine.RuleWriteW, fx.Rule)
-	assert.Equal(t, relation.Fails, fx.Exact.Verdict, fx.Reason)
+	assert.Equal(t, relation.Fails, fx.Exact.Outcome, fx.Reason)
 	t.Logf("exactness: %v", fx)
 
 	_, gseqs := sequences(t, p, gse.New(-1), -1)

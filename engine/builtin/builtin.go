@@ -10,5 +10,6 @@ package builtin
 import (
 	_ "github.com/lockstep-dev/lockstep/gse"
 	_ "github.com/lockstep-dev/lockstep/kiasan"
+	_ "github.com/lockstep-dev/lockstep/pose"
 	_ "github.com/lockstep-dev/lockstep/summary"
 )

@@ -93,7 +93,7 @@ func checkView(t *testing.T, q *machine.State, want []*machine.State, heaps int)
 	require.True(t, complete)
 	require.Len(t, hs, heaps)
 	res := relation.Exact(want, v, sol, relation.DefaultBudget)
-	require.Equal(t, relation.Holds, res.Verdict, res.Reason)
+	require.Equal(t, relation.Holds, res.Outcome, res.Reason)
 	return v
 }
 
