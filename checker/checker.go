@@ -52,6 +52,14 @@ type Options struct {
 	// Exceeding a bound makes the result inconclusive.
 	MaxGroup, MaxPairs, MaxPaths int
 	Timeout                      time.Duration
+	// NoOracle skips lemma ORC; OracleMax bounds its concrete runs per
+	// program (0: DefaultOracleMax, < 0: none). oracle.go.
+	NoOracle  bool
+	OracleMax int
+	// Faults, if not nil, injects solver faults (smt.Faults) in Each, the
+	// seed of program i being Faults.Seed + i: for testing that no fault
+	// ever becomes a verdict.
+	Faults *smt.Faults
 }
 
 // DefaultOptions are moderate bounds for generated programs.
@@ -125,6 +133,8 @@ type run struct {
 	sum    *summary.Engine
 	mopt   machine.Options
 	rep    *Report
+	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
+	gpcHeld map[*machine.Fact]bool
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -149,6 +159,9 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 	err := r.lockstep()
 	if err == nil {
 		err = r.sequences()
+	}
+	if err == nil {
+		err = r.oracle() // lemma ORC, oracle.go
 	}
 	r.rep.Elapsed = time.Since(start)
 	if errors.Is(err, errStop) {
@@ -187,7 +200,7 @@ func undecided(l Lemma, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, smt.ErrUnknown) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if smt.Undecided(err) {
 		return &inconclusive{lemma: l, reason: err.Error()}
 	}
 	return err
@@ -387,7 +400,7 @@ func (r *run) checkPair(P []*machine.State, q, before *machine.State, rule strin
 	switch res.Verdict {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
-		return nil
+		return r.checkGPC(P, q, before, rule) // lemma GPC, gsepc.go
 	case relation.Inconclusive:
 		return &inconclusive{lemma: lemma, reason: res.Reason}
 	}

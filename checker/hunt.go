@@ -84,6 +84,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	res := &HuntResult{Checked: map[Lemma]int{}, Counterexamples: map[Lemma]*Counterexample{}}
 	var done, holds, inconcl atomic.Int64
 	var mu sync.Mutex
+	outer := ctx // shrinking stops when the caller's ctx ends, not at the first violation
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	err := stream(ctx, opt, h.N, h.Seed, h.Workers, func(i int, ps int64, rep *Report) {
@@ -120,7 +121,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	}
 	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
 	for _, cx := range res.Counterexamples {
-		cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
+		cx.Shrunk, cx.IsShrunk = ShrinkContext(outer, opt, cx.Seed, h.ShrinkTime, cx.Found)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -161,12 +162,20 @@ func Each(ctx context.Context, opt Options, n, workers int, program func(i int) 
 				return
 			}
 			defer s.Close()
+			// A Z3 check in flight when ctx ends is interrupted, and no
+			// answer obtained after that reaches a verdict (smt.SetContext).
+			s.SetContext(ctx)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
 					return
 				}
 				p, name := program(i)
+				if err := applyFaults(s, opt.Faults, i); err != nil {
+					errc <- err
+					cancel()
+					return
+				}
 				rep, err := Run(ctx, p, opt, s)
 				if err != nil {
 					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
@@ -227,6 +236,14 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 // smallest such program, and false when rapid could not reproduce the
 // failure (then orig is returned).
 func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
+	return ShrinkContext(context.Background(), opt, seed, shrinkTime, orig)
+}
+
+// ShrinkContext is Shrink that stops when ctx ends: every program rapid
+// tries after that is skipped at once (its check would be cut short), so
+// rapid finishes quickly, and the smallest counterexample found until then
+// is returned.
+func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
 	saved := map[string]string{}
@@ -246,7 +263,7 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 	lemma := orig.Verdict.Lemma
 	tb := &shrinkTB{}
 	var smallest *Report
-	prop := sameLemma(tb, opt, lemma, func(r *Report) {
+	prop := sameLemma(ctx, tb, opt, lemma, func(r *Report) {
 		if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
 			smallest = r
 		}
@@ -263,8 +280,8 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 
 // sameLemma is Property restricted to failures of one lemma, so that
 // shrinking keeps the counterexample about the same claim.
-func sameLemma(t interface{ Cleanup(func()) }, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
-	return PropertyOf(t, opt, gen.Program(), func(r *Report) {
+func sameLemma(ctx context.Context, t interface{ Cleanup(func()) }, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+	return propertyOf(ctx, t, opt, gen.Program(), func(r *Report) {
 		if r.Verdict.Lemma == lemma {
 			onFail(r)
 		}

@@ -20,10 +20,16 @@ const (
 	C12 Lemma = "C12" // same control-flow sequences
 	C13 Lemma = "C13" // summary path count = distinct GSE control-flow sequences
 	WF  Lemma = "WF"  // every summary state is well formed
+	// The reference side's own claims (docs/LEMMAS.md): without them a
+	// wrong GSE fact or a wrong common rule is invisible, because the
+	// relations read only the summary state's φ and both engines share the
+	// common rules.
+	GPC Lemma = "GPC" // GSE's path condition holds in its own heap and agrees with q
+	ORC Lemma = "ORC" // terminal GSE paths agree with the concrete interpreter
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, T11, C12, C13, WF}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, T11, C12, C13, WF, GPC, ORC}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -40,6 +46,8 @@ var Claim = map[Lemma]string{
 	C12: "the two engines produce the same control-flow sequences",
 	C13: "summary path count = distinct GSE control-flow sequences",
 	WF:  "every summary state is well formed (type consistent, total, stack-only roots)",
+	GPC: "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
+	ORC: "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps)",
 }
 
 // representationLemma is the lemma whose claim "rule preserves ⊏" covers a

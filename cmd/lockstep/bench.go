@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -19,10 +18,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "bench",
-		short: "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
-		usage: "[-quick] [-json|-csv] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
-		run:   runBench,
+		name:   "bench",
+		short:  "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
+		usage:  "[-quick] [-json|-csv] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		runCtx: runBench,
 	})
 }
 
@@ -75,7 +74,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	return c, err
 }
 
-func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	c, err := parseBench(fs, args)
 	if err != nil {
 		return err
@@ -88,8 +87,6 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if c.steps > 0 {
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	start := time.Now()
 	rows, runErr := bench.Run(ctx, suite, opt)
 	rep := bench.Report{Suite: suite.Name, Variant: c.variant.Name, Steps: opt.Steps, Budget: c.budget,
@@ -119,8 +116,13 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err
 	}
+	if ctx.Err() != nil {
+		// The table above holds the rows that finished.
+		fmt.Fprintf(stderr, "lockstep bench: %s after %d rows\n", interruptNote(ctx), len(rows))
+		return errInterrupted
+	}
 	if runErr != nil {
-		return fmt.Errorf("stopped after %d rows: %w", len(rows), runErr)
+		return internalError{fmt.Errorf("stopped after %d rows: %w", len(rows), runErr)}
 	}
 	if c.out != "" {
 		if err := os.MkdirAll(c.out, 0o755); err != nil {

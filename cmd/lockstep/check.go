@@ -19,10 +19,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "check",
-		short: "run both engines in lockstep and check every lemma (given or generated programs)",
-		usage: "[flags] FILE... | -gen [-n N] [-seed S]",
-		run:   runCheck,
+		name:   "check",
+		short:  "run both engines in lockstep and check every lemma (given or generated programs)",
+		usage:  "[flags] FILE... | -gen [-n N] [-seed S]",
+		runCtx: runCheck,
 	})
 }
 
@@ -59,7 +59,7 @@ func (c *checkFlags) options() (checker.Options, error) {
 	return opt, nil
 }
 
-func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	var cf checkFlags
 	cf.register(fs)
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
@@ -79,7 +79,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-gen takes no files")
 		}
-		return checkGenerated(opt, cf.workers, *n, *seed, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+		return checkGenerated(ctx, opt, cf.workers, *n, *seed, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -89,7 +89,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return checkFiles(opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
 }
 
 // loadPrograms parses and checks every file, printing every error of every
@@ -112,17 +112,28 @@ func loadPrograms(files []string, stderr io.Writer) ([]*javalite.Program, error)
 	return progs, nil
 }
 
-func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
-	err := checker.Each(context.Background(), opt, len(progs), workers,
+	err := checker.Each(ctx, opt, len(progs), workers,
 		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
 		func(i int, rep *checker.Report) { reps[i] = rep })
-	if err != nil {
-		return err
+	if err != nil && ctx.Err() == nil {
+		return internalError{err}
 	}
 	violated, inconclusive := false, false
 	enc := json.NewEncoder(stdout)
 	for i, rep := range reps {
+		if rep == nil {
+			// Cut short by an interruption: Each reports nothing for it.
+			if asJSON {
+				if err := enc.Encode(checker.JSONReport{File: progs[i].File, Status: "interrupted", Checked: map[string]int{}}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
+			}
+			continue
+		}
 		switch rep.Verdict.Status {
 		case checker.Violated:
 			violated = true
@@ -140,12 +151,18 @@ func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJ
 			writeVerdictPictures(rep, dotDir, stdout)
 		}
 	}
+	if ctx.Err() != nil {
+		if !asJSON {
+			fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
+		}
+		return errInterrupted
+	}
 	if violated {
 		return errViolation
 	}
 	if inconclusive {
 		// Undecided is not a pass; it is not a violation either.
-		return fmt.Errorf("some checks were inconclusive")
+		return fmt.Errorf("%w: some checks were inconclusive", errInconclusive)
 	}
 	return nil
 }
@@ -194,42 +211,73 @@ type genSummary struct {
 	Counterexample *checker.JSONReport `json:"counterexample,omitempty"`
 	Shrunk         bool                `json:"shrunk"`
 	Seed           int64               `json:"failing_seed,omitempty"`
+	// Interrupted: a signal stopped the run; the counts are what finished.
+	Interrupted bool   `json:"interrupted"`
+	Signal      string `json:"signal,omitempty"`
+	// ExitCode is the process's exit status (README.md, "Exit status").
+	ExitCode int `json:"exit_code"`
 }
 
-func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, seed int64, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, n)
 	var done, holds, inconcl atomic.Int64
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
-	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{
+	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
 		N: n, Seed: seed, Workers: workers, ShrinkTime: shrinkTime,
 		Progress: func(d, h, i int64) { done.Store(d); holds.Store(h); inconcl.Store(i) },
 	})
 	stop()
-	if err != nil {
-		return err
+	if err != nil && ctx.Err() == nil {
+		return internalError{err}
+	}
+	if res == nil { // a tool failure raced with the interruption
+		res = &checker.HuntResult{Counterexamples: map[checker.Lemma]*checker.Counterexample{}}
 	}
 	sum := genSummary{
 		Variant: opt.Variant.Name, Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
-	sum.PerSecond = float64(sum.Programs) / sum.Seconds
+	if sum.Seconds > 0 {
+		sum.PerSecond = float64(sum.Programs) / sum.Seconds
+	}
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		sum.Interrupted = true
+		if sig := interruptedBy(ctx); sig != nil {
+			sum.Signal = signalName(sig)
+		}
+	}
 	cx := res.Counterexamples[res.First]
 	if cx == nil {
+		var result error
+		switch {
+		case interrupted:
+			result = errInterrupted
+		case sum.Inconclusive > 0:
+			result = fmt.Errorf("%w: %d checks were inconclusive", errInconclusive, sum.Inconclusive)
+		}
+		sum.ExitCode = exitCode(ctx, result)
 		if asJSON {
 			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
 				return err
 			}
 		} else {
-			fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
-				sum.Variant, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
+			head := fmt.Sprintf("variant %s:", sum.Variant)
+			if interrupted {
+				head = fmt.Sprintf("variant %s: %s after", sum.Variant, interruptNote(ctx))
+			}
+			fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
+				head, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
 		}
-		if sum.Inconclusive > 0 {
-			return fmt.Errorf("%d checks were inconclusive", sum.Inconclusive)
-		}
-		return nil
+		return result
 	}
+	result := errViolation
+	if interrupted {
+		result = errInterrupted
+	}
+	sum.ExitCode = exitCode(ctx, result)
 	sum.Seed, sum.Shrunk = cx.Seed, cx.IsShrunk
 	j := cx.Shrunk.JSON()
 	sum.Counterexample = &j
@@ -237,7 +285,11 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
 			return err
 		}
-		return errViolation
+		return result
+	}
+	if interrupted {
+		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
+			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
 	}
 	fmt.Fprintf(stdout, "variant %s: counterexample after %d programs (%.1fs; found with %d lines",
 		sum.Variant, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
@@ -248,5 +300,5 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shrinkTime 
 	}
 	fmt.Fprint(stdout, cx.Shrunk.Text(false))
 	writeVerdictPictures(cx.Shrunk, dotDir, stdout)
-	return errViolation
+	return result
 }

@@ -31,7 +31,7 @@ func init() {
 	})
 }
 
-// errInconclusive is exit 2 after the results were printed: nothing was
+// errInconclusive is exit 3 after the results were printed: nothing was
 // violated, but not everything could be decided, which is not a pass.
 var errInconclusive = errors.New("some lemmas are inconclusive")
 

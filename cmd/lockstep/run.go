@@ -22,10 +22,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "run",
-		short: "explore one program with one engine (gse or summary) and print what it found",
-		usage: "[-engine gse|summary] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
-		run:   runRun,
+		name:   "run",
+		short:  "explore one program with one engine (gse or summary) and print what it found",
+		usage:  "[-engine gse|summary] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
+		runCtx: runRun,
 	})
 }
 
@@ -107,9 +107,13 @@ type runReport struct {
 	Solver   *smt.Stats     `json:"solver,omitempty"`
 	Summary  *summary.Stats `json:"summary_engine,omitempty"`
 	PathEnds []runPath      `json:"path_ends,omitempty"`
+	// Interrupted: a signal stopped the exploration (the counts are lower
+	// bounds); ExitCode is the process's exit status.
+	Interrupted bool `json:"interrupted"`
+	ExitCode    int  `json:"exit_code"`
 }
 
-func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	c, err := parseRun(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -142,11 +146,15 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		eng = sumEng
 	}
 
-	ctx := context.Background()
+	sigCtx := ctx
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
+	}
+	if sol != nil {
+		// A Z3 check in flight when ctx ends is interrupted.
+		sol.SetContext(ctx)
 	}
 	var npaths atomic.Int64
 	stop := startRunProgress(stderr, &npaths)
@@ -177,14 +185,24 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		st, err = machine.Explore(ctx, machine.Initial(prog), eng, c.steps, visit)
 	}
 	stop()
-	if err != nil {
-		return err
+	interrupted := sigCtx.Err() != nil
+	if err != nil && !interrupted {
+		if smt.Undecided(err) {
+			return fmt.Errorf("%w: %v", errInconclusive, err)
+		}
+		return internalError{err}
+	}
+	if interrupted {
+		// The engine may have stopped inside a rule (a canceled solver
+		// query) or between states: either way st holds what finished.
+		st.Complete = false
 	}
 
 	rep := runReport{
 		File: c.file, Engine: c.engine, Variant: c.variant.Name, K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
+		Interrupted: interrupted,
 	}
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
@@ -195,16 +213,27 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		ss, es := sol.Stats(), sumEng.Stats()
 		rep.Solver, rep.Summary = &ss, &es
 	}
-	if !st.Complete {
+	var result error
+	switch {
+	case interrupted:
+		result = errInterrupted
+	case !st.Complete:
 		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
 	}
+	rep.ExitCode = exitCode(sigCtx, result)
 	if c.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+		return result
 	}
 	printRunReport(stdout, &rep, st.Wall)
-	return nil
+	if interrupted {
+		fmt.Fprintf(stdout, "%s: the counts are what finished (lower bounds)\n", interruptNote(sigCtx))
+	}
+	return result
 }
 
 // valueString prints a terminal value: a boolean, or a reference with the
