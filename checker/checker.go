@@ -268,7 +268,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 	for _, p := range pr.P {
 		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
 		if err != nil {
-			return nil, fmt.Errorf("gse: %w", err)
+			return nil, r.gseFailed(p, err) // oracle.go
 		}
 		for _, s := range succ {
 			key := s.S.ControlKey()

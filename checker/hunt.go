@@ -39,6 +39,9 @@ type HuntOptions struct {
 	All bool
 	// Progress, if not nil, is called after every program.
 	Progress func(done, holds, inconclusive int64)
+	// Shrinking, if not nil, is called before each counterexample is
+	// shrunk, with its lemma.
+	Shrinking func(Lemma)
 }
 
 // HuntResult is the outcome of Hunt.
@@ -121,6 +124,9 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	}
 	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
 	for _, cx := range res.Counterexamples {
+		if h.Shrinking != nil {
+			h.Shrinking(cx.Found.Verdict.Lemma)
+		}
 		cx.Shrunk, cx.IsShrunk = ShrinkContext(outer, opt, cx.Seed, h.ShrinkTime, cx.Found)
 	}
 	res.Elapsed = time.Since(start)
@@ -244,34 +250,49 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 // rapid finishes quickly, and the smallest counterexample found until then
 // is returned.
 func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	saved := map[string]string{}
-	for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
-		if f := flag.CommandLine.Lookup(name); f != nil {
-			saved[name] = f.Value.String()
+	var mu sync.Mutex // guards smallest: rapid runs in a goroutine of its own
+	var smallest *Report
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rapidMu.Lock()
+		defer rapidMu.Unlock()
+		saved := map[string]string{}
+		for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
+			if f := flag.CommandLine.Lookup(name); f != nil {
+				saved[name] = f.Value.String()
+			}
 		}
-	}
-	defer func() {
-		for name, v := range saved {
-			_ = flag.CommandLine.Set(name, v)
+		defer func() {
+			for name, v := range saved {
+				_ = flag.CommandLine.Set(name, v)
+			}
+		}()
+		if err := setRapid(uint64(seed), shrinkTime); err != nil {
+			return
+		}
+		tb := &shrinkTB{}
+		prop := sameLemma(ctx, tb, opt, orig.Verdict.Lemma, func(r *Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
+				smallest = r
+			}
+		})
+		rapid.Check(tb, prop)
+		for i := len(tb.cleanups) - 1; i >= 0; i-- {
+			tb.cleanups[i]()
 		}
 	}()
-	if err := setRapid(uint64(seed), shrinkTime); err != nil {
-		return orig, false
+	// When ctx ends, the smallest counterexample so far is the answer at
+	// once; rapid, whose every further case is skipped, winds down on its
+	// own (and holds rapidMu until it has).
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	lemma := orig.Verdict.Lemma
-	tb := &shrinkTB{}
-	var smallest *Report
-	prop := sameLemma(ctx, tb, opt, lemma, func(r *Report) {
-		if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
-			smallest = r
-		}
-	})
-	rapid.Check(tb, prop)
-	for i := len(tb.cleanups) - 1; i >= 0; i-- {
-		tb.cleanups[i]()
-	}
+	mu.Lock()
+	defer mu.Unlock()
 	if smallest == nil {
 		return orig, false
 	}

@@ -230,3 +230,16 @@ func gseValue(s *machine.State, obj map[machine.Loc]int) concrete.Value {
 	}
 	return concrete.Value{Obj: obj[l]}
 }
+
+// gseFailed turns a GSE step that cannot be taken into a violation of ORC:
+// the rules as configured have no successor for a state they produced from
+// a well-typed program, while the concrete interpreter runs every
+// well-typed program to an end (a value, an error, or the step bound). Only
+// a broken common or GSE rule gets here (an Invoke that resumes the caller
+// in the callee's environment leaves the caller's locals unbound), and as a
+// verdict it shrinks like any other.
+func (r *run) gseFailed(p *machine.State, err error) error {
+	return r.fail(Verdict{Lemma: ORC, Step: p.Steps + 1, Control: p.ControlString(),
+		GSE:    []*machine.State{p},
+		Reason: "GSE cannot take a step the concrete interpreter takes (it runs every well-typed program to an end): " + err.Error()})
+}

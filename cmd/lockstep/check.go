@@ -226,7 +226,13 @@ func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, se
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
 		N: n, Seed: seed, Workers: workers, ShrinkTime: shrinkTime,
-		Progress: func(d, h, i int64) { done.Store(d); holds.Store(h); inconcl.Store(i) },
+		Progress: func(d, h, i int64) {
+			done.Store(d)
+			holds.Store(h)
+			inconcl.Store(i)
+			progressLine(stderr, "%d/%d programs (%d hold, %d inconclusive)", d, n, h, i)
+		},
+		Shrinking: func(l checker.Lemma) { progressLine(stderr, "shrinking a counterexample to %s", l) },
 	})
 	stop()
 	if err != nil && ctx.Err() == nil {

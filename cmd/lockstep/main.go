@@ -79,6 +79,9 @@ func (e internalError) Unwrap() error { return e.err }
 
 func main() {
 	ctx, stop := notifySignals(os.Stderr)
+	if progressLines() {
+		fmt.Fprintln(os.Stderr, "lockstep: started")
+	}
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -157,6 +157,7 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 		sol.SetContext(ctx)
 	}
 	var npaths atomic.Int64
+	progressLine(stderr, "exploring %s with %s", c.file, c.engine)
 	stop := startRunProgress(stderr, &npaths)
 	var ends []runPath
 	visit := func(s *machine.State, kind machine.EndKind) bool {
