@@ -120,6 +120,8 @@ type Report struct {
 	// sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
 	Elapsed                              time.Duration
+	// Faults counts the solver faults injected while checking (Options.Faults).
+	Faults smt.FaultStats
 }
 
 // errStop ends a check early; the verdict is already in the report.

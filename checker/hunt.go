@@ -183,6 +183,9 @@ func Each(ctx context.Context, opt Options, n, workers int, program func(i int) 
 					return
 				}
 				rep, err := Run(ctx, p, opt, s)
+				if rep != nil && opt.Faults != nil {
+					rep.Faults = s.FaultStats()
+				}
 				if err != nil {
 					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
 					cancel()

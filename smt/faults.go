@@ -26,6 +26,9 @@ type Faults struct {
 // FaultStats counts injected faults.
 type FaultStats struct {
 	Queries, Unknown, Fail, Cancel int64
+	// Retried counts the queries run a second time after an unknown
+	// answer or a failure (injected or not).
+	Retried int64
 }
 
 // Total is the number of injected faults.
@@ -38,6 +41,8 @@ type injector struct {
 	f     Faults
 	rng   *rand.Rand
 	stats FaultStats
+	// retriedBefore is the solver's retry count when injection started.
+	retriedBefore int64
 }
 
 // SetFaults turns fault injection on (with a fresh random stream from
@@ -58,7 +63,7 @@ func (s *Solver) SetFaults(f Faults) error {
 		s.z.gate.faults = nil
 		return nil
 	}
-	s.z.gate.faults = &injector{f: f, rng: rand.New(rand.NewPCG(f.Seed, 0x6c6f636b73746570))}
+	s.z.gate.faults = &injector{f: f, rng: rand.New(rand.NewPCG(f.Seed, 0x6c6f636b73746570)), retriedBefore: s.z.gate.retried}
 	return nil
 }
 
@@ -67,7 +72,9 @@ func (s *Solver) FaultStats() FaultStats {
 	if s.z == nil || s.z.gate.faults == nil {
 		return FaultStats{}
 	}
-	return s.z.gate.faults.stats
+	st := s.z.gate.faults.stats
+	st.Retried = s.z.gate.retried - s.z.gate.faults.retriedBefore
+	return st
 }
 
 func (in *injector) draw(g *gate, op string) (int, error, bool) {

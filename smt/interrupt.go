@@ -43,6 +43,8 @@ type gate struct {
 	// reason is the reason of an injected unknown, read once by
 	// reasonUnknown.
 	reason string
+	// retried counts queries run a second time (retry).
+	retried int64
 }
 
 // enter is called before a query reaches Z3. With stop set, the query must
@@ -64,6 +66,24 @@ func (g *gate) exit() error {
 		return ErrCanceled
 	}
 	return nil
+}
+
+// retry runs one query and, when it answered unknown or failed by an
+// injected fault, runs it once more: an unknown answer (a timeout, a
+// resource limit) may not recur, and sat and unsat are always right, so a
+// second attempt can only turn an undecided query into a decided one. The
+// unknown or failed check left the solver as it was (a failure after Z3
+// touched the solver is a real Z3 error, which is not retried, and so is a
+// cancellation, which means stop).
+func (z *zctx) retry(once func() (int, error)) (int, error) {
+	z.gate.reason = ""
+	r, err := once()
+	if (r == lUndef && err == nil) || errors.Is(err, ErrInjected) {
+		z.gate.retried++
+		z.gate.reason = ""
+		r, err = once()
+	}
+	return r, err
 }
 
 func (g *gate) takeReason() string {

@@ -123,11 +123,22 @@ func TestFaultsSeededFraction(t *testing.T) {
 	b, sb := run()
 	require.Equal(t, a, b, "the same seed draws the same faults")
 	require.Equal(t, sa, sb)
-	require.EqualValues(t, 1000, sa.Queries)
-	// 30% of 1000 queries, within a wide margin (binomial sd ≈ 14.5).
-	require.InDelta(t, 300, sa.Total(), 80)
+	// An unknown or failed query is retried once; a canceled one is not.
+	require.EqualValues(t, 1000+sa.Retried, sa.Queries)
+	require.LessOrEqual(t, sa.Retried, sa.Unknown+sa.Fail)
+	// 30% of the queries fault, 10% of each kind, within a wide margin.
+	q := float64(sa.Queries)
+	require.InDelta(t, 0.3*q, sa.Total(), 80)
 	for _, n := range []int64{sa.Unknown, sa.Fail, sa.Cancel} {
-		require.InDelta(t, 100, n, 50)
+		require.InDelta(t, 0.1*q, n, 50)
 	}
+	failed := 0
+	for _, f := range a {
+		if f {
+			failed++
+		}
+	}
+	// A check fails when it is canceled, or faults twice in a row.
+	require.InDelta(t, 1000*(0.1+0.2*0.3), failed, 60)
 	require.Error(t, func() error { s, _ := NewSolver(); defer s.Close(); return s.SetFaults(Faults{Unknown: 0.6, Fail: 0.6}) }())
 }

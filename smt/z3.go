@@ -425,15 +425,17 @@ const (
 
 // check runs one push/assert/check/pop query.
 func (z *zctx) check(a C.Z3_ast) (int, error) {
-	if r, err, stop := z.gate.enter("check"); stop {
-		return r, err
-	}
-	var code C.int
-	r := C.lockstep_check(z.ctx, z.solver, a, &code)
-	if err := z.gate.exit(); err != nil {
-		return lUndef, err
-	}
-	return int(r), z.err(code, "check")
+	return z.retry(func() (int, error) {
+		if r, err, stop := z.gate.enter("check"); stop {
+			return r, err
+		}
+		var code C.int
+		r := C.lockstep_check(z.ctx, z.solver, a, &code)
+		if err := z.gate.exit(); err != nil {
+			return lUndef, err
+		}
+		return int(r), z.err(code, "check")
+	})
 }
 
 func (z *zctx) reasonUnknown() string {
@@ -481,13 +483,15 @@ func (z *zctx) allsatStep(atoms []C.Z3_ast, vals []C.uchar, lits []C.Z3_ast) (in
 	if len(atoms) > 0 {
 		pa, pl, pv = &atoms[0], &lits[0], &vals[0]
 	}
-	if r, err, stop := z.gate.enter("allsat step"); stop {
-		return r, err
-	}
-	var code C.int
-	r := C.lockstep_allsat_step(z.ctx, z.solver, C.uint(len(atoms)), pa, pv, pl, &code)
-	if err := z.gate.exit(); err != nil {
-		return lUndef, err
-	}
-	return int(r), z.err(code, "allsat step")
+	return z.retry(func() (int, error) {
+		if r, err, stop := z.gate.enter("allsat step"); stop {
+			return r, err
+		}
+		var code C.int
+		r := C.lockstep_allsat_step(z.ctx, z.solver, C.uint(len(atoms)), pa, pv, pl, &code)
+		if err := z.gate.exit(); err != nil {
+			return lUndef, err
+		}
+		return int(r), z.err(code, "allsat step")
+	})
 }
