@@ -26,13 +26,17 @@ type Faults struct {
 // FaultStats counts injected faults.
 type FaultStats struct {
 	Queries, Unknown, Fail, Cancel int64
-	// Retried counts the queries run a second time after an unknown
-	// answer or a failure (injected or not).
+	// Retried counts the attempts repeated after an unknown answer or an
+	// injected failure (interrupt.go, retry).
 	Retried int64
 }
 
 // Total is the number of injected faults.
 func (f FaultStats) Total() int64 { return f.Unknown + f.Fail + f.Cancel }
+
+// errInjectedCancel is an injected cancellation of one query: it wraps
+// ErrCanceled (and so context.Canceled), but the solver's context is alive.
+var errInjectedCancel = fmt.Errorf("%w (injected fault)", ErrCanceled)
 
 // ErrInjected is wrapped by the errors of injected failures.
 var ErrInjected = &Z3Error{Code: -2, Msg: "injected fault", Op: "fault injection"}
@@ -90,7 +94,7 @@ func (in *injector) draw(g *gate, op string) (int, error, bool) {
 		return lUndef, fmt.Errorf("smt: %s: %w", op, ErrInjected), true
 	case x < in.f.Unknown+in.f.Fail+in.f.Cancel:
 		in.stats.Cancel++
-		return lUndef, fmt.Errorf("%w (injected fault)", ErrCanceled), true
+		return lUndef, errInjectedCancel, true
 	}
 	return 0, nil, false
 }

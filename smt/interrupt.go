@@ -68,17 +68,22 @@ func (g *gate) exit() error {
 	return nil
 }
 
-// retry runs one query and, when it answered unknown or failed by an
-// injected fault, runs it once more: an unknown answer (a timeout, a
-// resource limit) may not recur, and sat and unsat are always right, so a
-// second attempt can only turn an undecided query into a decided one. The
-// unknown or failed check left the solver as it was (a failure after Z3
-// touched the solver is a real Z3 error, which is not retried, and so is a
-// cancellation, which means stop).
+// queryAttempts is how often a query is tried in all (retry).
+const queryAttempts = 3
+
+// retry runs one query and, while it answers unknown or meets an injected
+// fault, runs it again, queryAttempts times in all: an unknown answer (a
+// timeout, a resource limit) or a query cut short on its own may not
+// recur, and sat and unsat are always right, so another attempt can only
+// turn an undecided query into a decided one. An unknown or faulty check
+// left the solver as it was. Never retried: a real Z3 error (Z3 may have
+// touched the solver), and the cancellation of the solver's context (which
+// means stop: gate.canceled refuses every later attempt anyway).
 func (z *zctx) retry(once func() (int, error)) (int, error) {
 	z.gate.reason = ""
 	r, err := once()
-	if (r == lUndef && err == nil) || errors.Is(err, ErrInjected) {
+	for i := 1; i < queryAttempts && !z.gate.canceled.Load() &&
+		((r == lUndef && err == nil) || errors.Is(err, ErrInjected) || errors.Is(err, errInjectedCancel)); i++ {
 		z.gate.retried++
 		z.gate.reason = ""
 		r, err = once()

@@ -311,6 +311,7 @@ How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md 
   (timeout, solver unknown, a budget): not a pass, whatever it did elsewhere.
 
 `)
+	b.WriteString(referenceLemmasDoc) // lemmas_doc.go
 	// The matrix.
 	b.WriteString("| lemma |")
 	for _, sv := range svs {

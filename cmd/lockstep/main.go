@@ -110,6 +110,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: lockstep %s %s\n\n%s\n\nflags:\n", c.name, c.usage, c.short)
 		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\n%s\n", exitCodes)
 	}
 	var err error
 	if c.runCtx != nil {
