@@ -56,6 +56,8 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
+	NoGPC bool
 	// Faults, if not nil, injects solver faults (smt.Faults) in Each, the
 	// seed of program i being Faults.Seed + i: for testing that no fault
 	// ever becomes a verdict.

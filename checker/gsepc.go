@@ -30,6 +30,9 @@ import (
 
 // checkGPC checks GPC on a pair whose exactness holds.
 func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string) error {
+	if r.opt.NoGPC {
+		return nil
+	}
 	if r.gpcHeld == nil {
 		r.gpcHeld = map[*machine.Fact]bool{}
 	}
