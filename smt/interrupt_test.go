@@ -141,5 +141,9 @@ func TestFaultsSeededFraction(t *testing.T) {
 	}
 	// A check fails when all three attempts fault: 0.3³ ≈ 2.7%.
 	require.InDelta(t, 1000*0.027, failed, 20)
-	require.Error(t, func() error { s, _ := NewSolver(); defer s.Close(); return s.SetFaults(Faults{Unknown: 0.6, Fail: 0.6}) }())
+	require.Error(t, func() error {
+		s, _ := NewSolver()
+		defer s.Close()
+		return s.SetFaults(Faults{Unknown: 0.6, Fail: 0.6})
+	}())
 }
