@@ -94,12 +94,22 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if c.steps == 0 {
 		rep.Steps = 0 // per case: see each row's step_bound
 	}
+	rep.Interrupted = ctx.Err() != nil
+	switch {
+	case rep.Interrupted:
+		rep.ExitCode = exitCode(ctx, errInterrupted)
+	case runErr != nil:
+		rep.ExitCode = exitInconclusive
+	}
 
 	var table, js, csv bytes.Buffer
 	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
 		return err
 	}
 	fmt.Fprintf(&table, "suite %s, variant %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, c.variant.Name, len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	if rep.Interrupted {
+		fmt.Fprintf(&table, "%s: the rows above are the cases that finished.\n", interruptNote(ctx))
+	}
 	if err := bench.WriteJSON(&js, rep); err != nil {
 		return err
 	}

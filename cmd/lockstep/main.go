@@ -114,6 +114,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	var err error
 	if c.runCtx != nil {
+		interruptible.Store(true)
 		err = c.runCtx(ctx, fs, args[1:], stdout, stderr)
 	} else {
 		err = c.run(fs, args[1:], stdout, stderr)

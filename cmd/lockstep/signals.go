@@ -18,6 +18,11 @@ import (
 // first. Z3 never sees a signal: it is told not to install a handler of its
 // own (smt/z3.go).
 
+// interruptible is set while a command that watches its context runs
+// (command.runCtx). For the others the first signal exits at once, as Go's
+// default handling would, rather than being noted and ignored.
+var interruptible atomic.Bool
+
 // interruption is the cause of a context ended by a signal.
 type interruption struct{ sig os.Signal }
 
@@ -71,6 +76,9 @@ func notifySignals(stderr io.Writer) (context.Context, func()) {
 		select {
 		case s := <-ch:
 			first.Store(s)
+			if !interruptible.Load() {
+				os.Exit(signalExit(s))
+			}
 			fmt.Fprintf(stderr, "\nlockstep: %s: stopping and printing what was finished (send it again to quit at once)\n", signalName(s))
 			cancel(&interruption{sig: s})
 		case <-done:
