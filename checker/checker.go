@@ -84,6 +84,16 @@ type Options struct {
 	// Exceeding a bound makes the result inconclusive.
 	MaxGroup, MaxPairs, MaxPaths int
 	Timeout                      time.Duration
+	// NoOracle skips lemma ORC; OracleMax bounds its concrete runs per
+	// program (0: DefaultOracleMax, < 0: none). oracle.go.
+	NoOracle  bool
+	OracleMax int
+	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
+	NoGPC bool
+	// Faults, if not nil, injects solver faults (smt.Faults) in Each, the
+	// seed of program i being Faults.Seed + i: for testing that no fault
+	// ever becomes a verdict.
+	Faults *smt.Faults
 }
 
 // DefaultEngine is the engine under test when Options name none.
@@ -220,6 +230,8 @@ type Report struct {
 	// §8.2: counted, not a violation).
 	EndGSE, Overlaps int64
 	Elapsed          time.Duration
+	// Faults counts the solver faults injected while checking (Options.Faults).
+	Faults smt.FaultStats
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -241,6 +253,8 @@ type run struct {
 	other engine.UnderTest
 	mopt  machine.Options
 	rep   *Report
+	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
+	gpcHeld map[*machine.Fact]bool
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -313,6 +327,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			err = r.sequences()
 		}
 	}
+	if err == nil {
+		err = r.oracle() // lemma ORC, oracle.go
+	}
 	r.rep.Elapsed = time.Since(start)
 	if errors.Is(err, errStop) {
 		return r.rep, nil
@@ -350,7 +367,7 @@ func undecided(l Lemma, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, smt.ErrUnknown) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if smt.Undecided(err) {
 		return &inconclusive{lemma: l, reason: err.Error()}
 	}
 	return err
@@ -423,7 +440,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 	for _, p := range pr.P {
 		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
 		if err != nil {
-			return nil, fmt.Errorf("gse: %w", err)
+			return nil, r.gseFailed(p, err) // oracle.go
 		}
 		for _, s := range succ {
 			key := s.S.ControlKey()
@@ -555,7 +572,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
-		return nil
+		return r.checkGPC(P, q, before, rule) // lemma GPC, gsepc.go
 	case relation.Inconclusive:
 		return &inconclusive{lemma: lemma, reason: res.Reason}
 	}

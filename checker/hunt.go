@@ -40,6 +40,9 @@ type HuntOptions struct {
 	All bool
 	// Progress, if not nil, is called after every program.
 	Progress func(done, holds, inconclusive int64)
+	// Shrinking, if not nil, is called before each counterexample is
+	// shrunk, with its lemma.
+	Shrinking func(Lemma)
 }
 
 // HuntResult is the outcome of Hunt.
@@ -86,6 +89,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	res := &HuntResult{Checked: map[Lemma]int{}, Counterexamples: map[Lemma]*Counterexample{}}
 	var done, holds, inconcl atomic.Int64
 	var mu sync.Mutex
+	outer := ctx // shrinking stops when the caller's ctx ends, not at the first violation
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
@@ -122,7 +126,10 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	}
 	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
 	for _, cx := range res.Counterexamples {
-		cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
+		if h.Shrinking != nil {
+			h.Shrinking(cx.Found.Verdict.Lemma)
+		}
+		cx.Shrunk, cx.IsShrunk = ShrinkContext(outer, opt, cx.Seed, h.ShrinkTime, cx.Found)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -165,13 +172,24 @@ func Each(ctx context.Context, opt Options, n, workers int, program func(i int) 
 				return
 			}
 			defer s.Close()
+			// A Z3 check in flight when ctx ends is interrupted, and no
+			// answer obtained after that reaches a verdict (smt.SetContext).
+			s.SetContext(ctx)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
 					return
 				}
 				p, name := program(i)
+				if err := applyFaults(s, opt.Faults, i); err != nil {
+					errc <- err
+					cancel()
+					return
+				}
 				rep, err := Run(ctx, p, opt, s)
+				if rep != nil && opt.Faults != nil {
+					rep.Faults = s.FaultStats()
+				}
 				if err != nil {
 					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
 					cancel()
@@ -231,34 +249,57 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 // smallest such program, and false when rapid could not reproduce the
 // failure (then orig is returned).
 func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	saved := map[string]string{}
-	for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
-		if f := flag.CommandLine.Lookup(name); f != nil {
-			saved[name] = f.Value.String()
+	return ShrinkContext(context.Background(), opt, seed, shrinkTime, orig)
+}
+
+// ShrinkContext is Shrink that stops when ctx ends: every program rapid
+// tries after that is skipped at once (its check would be cut short), so
+// rapid finishes quickly, and the smallest counterexample found until then
+// is returned.
+func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
+	var mu sync.Mutex // guards smallest: rapid runs in a goroutine of its own
+	var smallest *Report
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rapidMu.Lock()
+		defer rapidMu.Unlock()
+		saved := map[string]string{}
+		for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
+			if f := flag.CommandLine.Lookup(name); f != nil {
+				saved[name] = f.Value.String()
+			}
 		}
-	}
-	defer func() {
-		for name, v := range saved {
-			_ = flag.CommandLine.Set(name, v)
+		defer func() {
+			for name, v := range saved {
+				_ = flag.CommandLine.Set(name, v)
+			}
+		}()
+		if err := setRapid(uint64(seed), shrinkTime); err != nil {
+			return
+		}
+		tb := &shrinkTB{}
+		prop := sameLemma(ctx, tb, opt, orig.Verdict.Lemma, func(r *Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
+				smallest = r
+			}
+		})
+		rapid.Check(tb, prop)
+		for i := len(tb.cleanups) - 1; i >= 0; i-- {
+			tb.cleanups[i]()
 		}
 	}()
-	if err := setRapid(uint64(seed), shrinkTime); err != nil {
-		return orig, false
+	// When ctx ends, the smallest counterexample so far is the answer at
+	// once; rapid, whose every further case is skipped, winds down on its
+	// own (and holds rapidMu until it has).
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	lemma := orig.Verdict.Lemma
-	tb := &shrinkTB{}
-	var smallest *Report
-	prop := sameLemma(tb, opt, lemma, func(r *Report) {
-		if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
-			smallest = r
-		}
-	})
-	rapid.Check(tb, prop)
-	for i := len(tb.cleanups) - 1; i >= 0; i-- {
-		tb.cleanups[i]()
-	}
+	mu.Lock()
+	defer mu.Unlock()
 	if smallest == nil {
 		return orig, false
 	}
@@ -267,8 +308,8 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 
 // sameLemma is Property restricted to failures of one lemma, so that
 // shrinking keeps the counterexample about the same claim.
-func sameLemma(t TB, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
-	return PropertyOf(t, opt, gen.Program(), func(r *Report) {
+func sameLemma(ctx context.Context, t TB, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+	return propertyOf(ctx, t, opt, gen.Program(), func(r *Report) {
 		if r.Verdict.Lemma == lemma {
 			onFail(r)
 		}

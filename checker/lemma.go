@@ -36,28 +36,34 @@ const (
 	KB   Lemma = "KB"   // finite-k agreement of the k-bounds
 	// VS compares two engines without GSE (Options.Versus).
 	VS Lemma = "VS" // same concretizations at every common control
+
+	// The reference side's own claims (docs/LEMMAS.md): without them a
+	// wrong GSE fact or a wrong common rule is invisible, because the
+	// relations read only the summary state's φ and both engines share the
+	// common rules.
+	GPC Lemma = "GPC" // GSE's path condition holds in its own heap and agrees with q
+	ORC Lemma = "ORC" // terminal GSE paths agree with the concrete interpreter
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, VS}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, VS, GPC, ORC}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
-	L1:  "→S* is exact with respect to →I* (Summarize)",
-	L2:  "Field access (A, A′) preserves ⊏",
-	L3:  "Field write (W, W′) preserves ⊏",
-	L4:  "→S* preserves determinism",
-	L5:  "Field access preserves determinism",
-	L6:  "Field write preserves determinism",
-	L7:  "→J preserves determinism",
-	L9:  "Reference compare (E, E′) preserves ⊏",
-	L10: "New preserves ⊏",
-	L11: "Invoke (Invoke, Invoke′) preserves ⊏",
-	T11: "⊏ is a bisimulation",
-	C12: "the two engines produce the same control-flow sequences",
-	C13: "summary path count = distinct GSE control-flow sequences",
-	WF:  "every summary state is well formed (type consistent, total, stack-only roots)",
-
+	L1:   "→S* is exact with respect to →I* (Summarize)",
+	L2:   "Field access (A, A′) preserves ⊏",
+	L3:   "Field write (W, W′) preserves ⊏",
+	L4:   "→S* preserves determinism",
+	L5:   "Field access preserves determinism",
+	L6:   "Field write preserves determinism",
+	L7:   "→J preserves determinism",
+	L9:   "Reference compare (E, E′) preserves ⊏",
+	L10:  "New preserves ⊏",
+	L11:  "Invoke (Invoke, Invoke′) preserves ⊏",
+	T11:  "⊏ is a bisimulation",
+	C12:  "the two engines produce the same control-flow sequences",
+	C13:  "summary path count = distinct GSE control-flow sequences",
+	WF:   "every summary state is well formed (type consistent, total, stack-only roots)",
 	P1:   "the successors of an engine state at one control have pairwise unsatisfiable path conditions (sibling disjointness: case optimality of a step)",
 	P2:   "the successors of an engine state at one control together represent every GSE successor there (cover: relative completeness, Deng Prop. 1)",
 	P3:   "Σ |P_end| over the engine's path ends = the number of GSE paths (path accounting)",
@@ -66,6 +72,8 @@ var Claim = map[Lemma]string{
 	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",
 	KB:   "at a finite k the engine agrees with GSE as it does at k = −1 (finite-k divergence, reported apart from exactness)",
 	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
+	GPC:  "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
+	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps)",
 }
 
 // Applicable lists, in catalog order, the lemmas a check of eut can

@@ -213,7 +213,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			if h.Progress != nil {
 				h.Progress(sv.Programs, sv.Violated, sv.Inconclusive, true)
 			}
-			cx.Shrunk, cx.IsShrunk = Shrink(opt, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkContext(ctx, opt, cx.Seed, h.ShrinkTime, cx.Found)
 		}
 	}
 	sv.Elapsed = time.Since(start)

@@ -68,6 +68,12 @@ func Property(t TB, opt Options, onFail func(*Report)) func(*rapid.T) {
 // violation of any other lemma is not a failure (rapid counts it as an
 // invalid case), so that shrinking stays on one claim.
 func PropertyOf(t TB, opt Options, g *rapid.Generator[*javalite.Program], onFail func(*Report), only ...Lemma) func(*rapid.T) {
+	return propertyOf(context.Background(), t, opt, g, onFail, only...)
+}
+
+// propertyOf is PropertyOf under ctx: once ctx ends, every case is skipped
+// (rapid counts it as invalid), and a check cut short by it is skipped too.
+func propertyOf(ctx context.Context, t TB, opt Options, g *rapid.Generator[*javalite.Program], onFail func(*Report), only ...Lemma) func(*rapid.T) {
 	var solver *smt.Solver
 	t.Cleanup(func() {
 		if solver != nil {
@@ -80,9 +86,16 @@ func PropertyOf(t TB, opt Options, g *rapid.Generator[*javalite.Program], onFail
 			if solver, err = smt.NewSolver(); err != nil {
 				rt.Fatalf("lockstep: %v", err)
 			}
+			solver.SetContext(ctx)
 		}
 		p := g.Draw(rt, "program")
-		rep, err := Run(context.Background(), p, opt, solver)
+		if ctx.Err() != nil {
+			rt.Skipf("interrupted")
+		}
+		rep, err := Run(ctx, p, opt, solver)
+		if ctx.Err() != nil && (err != nil || rep.Verdict.Status == Inconclusive) {
+			rt.Skipf("interrupted")
+		}
 		if err != nil {
 			rt.Fatalf("lockstep: internal error: %v\n%s", err, javalite.Print(p))
 		}

@@ -25,7 +25,9 @@ func Interpret(p *javalite.Program, h *Heap, bound int) (Result, error) {
 
 // InterpretWith is Interpret under the V10/V11 readings of opt (only those
 // two are read: V9 changes η but never a result, and this interpreter's
-// environments are its own).
+// environments are its own). It never reads opt.Mutation, the deliberate
+// errors of the common rules, which is exactly what it exists to catch
+// (the checker's lemma ORC).
 func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options) (Result, error) {
 	if err := h.Validate(p); err != nil {
 		return Result{}, err

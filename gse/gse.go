@@ -164,7 +164,11 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		return []machine.Succ{{S: s, Rule: machine.RuleEqualsE}}, nil
 	}
 	// Rule: Equals (E′)
-	s.AddFact(smt.Neq(r0, r1))
+	if e.Opt.Mutation.GSEEqualsNotRecordsEq {
+		s.AddFact(smt.Eq(r0, r1)) // mutant: the wrong fact
+	} else {
+		s.AddFact(smt.Neq(r0, r1))
+	}
 	s.SetValue(machine.VFalse, k)
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}, nil
 }

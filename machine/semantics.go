@@ -96,6 +96,9 @@ func EnterMethod(s *State, r Ref, v Value, c *javalite.Call, k *Kont, opt Option
 	env[javalite.SlotThis] = RefVal(r)
 	env[javalite.SlotParam] = v
 	s.Env = env
+	if opt.Mutation.InvokePushesCalleeEnv {
+		saved = env // mutant: the caller resumes in η_callee
+	}
 	s.SetExpr(c.Method.Body, &Kont{Kind: KPop, Env: saved, Next: k})
 	return Succ{S: s, Rule: RuleInvoke}
 }

@@ -98,6 +98,9 @@ type Options struct {
 	// default): Step applies Invoke itself with static lookup, also on a
 	// null receiver. False (Java): Step hands the call to HeapRules.Invoke.
 	NullCallProceeds bool
+	// Mutation is a deliberate error for mutation testing (mutation.go);
+	// the zero value is none.
+	Mutation Mutation
 }
 
 // ErrTerminal is returned by Step on a terminal state.
@@ -150,7 +153,7 @@ func Step(s *State, h HeapRules, opt Options) ([]Succ, error) {
 	}
 	s.Steps++
 	if s.Mode == ModeExpr {
-		rule, err := stepExpr(s)
+		rule, err := stepExpr(s, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +165,7 @@ func Step(s *State, h HeapRules, opt Options) ([]Succ, error) {
 func one(s *State, rule string) ([]Succ, error) { return []Succ{{S: s, Rule: rule}}, nil }
 
 // stepExpr applies the rules whose redex is an expression.
-func stepExpr(s *State) (string, error) {
+func stepExpr(s *State, opt Options) (string, error) {
 	k := s.K
 	switch e := s.Expr.(type) {
 	case *javalite.Var: // Rule: Variable lookup
@@ -203,7 +206,11 @@ func stepExpr(s *State) (string, error) {
 		s.SetExpr(e.Value, &Kont{Kind: KAssign, Expr: e, Next: k})
 		return RuleAssignEval, nil
 	case *javalite.Begin: // Rule: Begin (first)
-		s.SetExpr(e.Exprs[0], &Kont{Kind: KBegin, Expr: e, Idx: 1, Next: k})
+		next := 1
+		if opt.Mutation.BeginFirstTwice {
+			next = 0 // mutant: the first expression runs again
+		}
+		s.SetExpr(e.Exprs[0], &Kont{Kind: KBegin, Expr: e, Idx: next, Next: k})
 		return RuleBeginFirst, nil
 	}
 	return "", fmt.Errorf("machine: no rule for expression %T", s.Expr)

@@ -95,9 +95,30 @@ static Z3_solver lockstep_mk_solver(Z3_context ctx, int *err) {
 	Z3_solver s = Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, "QF_UF"));
 	if (lockstep_err == 0 && s != NULL) {
 		Z3_solver_inc_ref(ctx, s);
+		// Without ctrl_c=false every Z3_solver_check installs a SIGINT
+		// handler of its own for the duration of the check (scoped_ctrl_c),
+		// without SA_ONSTACK: a Ctrl-C then lands in Z3 instead of the Go
+		// runtime, which crashes or hangs the process. Cancellation comes
+		// from Go instead (lockstep_interrupt). ctrl_c is a solver
+		// parameter: Z3 4.8.12 rejects it as a global or context parameter.
+		Z3_params p = Z3_mk_params(ctx);
+		if (lockstep_err == 0 && p != NULL) {
+			Z3_params_inc_ref(ctx, p);
+			Z3_params_set_bool(ctx, p, Z3_mk_string_symbol(ctx, "ctrl_c"), false);
+			if (lockstep_err == 0) {
+				Z3_solver_set_params(ctx, s, p);
+			}
+			Z3_params_dec_ref(ctx, p);
+		}
 	}
 	*err = lockstep_err;
 	return s;
+}
+
+// lockstep_interrupt stops a check in flight on ctx. Z3 documents it as
+// callable from another thread; the caller guarantees ctx is alive.
+static void lockstep_interrupt(Z3_context ctx) {
+	Z3_interrupt(ctx);
 }
 
 static void lockstep_del(Z3_context ctx, Z3_solver s, Z3_sort sort) {
@@ -286,6 +307,10 @@ type zctx struct {
 	ctx    C.Z3_context
 	solver C.Z3_solver
 	sort   C.Z3_sort
+
+	// gate is the cancellation and fault-injection state every query
+	// passes through (interrupt.go, faults.go).
+	gate gate
 }
 
 func (z *zctx) err(code C.int, op string) error {
@@ -326,12 +351,31 @@ func newZctx() (*zctx, error) {
 // frees every AST that still belongs to it, so it is a correct (if blunt)
 // safety net even when the caller's caches were never released.
 func (z *zctx) free() {
+	// Under gate.mu, so that an interrupt from a context watcher never
+	// reaches a deleted context.
+	z.gate.mu.Lock()
+	defer z.gate.mu.Unlock()
 	if z.ctx == nil {
 		return
+	}
+	if z.gate.stop != nil {
+		z.gate.stop() // only unregisters; never waits for the watcher
+		z.gate.stop = nil
 	}
 	C.lockstep_del(z.ctx, z.solver, z.sort)
 	z.ctx, z.solver, z.sort = nil, nil, nil
 	liveContexts.Add(-1)
+}
+
+// interrupt marks the context canceled for good and stops a check in
+// flight. Safe to call from any goroutine, and after free.
+func (z *zctx) interrupt() {
+	z.gate.mu.Lock()
+	defer z.gate.mu.Unlock()
+	z.gate.canceled.Store(true)
+	if z.ctx != nil {
+		C.lockstep_interrupt(z.ctx)
+	}
 }
 
 func (z *zctx) mkConst(name string) (C.Z3_ast, error) {
@@ -381,12 +425,23 @@ const (
 
 // check runs one push/assert/check/pop query.
 func (z *zctx) check(a C.Z3_ast) (int, error) {
-	var code C.int
-	r := C.lockstep_check(z.ctx, z.solver, a, &code)
-	return int(r), z.err(code, "check")
+	return z.retry(func() (int, error) {
+		if r, err, stop := z.gate.enter("check"); stop {
+			return r, err
+		}
+		var code C.int
+		r := C.lockstep_check(z.ctx, z.solver, a, &code)
+		if err := z.gate.exit(); err != nil {
+			return lUndef, err
+		}
+		return int(r), z.err(code, "check")
+	})
 }
 
 func (z *zctx) reasonUnknown() string {
+	if why := z.gate.takeReason(); why != "" {
+		return why
+	}
 	return C.GoString(C.lockstep_reason_unknown(z.ctx, z.solver))
 }
 
@@ -396,10 +451,27 @@ func (z *zctx) setUintParam(name string, v uint32) error {
 	return z.err(C.lockstep_set_uint_param(z.ctx, z.solver, cs, C.uint(v)), "set param "+name)
 }
 
-func (z *zctx) push() error { return z.err(C.lockstep_push(z.ctx, z.solver), "push") }
-func (z *zctx) pop() error  { return z.err(C.lockstep_pop(z.ctx, z.solver), "pop") }
+// push, pop and assert refuse to work, or report ErrCanceled rather than
+// Z3's own complaint, once the context is canceled (interrupt.go).
+func (z *zctx) push() error {
+	if err := z.gate.exit(); err != nil {
+		return err
+	}
+	return z.canceledOr(z.err(C.lockstep_push(z.ctx, z.solver), "push"))
+}
+func (z *zctx) pop() error { return z.canceledOr(z.err(C.lockstep_pop(z.ctx, z.solver), "pop")) }
 func (z *zctx) assert(a C.Z3_ast) error {
-	return z.err(C.lockstep_assert(z.ctx, z.solver, a), "assert")
+	if err := z.gate.exit(); err != nil {
+		return err
+	}
+	return z.canceledOr(z.err(C.lockstep_assert(z.ctx, z.solver, a), "assert"))
+}
+
+func (z *zctx) canceledOr(err error) error {
+	if err != nil && z.gate.canceled.Load() {
+		return ErrCanceled
+	}
+	return err
 }
 
 // allsatStep checks the current assertions; when satisfiable, vals receives
@@ -411,7 +483,15 @@ func (z *zctx) allsatStep(atoms []C.Z3_ast, vals []C.uchar, lits []C.Z3_ast) (in
 	if len(atoms) > 0 {
 		pa, pl, pv = &atoms[0], &lits[0], &vals[0]
 	}
-	var code C.int
-	r := C.lockstep_allsat_step(z.ctx, z.solver, C.uint(len(atoms)), pa, pv, pl, &code)
-	return int(r), z.err(code, "allsat step")
+	return z.retry(func() (int, error) {
+		if r, err, stop := z.gate.enter("allsat step"); stop {
+			return r, err
+		}
+		var code C.int
+		r := C.lockstep_allsat_step(z.ctx, z.solver, C.uint(len(atoms)), pa, pv, pl, &code)
+		if err := z.gate.exit(); err != nil {
+			return lUndef, err
+		}
+		return int(r), z.err(code, "allsat step")
+	})
 }

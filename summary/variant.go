@@ -52,6 +52,9 @@ type Variant struct {
 	// Mutation is a deliberate single-point error, used to measure whether
 	// the checker notices it. The zero value is no mutation.
 	Mutation Mutation
+	// Common is a deliberate error in the common rules or in GSE (the
+	// reference side), passed to both engines through MachineOptions.
+	Common machine.Mutation
 }
 
 // AliasGuard selects, for the alias entry of candidate r_a, which other
@@ -237,7 +240,7 @@ type Mutation struct {
 // be run with the same options when the two engines are compared.
 func (v Variant) MachineOptions() machine.Options {
 	return machine.Options{InvokeExtendsEnv: v.InvokeExtendsEnv,
-		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds}
+		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds, Mutation: v.Common}
 }
 
 // rules returns v without its name and doc, for comparing choices.
@@ -296,6 +299,7 @@ func (v Variant) Differences() []string {
 	add(m.NoEqualsFalse, "mutant: no E′")
 	add(m.EqualsTrueNoExclusion, "mutant: E path condition without ⋀¬Φ_0 ∧ ⋀¬Φ_1")
 	add(m.EqualsAlphaOr, "mutant: Φ_α from φ0 ∨ φ1")
+	out = append(out, v.Common.Differences()...)
 	return out
 }
 

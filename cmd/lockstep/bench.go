@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -21,10 +20,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "bench",
-		short: "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
-		usage: "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
-		run:   runBench,
+		name:   "bench",
+		short:  "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
+		usage:  "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		runCtx: runBench,
 	})
 }
 
@@ -90,7 +89,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	return c, err
 }
 
-func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	c, err := parseBench(fs, args)
 	if err != nil {
 		return err
@@ -103,8 +102,6 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if c.steps > 0 {
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	start := time.Now()
 	rows, runErr := bench.Run(ctx, suite, opt)
 	label := c.variant.Name
@@ -116,12 +113,22 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if c.steps == 0 {
 		rep.Steps = 0 // per case: see each row's step_bound
 	}
+	rep.Interrupted = ctx.Err() != nil
+	switch {
+	case rep.Interrupted:
+		rep.ExitCode = exitCode(ctx, errInterrupted)
+	case runErr != nil:
+		rep.ExitCode = exitInconclusive
+	}
 
 	var table, js, csv bytes.Buffer
 	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
 		return err
 	}
 	fmt.Fprintf(&table, "suite %s, variant %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, label, c.sem.SemanticsName(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	if rep.Interrupted {
+		fmt.Fprintf(&table, "%s: the rows above are the cases that finished.\n", interruptNote(ctx))
+	}
 	if err := bench.WriteJSON(&js, rep); err != nil {
 		return err
 	}
@@ -138,8 +145,13 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err
 	}
+	if ctx.Err() != nil {
+		// The table above holds the rows that finished.
+		fmt.Fprintf(stderr, "lockstep bench: %s after %d rows\n", interruptNote(ctx), len(rows))
+		return errInterrupted
+	}
 	if runErr != nil {
-		return fmt.Errorf("stopped after %d rows: %w", len(rows), runErr)
+		return internalError{fmt.Errorf("stopped after %d rows: %w", len(rows), runErr)}
 	}
 	if c.out != "" {
 		if err := os.MkdirAll(c.out, 0o755); err != nil {

@@ -19,10 +19,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "check",
-		short: "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
-		usage: "[flags] FILE... | -gen [-n N] [-seed S]",
-		run:   runCheck,
+		name:   "check",
+		short:  "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
+		usage:  "[flags] FILE... | -gen [-n N] [-seed S]",
+		runCtx: runCheck,
 	})
 }
 
@@ -82,7 +82,7 @@ func (c *checkFlags) options() (checker.Options, error) {
 	return opt, nil
 }
 
-func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	var cf checkFlags
 	cf.register(fs)
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
@@ -107,7 +107,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-gen takes no files")
 		}
-		return checkGenerated(opt, cf.workers, *n, *seed, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+		return checkGenerated(ctx, opt, cf.workers, *n, *seed, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
 	}
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
@@ -120,7 +120,7 @@ func runCheck(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return checkFiles(opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
 }
 
 // loadPrograms parses and checks every file, printing every error of every
@@ -143,17 +143,28 @@ func loadPrograms(files []string, stderr io.Writer) ([]*javalite.Program, error)
 	return progs, nil
 }
 
-func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
-	err := checker.Each(context.Background(), opt, len(progs), workers,
+	err := checker.Each(ctx, opt, len(progs), workers,
 		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
 		func(i int, rep *checker.Report) { reps[i] = rep })
-	if err != nil {
-		return err
+	if err != nil && ctx.Err() == nil {
+		return internalError{err}
 	}
 	violated, inconclusive := false, false
 	enc := json.NewEncoder(stdout)
 	for i, rep := range reps {
+		if rep == nil {
+			// Cut short by an interruption: Each reports nothing for it.
+			if asJSON {
+				if err := enc.Encode(checker.JSONReport{File: progs[i].File, Status: "interrupted", Checked: map[string]int{}}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
+			}
+			continue
+		}
 		switch rep.Verdict.Status {
 		case checker.Violated:
 			violated = true
@@ -178,12 +189,18 @@ func checkFiles(opt checker.Options, workers int, progs []*javalite.Program, asJ
 			writeVerdictPictures(rep, dotDir, stdout)
 		}
 	}
+	if ctx.Err() != nil {
+		if !asJSON {
+			fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
+		}
+		return errInterrupted
+	}
 	if violated {
 		return errViolation
 	}
 	if inconclusive {
 		// Undecided is not a pass; it is not a violation either.
-		return fmt.Errorf("some checks were inconclusive")
+		return fmt.Errorf("%w: some checks were inconclusive", errInconclusive)
 	}
 	return nil
 }
@@ -240,42 +257,79 @@ type genSummary struct {
 	Seed           int64               `json:"failing_seed,omitempty"`
 	Index          int                 `json:"failing_index,omitempty"`
 	FoundLines     int                 `json:"found_lines,omitempty"`
+	// Interrupted: a signal stopped the run; the counts are what finished.
+	Interrupted bool   `json:"interrupted"`
+	Signal      string `json:"signal,omitempty"`
+	// ExitCode is the process's exit status (README.md, "Exit status").
+	ExitCode int `json:"exit_code"`
 }
 
-func checkGenerated(opt checker.Options, workers, n int, seed int64, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, seed int64, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, shard.Len(n))
 	var done, holds, inconcl atomic.Int64
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
-	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{
+	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
 		N: n, Seed: seed, Shard: shard, Workers: workers, ShrinkTime: shrinkTime,
-		Progress: func(d, h, i int64) { done.Store(d); holds.Store(h); inconcl.Store(i) },
+		Progress: func(d, h, i int64) {
+			done.Store(d)
+			holds.Store(h)
+			inconcl.Store(i)
+			progressLine(stderr, "%d/%d programs (%d hold, %d inconclusive)", d, shard.Len(n), h, i)
+		},
+		Shrinking: func(l checker.Lemma) { progressLine(stderr, "shrinking a counterexample to %s", l) },
 	})
 	stop()
-	if err != nil {
-		return err
+	if err != nil && ctx.Err() == nil {
+		return internalError{err}
+	}
+	if res == nil { // a tool failure raced with the interruption
+		res = &checker.HuntResult{Counterexamples: map[checker.Lemma]*checker.Counterexample{}}
 	}
 	sum := genSummary{
 		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
-	sum.PerSecond = float64(sum.Programs) / sum.Seconds
+	if sum.Seconds > 0 {
+		sum.PerSecond = float64(sum.Programs) / sum.Seconds
+	}
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		sum.Interrupted = true
+		if sig := interruptedBy(ctx); sig != nil {
+			sum.Signal = signalName(sig)
+		}
+	}
 	cx := res.Counterexamples[res.First]
 	if cx == nil {
+		var result error
+		switch {
+		case interrupted:
+			result = errInterrupted
+		case sum.Inconclusive > 0:
+			result = fmt.Errorf("%w: %d checks were inconclusive", errInconclusive, sum.Inconclusive)
+		}
+		sum.ExitCode = exitCode(ctx, result)
 		if asJSON {
 			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
 				return err
 			}
 		} else {
-			fmt.Fprintf(stdout, "variant %s, semantics %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
-				sum.Variant, sum.Semantics, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
+			head := fmt.Sprintf("variant %s, semantics %s:", sum.Variant, sum.Semantics)
+			if interrupted {
+				head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
+			}
+			fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
+				head, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
 		}
-		if sum.Inconclusive > 0 {
-			return fmt.Errorf("%d checks were inconclusive", sum.Inconclusive)
-		}
-		return nil
+		return result
 	}
+	result := errViolation
+	if interrupted {
+		result = errInterrupted
+	}
+	sum.ExitCode = exitCode(ctx, result)
 	sum.Seed, sum.Shrunk, sum.Index, sum.FoundLines = cx.Seed, cx.IsShrunk, cx.Index, checker.Lines(cx.Found.Program)
 	j := cx.Shrunk.JSON()
 	sum.Counterexample = &j
@@ -283,7 +337,11 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shard check
 		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
 			return err
 		}
-		return errViolation
+		return result
+	}
+	if interrupted {
+		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
+			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
 	}
 	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample after %d programs (%.1fs; found with %d lines",
 		sum.Variant, sum.Semantics, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
@@ -294,5 +352,5 @@ func checkGenerated(opt checker.Options, workers, n int, seed int64, shard check
 	}
 	fmt.Fprint(stdout, cx.Shrunk.Text(false))
 	writeVerdictPictures(cx.Shrunk, dotDir, stdout)
-	return errViolation
+	return result
 }

@@ -32,7 +32,7 @@ func init() {
 	})
 }
 
-// errInconclusive is exit 2 after the results were printed: nothing was
+// errInconclusive is exit 3 after the results were printed: nothing was
 // violated, but not everything could be decided, which is not a pass.
 var errInconclusive = errors.New("some lemmas are inconclusive")
 
@@ -327,6 +327,7 @@ How to read a cell (rows: lemmas of RULES.md §8; columns: variants of RULES.md 
   (timeout, solver unknown, a budget): not a pass, whatever it did elsewhere.
 
 `)
+	b.WriteString(referenceLemmasDoc) // lemmas_doc.go
 	// The matrix.
 	b.WriteString("| lemma |")
 	for _, sv := range svs {

@@ -4,11 +4,23 @@
 // Each subcommand lives in its own file and registers itself in init, so the
 // driver stays thin: main parses the subcommand name, hands the remaining
 // arguments to the subcommand's own flag set, and turns its result into an
-// exit code following Go conventions: 0 when everything holds, 1 when a
-// property is violated, 2 for usage or input errors.
+// exit code in one place (exitCode), so that a CI can branch on it:
+//
+//	0    every property holds
+//	1    a property is violated
+//	2    usage or input error
+//	3    nothing violated, but something undecided (inconclusive), or the
+//	     tool itself failed on a program (printed as an internal error)
+//	130  interrupted by SIGINT (Ctrl-C), 143 interrupted by SIGTERM
+//
+// Interruption (signals.go): the first SIGINT or SIGTERM cancels the run's
+// context; the command stops its workers, prints the summary of what it
+// finished, says that it was interrupted, and exits 130 or 143. A second
+// signal exits at once.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,12 +29,19 @@ import (
 	"sort"
 )
 
-// Exit codes.
+// Exit codes (README.md, "Exit status").
 const (
-	exitOK        = 0
-	exitViolation = 1
-	exitUsage     = 2
+	exitOK           = 0
+	exitViolation    = 1
+	exitUsage        = 2
+	exitInconclusive = 3
+	exitSIGINT       = 130 // 128 + SIGINT
+	exitSIGTERM      = 143 // 128 + SIGTERM
 )
+
+// exitCodes is the table printed by -h and the README.
+const exitCodes = "Exit status: 0 all properties hold, 1 a property is violated, 2 usage or input error,\n" +
+	"3 nothing violated but something inconclusive (or an internal error), 130/143 interrupted (SIGINT/SIGTERM)."
 
 // command is one subcommand.
 type command struct {
@@ -33,6 +52,10 @@ type command struct {
 	// the work. It returns an error wrapped with usageError or inputError for
 	// exit 2, violation for exit 1, any other error for exit 2 as well.
 	run func(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
+	// runCtx, if set, is used instead of run: ctx ends on SIGINT/SIGTERM,
+	// and the command then prints what it finished and returns
+	// errInterrupted.
+	runCtx func(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]*command{}
@@ -42,11 +65,33 @@ func register(c *command) { commands[c.name] = c }
 // errViolation signals exit code 1: a checked property does not hold.
 var errViolation = errors.New("property violated")
 
+// errInconclusive (exit 3) is declared with the lemmas command.
+
+// errInterrupted is returned by a command whose context a signal ended.
+var errInterrupted = errors.New("interrupted")
+
+// internalError marks a failure of the tool itself on a program (exit 3:
+// nothing was shown violated, and nothing was decided either).
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return "internal error: " + e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := notifySignals(os.Stderr)
+	if progressLines() {
+		fmt.Fprintln(os.Stderr, "lockstep: started")
+	}
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		topUsage(stderr)
 		if len(args) == 0 {
@@ -65,21 +110,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: lockstep %s %s\n\n%s\n\nflags:\n", c.name, c.usage, c.short)
 		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\n%s\n", exitCodes)
 	}
-	err := c.run(fs, args[1:], stdout, stderr)
+	var err error
+	if c.runCtx != nil {
+		interruptible.Store(true)
+		err = c.runCtx(ctx, fs, args[1:], stdout, stderr)
+	} else {
+		err = c.run(fs, args[1:], stdout, stderr)
+	}
+	code := exitCode(ctx, err)
+	if code == exitUsage || code == exitInconclusive {
+		if err != nil && !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "lockstep %s: %v\n", c.name, err)
+		}
+	}
+	return code
+}
+
+// exitCode is the one place that maps a command's outcome to an exit code.
+// An interruption wins over everything else: the output is partial.
+func exitCode(ctx context.Context, err error) int {
+	if sig := interruptedBy(ctx); sig != nil || errors.Is(err, errInterrupted) {
+		return signalExit(sig)
+	}
+	var ie internalError
 	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errViolation):
 		return exitViolation
-	default:
-		if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "lockstep %s: %v\n", c.name, err)
-		}
-		return exitUsage
+	case errors.Is(err, errInconclusive), errors.As(err, &ie):
+		return exitInconclusive
 	}
+	return exitUsage
 }
 
 // errReported is returned by a subcommand that already printed its error
@@ -98,5 +162,5 @@ func topUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
 	}
 	fmt.Fprintln(w, "\nRun 'lockstep COMMAND -h' for a command's flags.")
-	fmt.Fprintln(w, "Exit status: 0 all properties hold, 1 a property is violated, 2 usage or input error.")
+	fmt.Fprintln(w, exitCodes)
 }

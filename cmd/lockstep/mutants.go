@@ -169,7 +169,9 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if sum.Errors > 0 {
-		return fmt.Errorf("%d mutant hunts failed", sum.Errors)
+		// A hunt that failed (or a kill the base does not confirm) decided
+		// nothing about its mutant: exit 3, not a usage error.
+		return internalError{fmt.Errorf("%d mutant hunts failed", sum.Errors)}
 	}
 	if sum.Survived > 0 || sum.KilledEquivalent > 0 {
 		// A surviving non-equivalent mutant is a finding about the checker.

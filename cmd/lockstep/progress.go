@@ -7,6 +7,19 @@ import (
 	"time"
 )
 
+// progressLines reports whether LOCKSTEP_PROGRESS=lines asks for progress
+// as plain lines on stderr (for logs and CI, and for the signal tests, which
+// wait for a phase before they send a signal): "lockstep: started" once the
+// signal handlers are armed, then one line per program or phase.
+func progressLines() bool { return os.Getenv("LOCKSTEP_PROGRESS") == "lines" }
+
+// progressLine prints one progress line in lines mode.
+func progressLine(w io.Writer, format string, args ...any) {
+	if progressLines() {
+		fmt.Fprintf(w, "progress: "+format+"\n", args...)
+	}
+}
+
 // progress prints a one-line progress bar with rate and ETA on a terminal,
 // and nothing when the output is not a terminal (logs, CI, pipes).
 type progress struct {

@@ -23,10 +23,10 @@ import (
 
 func init() {
 	register(&command{
-		name:  "run",
-		short: "explore one program with one engine (gse, summary or any of 'lockstep engines') and print what it found",
-		usage: "[-engine NAME[:VARIANT]] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
-		run:   runRun,
+		name:   "run",
+		short:  "explore one program with one engine (gse, summary or any of 'lockstep engines') and print what it found",
+		usage:  "[-engine NAME[:VARIANT]] [-variant NAME] [-k K] [-steps N] [-paths] [-trace] [-json] [-timeout D] FILE",
+		runCtx: runRun,
 	})
 }
 
@@ -126,9 +126,13 @@ type runReport struct {
 	Solver   *smt.Stats     `json:"solver,omitempty"`
 	Summary  *summary.Stats `json:"summary_engine,omitempty"`
 	PathEnds []runPath      `json:"path_ends,omitempty"`
+	// Interrupted: a signal stopped the exploration (the counts are lower
+	// bounds); ExitCode is the process's exit status.
+	Interrupted bool `json:"interrupted"`
+	ExitCode    int  `json:"exit_code"`
 }
 
-func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	c, err := parseRun(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -158,13 +162,18 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	g, _ := eng.(*gse.Engine)
 	sumEng, _ := eng.(*summary.Engine)
 
-	ctx := context.Background()
+	sigCtx := ctx
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
+	if sol != nil {
+		// A Z3 check in flight when ctx ends is interrupted.
+		sol.SetContext(ctx)
+	}
 	var npaths atomic.Int64
+	progressLine(stderr, "exploring %s with %s", c.file, c.engine)
 	stop := startRunProgress(stderr, &npaths)
 	var ends []runPath
 	visit := func(s *machine.State, kind machine.EndKind) bool {
@@ -193,8 +202,17 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		st, err = machine.Explore(ctx, machine.Initial(prog), eng, c.steps, visit)
 	}
 	stop()
-	if err != nil {
-		return err
+	interrupted := sigCtx.Err() != nil
+	if err != nil && !interrupted {
+		if smt.Undecided(err) {
+			return fmt.Errorf("%w: %v", errInconclusive, err)
+		}
+		return internalError{err}
+	}
+	if interrupted {
+		// The engine may have stopped inside a rule (a canceled solver
+		// query) or between states: either way st holds what finished.
+		st.Complete = false
 	}
 
 	name, variantName := engine.Split(c.engine)
@@ -205,6 +223,7 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		File: c.file, Engine: name, Variant: variantName, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
+		Interrupted: interrupted,
 	}
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
@@ -219,16 +238,27 @@ func runRun(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		ss := sol.Stats()
 		rep.Solver = &ss
 	}
-	if !st.Complete {
+	var result error
+	switch {
+	case interrupted:
+		result = errInterrupted
+	case !st.Complete:
 		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
 	}
+	rep.ExitCode = exitCode(sigCtx, result)
 	if c.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+		return result
 	}
 	printRunReport(stdout, &rep, st.Wall)
-	return nil
+	if interrupted {
+		fmt.Fprintf(stdout, "%s: the counts are what finished (lower bounds)\n", interruptNote(sigCtx))
+	}
+	return result
 }
 
 // valueString prints a terminal value: a boolean, or a reference with the

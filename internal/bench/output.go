@@ -23,6 +23,10 @@ type Report struct {
 	Total     time.Duration `json:"total_wall_ns"`
 	Rows      []Row         `json:"rows"`
 	HeapNote  string        `json:"peak_heap_note"`
+	// Interrupted: a signal stopped the run; Rows are the cases that
+	// finished. ExitCode is the process's exit status (set by the CLI).
+	Interrupted bool `json:"interrupted"`
+	ExitCode    int  `json:"exit_code"`
 }
 
 // HeapNote says what the peak-memory columns measure.

@@ -311,6 +311,10 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 	base := heapBytes()
 	stop := sampleHeap()
 	bctx, cancel := context.WithTimeout(ctx, budget)
+	if sol != nil {
+		// A Z3 check in flight when the budget or ctx ends is interrupted.
+		sol.SetContext(bctx)
+	}
 	start := time.Now()
 	st, err := machine.Explore(bctx, machine.Initial(p), budgeted{eng, bctx}, steps, visit)
 	wall := time.Since(start)
@@ -320,7 +324,7 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
-	if err != nil && !(overrun && errors.Is(err, context.DeadlineExceeded)) {
+	if err != nil && !(overrun && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, smt.ErrCanceled))) {
 		return res, err
 	}
 	if err != nil {

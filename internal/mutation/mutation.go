@@ -68,7 +68,7 @@ func Mutants() []Mutant {
 		return mk(name, doc, func(v *summary.Variant) { v.Mutation = m })
 	}
 	equiv := func(m Mutant, why string) Mutant { m.Equivalent = why; return m }
-	return []Mutant{
+	return append([]Mutant{
 		// Summarize (→S, →S*).
 		mut("m-drop-orig", "Summarize without θ_orig", summary.Mutation{DropOrig: true}),
 		mut("m-drop-null", "Summarize without θ_null", summary.Mutation{DropNull: true}),
@@ -117,7 +117,7 @@ func Mutants() []Mutant {
 		mut("m-equals-alpha-or", "Φ_α built from φ0 ∨ φ1 instead of φ0 ∧ φ1", summary.Mutation{EqualsAlphaOr: true}),
 		equiv(mut("m-equals-true-no-exclusion", "E path condition φ ∧ ⋁Φ_α, without ⋀¬Φ_0 ∧ ⋀¬Φ_1",
 			summary.Mutation{EqualsTrueNoExclusion: true}), equivEqualsTrue),
-	}
+	}, blindSpotMutants(Mutant{Variant: base})...) // blindspots.go
 }
 
 const equivSummarizeMax = "The locations of UN are the non-null entries of one deterministic L(r), so their guards " +

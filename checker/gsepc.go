@@ -1,0 +1,165 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Lemma GPC (docs/LEMMAS.md): GSE's path condition is checked too.
+//
+// The relations read only the summary state's φ: representation (Def. 16)
+// asks S(φ_q ∧ HC) and never looks at φ_p. So a GSE that records a wrong
+// fact (E′ recording r0 = r1) passes every other lemma. GPC closes that
+// gap in two parts, at every matched pair (P, q):
+//
+//	(a) every p ∈ P satisfies its own φ_p under the assignment its heap
+//	    induces: every reference r of φ_p denotes its one location L_p(r),
+//	    and r = r′ holds iff L_p(r) = L_p(r′); and
+//	(b) every comparison fact of every p ∈ P agrees with q: lifting the
+//	    fact into q (each atom r = r′ becomes "L_q(r) and L_q(r′) select the
+//	    same location", ⋁ over common locations l of the guards of l in both
+//	    sets) gives a formula that φ_q implies.
+//
+// (a) needs no solver: GSE states are concrete heap shapes. (b) asks one
+// question per distinct fact and summary path condition; hash-consing makes
+// repeated ones cache hits. A fact of a GSE path never changes after it is
+// recorded, and GSE never rebinds a reference, so (a) is decided once per
+// fact (memo r.gpcHeld, keyed by the shared list node).
+
+// checkGPC checks GPC on a pair whose exactness holds.
+func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string) error {
+	if r.opt.NoGPC {
+		return nil
+	}
+	if r.gpcHeld == nil {
+		r.gpcHeld = map[*machine.Fact]bool{}
+	}
+	fail := func(p *machine.State, reason string) error {
+		return r.fail(Verdict{Lemma: GPC, Rule: rule, Step: q.Steps, Control: q.ControlString(),
+			GSE: []*machine.State{p}, Summary: q, Before: before, Reason: reason})
+	}
+	facts := map[*machine.Fact]*machine.State{}
+	var order []*machine.Fact
+	for _, p := range P {
+		same, err := heapAssignment(p, p.Phi)
+		if err != nil {
+			return fail(p, err.Error())
+		}
+		if !p.Phi.Eval(same) {
+			return fail(p, fmt.Sprintf("(a) φ = %s is false in the GSE state's own heap", p.Phi))
+		}
+		for f := p.Facts; f != nil; f = f.Next {
+			if _, ok := facts[f]; ok {
+				break // the rest of the list is shared with a state seen already
+			}
+			facts[f] = p
+			order = append(order, f)
+			if r.gpcHeld[f] {
+				continue
+			}
+			if _, err := heapAssignment(p, f.F); err != nil {
+				return fail(p, err.Error())
+			}
+			if !f.F.Eval(same) {
+				return fail(p, fmt.Sprintf("(a) the recorded fact %s is false in the GSE state's own heap (%s)", f.F, factLocations(p, f.F)))
+			}
+			r.gpcHeld[f] = true
+		}
+	}
+	phiQ := q.PathCondition()
+	for _, f := range order {
+		lifted, err := liftFact(f.F, q)
+		if err != nil {
+			return fail(facts[f], "(b) "+err.Error())
+		}
+		sat, err := r.solver.Sat(smt.And(phiQ, smt.Not(lifted)))
+		if err != nil {
+			return undecided(GPC, err)
+		}
+		if sat {
+			return fail(facts[f], fmt.Sprintf("(b) the GSE fact %s does not follow from the summary path condition: S(φ_q ∧ ¬(%s)) is satisfiable", f.F, lifted))
+		}
+	}
+	r.rep.Checked[GPC]++
+	return nil
+}
+
+// heapAssignment returns the equality of references that a GSE state's heap
+// induces (every reference denotes the one location of its singleton set),
+// after checking that every reference of fs has exactly one location.
+func heapAssignment(p *machine.State, fs ...*smt.Formula) (func(a, b smt.Ref) bool, error) {
+	for _, f := range fs {
+		for _, x := range f.Refs() {
+			if g := p.Get(x); len(g) != 1 {
+				return nil, fmt.Errorf("(a) L(%s) of the GSE state has %d entries, want exactly one", machine.RefString(x), len(g))
+			}
+		}
+	}
+	return func(a, b smt.Ref) bool { return p.Get(a)[0].Loc == p.Get(b)[0].Loc }, nil
+}
+
+// factLocations prints the locations of a fact's references in p.
+func factLocations(p *machine.State, f *smt.Formula) string {
+	s := ""
+	for i, x := range f.Refs() {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("L(%s) = %s", machine.RefString(x), gvsLocs(p.Get(x)))
+	}
+	return s
+}
+
+func gvsLocs(g machine.GVS) string {
+	s := "{"
+	for i, e := range g {
+		if i > 0 {
+			s += " "
+		}
+		s += e.Loc.String()
+	}
+	return s + "}"
+}
+
+// liftFact rewrites a GSE fact over references into a formula about q: an
+// atom r = r′ holds in a world of q when L_q(r) and L_q(r′) select the same
+// location there.
+func liftFact(f *smt.Formula, q *machine.State) (*smt.Formula, error) {
+	switch f.Op() {
+	case smt.OpTrue, smt.OpFalse:
+		return f, nil
+	case smt.OpEq:
+		a, b := f.Atom()
+		ga, gb := q.Get(a), q.Get(b)
+		if len(ga) == 0 || len(gb) == 0 {
+			return nil, fmt.Errorf("the GSE fact %s names a reference the summary state does not have", f)
+		}
+		var or []*smt.Formula
+		for _, ea := range ga {
+			for _, eb := range gb {
+				if ea.Loc == eb.Loc {
+					or = append(or, smt.And(ea.Guard, eb.Guard))
+				}
+			}
+		}
+		return smt.Or(or...), nil
+	case smt.OpNot, smt.OpAnd, smt.OpOr:
+		kids := make([]*smt.Formula, len(f.Kids()))
+		for i, k := range f.Kids() {
+			var err error
+			if kids[i], err = liftFact(k, q); err != nil {
+				return nil, err
+			}
+		}
+		switch f.Op() {
+		case smt.OpNot:
+			return smt.Not(kids[0]), nil
+		case smt.OpAnd:
+			return smt.And(kids...), nil
+		}
+		return smt.Or(kids...), nil
+	}
+	return nil, fmt.Errorf("the GSE fact %s has an operator GPC does not know", f)
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestExitCodes: every outcome class maps to its documented exit status,
+// and -json carries the same status.
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"holds", []string{"check", "-variant", "fixed", "../../testdata/programs/swap.jl"}, exitOK},
+		{"help", []string{"check", "-h"}, exitOK},
+		{"violated", []string{"check", "-variant", "published", "-k", "2", llFile}, exitViolation},
+		{"bad flag", []string{"check", "-bogus"}, exitUsage},
+		{"bad program", []string{"check", "../../testdata/errors/check.jl"}, exitUsage},
+		{"missing file", []string{"check", "no-such-file.jl"}, exitUsage},
+		{"unknown variant", []string{"check", "-variant", "no-such", llFile}, exitUsage},
+		// Every program runs out of time at once: nothing violated,
+		// nothing decided.
+		{"inconclusive", []string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed"}, exitInconclusive},
+		{"inconclusive file", []string{"check", "-timeout", "1ns", "-variant", "fixed", llFile}, exitInconclusive},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			require.Equal(t, tc.want, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+			if tc.want == exitUsage && tc.name != "bad flag" {
+				require.NotEmpty(t, strings.TrimSpace(errb.String()), "a usage or input error says why")
+			}
+		})
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed", "-json"}, &out, &errb)
+	require.Equal(t, exitInconclusive, code)
+	var sum genSummary
+	require.NoError(t, json.Unmarshal(out.Bytes(), &sum))
+	require.Equal(t, exitInconclusive, sum.ExitCode)
+	require.False(t, sum.Interrupted)
+	require.Equal(t, 2, sum.Inconclusive)
+}

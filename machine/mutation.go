@@ -1,0 +1,37 @@
+package machine
+
+// Mutation is a deliberate single-point error in the reference side of the
+// comparison: the common rules of this package, which both engines share,
+// and GSE's heap rules. It exists to show that the checker sees such
+// errors, which the lockstep comparison alone cannot: a wrong common rule
+// changes both engines alike (every lemma relating them still holds), and
+// a GSE that records a wrong path-condition fact is never contradicted by
+// a relation that reads only the summary state's φ. The independent checks
+// that do see them are lemmas GPC and ORC (package checker). The zero
+// value is no mutation; each field is read at exactly one place.
+type Mutation struct {
+	// InvokePushesCalleeEnv: rule Invoke pushes (pop η_callee k) instead
+	// of (pop η k), so the caller continues in the callee's environment.
+	InvokePushesCalleeEnv bool
+	// BeginFirstTwice: rule Begin (first) evaluates the first expression
+	// of a begin block twice (the next frame starts at index 0).
+	BeginFirstTwice bool
+	// GSEEqualsNotRecordsEq: GSE's rule E′ records r0 = r1 in the path
+	// condition instead of r0 ≠ r1 (read by package gse).
+	GSEEqualsNotRecordsEq bool
+}
+
+// Differences lists the mutations of m, one line each.
+func (m Mutation) Differences() []string {
+	var out []string
+	if m.InvokePushesCalleeEnv {
+		out = append(out, "mutant: Invoke pushes (pop η_callee k)")
+	}
+	if m.BeginFirstTwice {
+		out = append(out, "mutant: Begin (first) evaluates the first expression twice")
+	}
+	if m.GSEEqualsNotRecordsEq {
+		out = append(out, "mutant: GSE E′ records r0 = r1")
+	}
+	return out
+}
