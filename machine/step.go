@@ -138,10 +138,17 @@ func newEnv(m *javalite.Method) []Value {
 }
 
 // bind returns η[slot ↦ v] without modifying η (environments are shared).
-func bind(env []Value, slot int, v Value) []Value {
+// A slot outside η is a state no well-typed program reaches under correct
+// rules (a deliberately wrong common rule can make one: the mutant whose
+// caller resumes in η_callee), so it is an error of the step, never a
+// panic: the checker turns it into a verdict.
+func bind(env []Value, slot int, v Value) ([]Value, error) {
+	if slot < 0 || slot >= len(env) {
+		return nil, fmt.Errorf("machine: variable slot %d outside η (%d slots)", slot, len(env))
+	}
 	out := append([]Value(nil), env...)
 	out[slot] = v
-	return out
+	return out, nil
 }
 
 // Step applies the one rule whose redex the state has. The state belongs to
@@ -246,7 +253,11 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
-		s.Env = bind(s.Env, d.Slot, v)
+		env, err := bind(s.Env, d.Slot, v)
+		if err != nil {
+			return nil, err
+		}
+		s.Env = env
 		if opt.VarRestoresEnv {
 			// Rule: Var decl (V10, paper reading): (pop η k).
 			s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
@@ -270,7 +281,11 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		return []Succ{EnterMethod(s, f.Val.Ref(), v, c, k, opt)}, nil
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
-		s.Env = bind(s.Env, a.Slot, v)
+		env, err := bind(s.Env, a.Slot, v)
+		if err != nil {
+			return nil, err
+		}
+		s.Env = env
 		s.SetValue(v, k)
 		return one(s, RuleAssign)
 	case KBegin:
@@ -287,7 +302,11 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		s.SetValue(v, k)
 		return one(s, RulePop)
 	case KPopVar: // Rule: Pop var (V10, Java reading)
-		s.Env = bind(s.Env, f.Idx, f.Val)
+		env, err := bind(s.Env, f.Idx, f.Val)
+		if err != nil {
+			return nil, err
+		}
+		s.Env = env
 		s.SetValue(v, k)
 		return one(s, RulePopVar)
 	}

@@ -62,6 +62,11 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if c.workers < 1 {
 		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
 	}
+	for _, s := range []string{spec, c.versus} {
+		if name, _ := engine.Split(s); name == "gse" {
+			return checker.Options{}, fmt.Errorf("gse is the reference engine: it cannot be checked against itself (see 'lockstep engines')")
+		}
+	}
 	opt := checker.DefaultOptions()
 	opt.Engine, opt.Semantics = spec, sem
 	if c.versus != "" {

@@ -151,7 +151,7 @@ func exitCode(ctx context.Context, err error) int {
 var errReported = errors.New("reported")
 
 func topUsage(w io.Writer) {
-	fmt.Fprintln(w, "lockstep checks heap-summary symbolic execution against GSE in lockstep.")
+	fmt.Fprintln(w, "lockstep checks symbolic-execution engines ('lockstep engines') against GSE in lockstep.")
 	fmt.Fprintln(w, "\nusage: lockstep COMMAND [flags] [args]\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
