@@ -98,108 +98,126 @@ func (m *mismatch) Error() string {
 	return b.String()
 }
 
-// lockstep walks GSE and the engine level by level (step n of both) up to
-// maxSteps and checks, at every control: the engine has exactly one state
-// (OnePerControl), GSE reaches it too, and the canonical concretizations of
-// its View are exactly the canonical heaps of GSE's states there. It
-// returns the number of engine states compared, or the first discrepancy
-// (*mismatch or another error).
+// lockstep runs GSE and the engine in lockstep as the checker does
+// (ENGINES.md §8.2, OnePerControl), up to maxSteps: each engine state q is
+// paired with the GSE states G that followed the same control flow; after
+// a step, q's successors must have pairwise different controls, the
+// controls of q's and G's successors must be the same (C12), and the
+// canonical concretizations of View(q') at control c must be exactly the
+// canonical heaps of G's successors at c. It returns the number of engine
+// states compared, or the first discrepancy (*mismatch or another error).
 func lockstep(t testing.TB, p *javalite.Program, e *Engine, maxSteps int) (int, error) {
+	return lockstepCut(t, p, e, maxSteps, false)
+}
+
+// lockstepCut is lockstep; with cut, longer paths are compared up to
+// maxSteps only (both engines cut at the same step).
+func lockstepCut(t testing.TB, p *javalite.Program, e *Engine, maxSteps int, cut bool) (int, error) {
 	t.Helper()
 	ref := gse.New(e.K)
 	ref.Opt = e.Options()
-	type tagged struct {
-		s    *machine.State
+	type pair struct {
+		gs   []*machine.State
+		q    *machine.State
 		rule string
 	}
-	gs := []*machine.State{machine.Initial(p)}
-	qs := []tagged{{machine.Initial(p), "initial"}}
-	compared := 0
-	for n := 0; n <= maxSteps; n++ {
-		if len(gs) == 0 && len(qs) == 0 {
-			return compared, nil
+	compare := func(n int, pr pair) error {
+		hs, err := viewHeaps(e, pr.q, e.solver)
+		if err != nil {
+			return fmt.Errorf("step %d, control %s: %w", n, pr.q.ControlString(), err)
 		}
-		if len(gs) > 3000 {
-			return compared, errInconclusive
-		}
-		want := map[string]map[string]bool{}
-		for _, g := range gs {
+		m := &mismatch{step: n, control: pr.q.ControlString(), rule: pr.rule, engine: hs}
+		want := map[string]bool{}
+		for _, g := range pr.gs {
 			h, err := relation.HeapOf(g)
 			if err != nil {
-				return compared, err
+				return err
 			}
-			c := g.ControlKey()
-			if want[c] == nil {
-				want[c] = map[string]bool{}
-			}
-			want[c][relation.Canonical(h)] = true
-		}
-		seen := map[string]bool{}
-		for _, q := range qs {
-			c := q.s.ControlKey()
-			if seen[c] {
-				return compared, fmt.Errorf("step %d: two engine states at control %s (C13)", n, q.s.ControlString())
-			}
-			seen[c] = true
-			compared++
-			hs, err := viewHeaps(e, q.s, e.solver)
-			if err != nil {
-				return compared, fmt.Errorf("step %d, control %s: %w", n, q.s.ControlString(), err)
-			}
-			m := &mismatch{step: n, control: q.s.ControlString(), rule: q.rule, engine: hs}
-			for h := range want[c] {
-				m.gse = append(m.gse, h)
-			}
-			sort.Strings(m.gse)
-			have := map[string]bool{}
-			for _, h := range hs {
-				have[h] = true
-				if !want[c][h] {
-					m.spurious = append(m.spurious, h)
-				}
-			}
-			for _, h := range m.gse {
-				if !have[h] {
-					m.missing = append(m.missing, h)
-				}
-			}
-			if len(m.missing)+len(m.spurious) > 0 {
-				return compared, m
+			c := relation.Canonical(h)
+			if !want[c] {
+				want[c] = true
+				m.gse = append(m.gse, c)
 			}
 		}
-		for c := range want {
-			if !seen[c] {
-				return compared, fmt.Errorf("step %d: GSE reaches a control the engine does not (C12)", n)
+		sort.Strings(m.gse)
+		have := map[string]bool{}
+		for _, h := range hs {
+			have[h] = true
+			if !want[h] {
+				m.spurious = append(m.spurious, h)
 			}
 		}
-		var next []*machine.State
-		for _, g := range gs {
-			if g.Terminal() {
+		for _, h := range m.gse {
+			if !have[h] {
+				m.missing = append(m.missing, h)
+			}
+		}
+		if len(m.missing)+len(m.spurious) > 0 {
+			return m
+		}
+		return nil
+	}
+	init := pair{[]*machine.State{machine.Initial(p)}, machine.Initial(p), "initial"}
+	if err := compare(0, init); err != nil {
+		return 1, err
+	}
+	pairs := []pair{init}
+	compared := 1
+	for n := 1; n <= maxSteps; n++ {
+		if len(pairs) == 0 {
+			return compared, nil
+		}
+		var next []pair
+		for _, pr := range pairs {
+			if pr.q.Terminal() {
 				continue
 			}
-			succ, err := machine.Step(g, ref, ref.Options())
+			groups := map[string][]*machine.State{}
+			total := 0
+			for _, g := range pr.gs {
+				succ, err := machine.Step(g, ref, ref.Options())
+				if err != nil {
+					return compared, err
+				}
+				for _, sc := range succ {
+					groups[sc.S.ControlKey()] = append(groups[sc.S.ControlKey()], sc.S)
+					total++
+				}
+			}
+			if total > 3000 {
+				return compared, errInconclusive
+			}
+			succ, err := machine.Step(pr.q, e, e.Options())
 			if err != nil {
 				return compared, err
 			}
+			seen := map[string]bool{}
 			for _, sc := range succ {
-				next = append(next, sc.S)
+				c := sc.S.ControlKey()
+				if seen[c] {
+					return compared, fmt.Errorf("step %d: two engine successors at control %s (C13)", n, sc.S.ControlString())
+				}
+				seen[c] = true
+				if groups[c] == nil {
+					return compared, fmt.Errorf("step %d: the engine reaches control %s (%s), GSE does not (C12 backward)", n, sc.S.ControlString(), sc.Rule)
+				}
+				np := pair{groups[c], sc.S, sc.Rule}
+				compared++
+				if err := compare(n, np); err != nil {
+					return compared, err
+				}
+				next = append(next, np)
+			}
+			for c, g := range groups {
+				if !seen[c] {
+					return compared, fmt.Errorf("step %d: GSE reaches control %s, the engine does not (C12 forward)", n, g[0].ControlString())
+				}
 			}
 		}
-		gs = next
-		var qnext []tagged
-		for _, q := range qs {
-			if q.s.Terminal() {
-				continue
-			}
-			succ, err := machine.Step(q.s, e, e.Options())
-			if err != nil {
-				return compared, err
-			}
-			for _, sc := range succ {
-				qnext = append(qnext, tagged{sc.S, sc.Rule})
-			}
-		}
-		qs = qnext
+		pairs = next
+	}
+	if cut {
+		return compared, nil
 	}
 	return compared, fmt.Errorf("paths longer than %d steps", maxSteps)
 }
