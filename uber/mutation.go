@@ -9,8 +9,7 @@ const (
 	MutNone Mutation = iota
 	MutDropNull
 	MutNewIgnoresAliases
-	MutNoWiden
-	MutNoIdleNull
+	MutNoWidenNoIdle
 	MutAliasAll
 	MutReadGuardAccess
 	MutDropOrig
@@ -28,8 +27,7 @@ type MutationInfo struct {
 var Mutations = []MutationInfo{
 	{MutDropNull, "m-drop-null", "resolution without θ_null"},
 	{MutNewIgnoresAliases, "m-new-ignores-aliases", "θ_new's guard without ⋀ r ≠ r_a"},
-	{MutNoWiden, "m-no-widen", "an alias guard does not widen Exists(l_a)"},
-	{MutNoIdleNull, "m-no-idle-null", "no ψ ∨ r = null conjunct at resolution (summary's F3 phantom aliases)"},
+	{MutNoWidenNoIdle, "m-no-widen-no-idle", "neither the idle-null conjunct ψ ∨ r = null nor the widening of Exists(l_a) by alias guards (each alone is an equivalent mutant: either keeps an alias from naming an absent location)"},
 	{MutAliasAll, "m-alias-all", "an alias guard excludes every other candidate, not only the earlier ones (V1 seed 000)"},
 	{MutReadGuardAccess, "m-read-guard-access", "read guard ψ = φ_x instead of φ_x ∧ φ_un (V7 published)"},
 	{MutDropOrig, "m-drop-orig", "a deferred read without θ_orig"},

@@ -253,10 +253,8 @@ func (e *Engine) resolution() view.Resolution {
 		res.DropNull = true
 	case MutNewIgnoresAliases:
 		res.NewIgnoresAliases = true
-	case MutNoWiden:
-		res.NoWiden = true
-	case MutNoIdleNull:
-		res.NoIdleNull = true
+	case MutNoWidenNoIdle:
+		res.NoWiden, res.NoIdleNull = true, true
 	case MutAliasAll:
 		res.AliasAll = true
 	}
