@@ -40,3 +40,25 @@ func TestVariantVerdicts(t *testing.T) {
 		assert.Equal(t, c.want, err.Error(), c.file)
 	}
 }
+
+// TestFiniteKDivergence pins ENGINES.md §6.2's prediction that U-DEFER at
+// finite k diverges like lazier# (§3.2, KB): the resolution's candidates
+// are those of the time of use, GSE's those of the time of the read. On
+// Kiasan's KB program at k = 1 the engine builds heaps GSE never builds
+// (z, of depth 2, aliases the object read later for this.g); on LinkedList
+// at k = 1 it misses one (Node.data, beyond the bound, resolved before the
+// list's data it could alias exists). Both hold at k = −1 (TestExactness).
+func TestFiniteKDivergence(t *testing.T) {
+	solver := newSolver(t)
+	for _, c := range []struct {
+		file, want string
+	}{
+		{"programs/kiasan_kbound.jl", "engine heap GSE never builds (backward)"},
+		{"programs/linkedlist.jl", "GSE heap not represented (forward, T11)"},
+	} {
+		_, err := lockstepCut(t, loadProgram(t, c.file), mustNew(t, "defer", 1, solver), 30, true)
+		require.Error(t, err, c.file)
+		assert.Contains(t, err.Error(), c.want, c.file)
+		t.Logf("%s, k = 1: %v", c.file, err)
+	}
+}
