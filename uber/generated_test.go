@@ -11,9 +11,19 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// generatedCount is how many programs of gen.Programs(1, …) are checked:
-// $UBER_GENERATED, by default 15 (5 with -short). The first 40 were
-// checked (docs/UBER.md); they take about 2 s each on a shared machine.
+// generatedRange is the part of gen.Programs(1, …) checked: programs
+// [$UBER_GENERATED_FROM, $UBER_GENERATED), by default the first 15 (5
+// with -short). Larger ranges were checked in parts (docs/UBER.md); a
+// program takes about 2 s on a shared machine.
+func generatedRange() (from, to int) {
+	if s := os.Getenv("UBER_GENERATED_FROM"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			from = v
+		}
+	}
+	return from, generatedCount()
+}
+
 func generatedCount() int {
 	n := 15
 	if testing.Short() {
@@ -33,13 +43,23 @@ func generatedCount() int {
 // bound, a concretization budget) are counted, not passed; at most a
 // tenth may be.
 func TestGeneratedStream(t *testing.T) {
-	n := generatedCount()
+	from, to := generatedRange()
+	n := to - from
 	solver := newSolver(t)
 	inconclusive := 0
-	for i, p := range gen.Programs(1, n, gen.Default) {
+	// Generated programs can have GSE groups of thousands of states by
+	// step 40; bounded as kiasan's stream is, they count as inconclusive.
+	g, b := groupBound, budget
+	groupBound, budget.Models = 500, 2000
+	t.Cleanup(func() { groupBound, budget = g, b })
+	for i, p := range gen.Programs(1, to, gen.Default) {
+		if i < from {
+			continue
+		}
 		e := mustNew(t, "defer", -1, solver)
 		_, err := lockstepCut(t, p, e, 40, true)
 		if errors.Is(err, errInconclusive) {
+			t.Logf("program %d: inconclusive", i)
 			inconclusive++
 			continue
 		}
@@ -47,6 +67,6 @@ func TestGeneratedStream(t *testing.T) {
 			return
 		}
 	}
-	t.Logf("%d programs: %d inconclusive", n, inconclusive)
+	t.Logf("programs %d..%d: %d inconclusive", from, to, inconclusive)
 	assert.LessOrEqual(t, inconclusive*10, n, "more than a tenth inconclusive")
 }

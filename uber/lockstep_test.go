@@ -60,7 +60,7 @@ func viewHeaps(e *Engine, q *machine.State, solver *smt.Solver) ([]string, error
 	if viol != nil {
 		return nil, fmt.Errorf("View not well formed: %v", viol)
 	}
-	hs, complete, err := relation.Concretize(v, solver, relation.DefaultBudget)
+	hs, complete, err := relation.Concretize(v, solver, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,15 @@ func viewHeaps(e *Engine, q *machine.State, solver *smt.Solver) ([]string, error
 	return out, nil
 }
 
-var errInconclusive = errors.New("inconclusive: concretization budget or level bound reached")
+var errInconclusive = errors.New("inconclusive: concretization budget or group bound reached")
+
+// The harness's bounds: a GSE group larger than groupBound states, or a
+// View with more than budget.Models concretizations, is inconclusive.
+// Tests do not run in parallel; one that lowers them restores them.
+var (
+	groupBound = 3000
+	budget     = relation.DefaultBudget
+)
 
 // mismatch is a step at which the engine's View and GSE disagree: the
 // control, the rule the engine applied last, and the heaps on each side.
@@ -184,7 +192,7 @@ func lockstepCut(t testing.TB, p *javalite.Program, e *Engine, maxSteps int, cut
 					total++
 				}
 			}
-			if total > 3000 {
+			if total > groupBound {
 				return compared, errInconclusive
 			}
 			succ, err := machine.Step(pr.q, e, e.Options())

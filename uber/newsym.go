@@ -28,6 +28,7 @@ func newSymFields(s *machine.State) *machine.State {
 			if v == nil {
 				v = s.Clone()
 			}
+			// Rule: New (seed 004, u-newsym): every field ↦ a fresh unresolved reference
 			lu := v.NewLoc(machine.LocInfo{Class: f.Class, Unresolved: true, MayBeNull: true,
 				Depth: info.Depth + 1, Exists: smt.True()}, machine.RUn)
 			rf := v.InitR()

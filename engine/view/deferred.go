@@ -133,11 +133,11 @@ func ResolveDeferred(s *machine.State, lu machine.Loc, k int, res Resolution) *s
 	r := s.InitR()
 	notNull := smt.Neq(r, machine.RNull)
 	var theta []machine.Entry
-	// Rule: resolve (U-DEFER) — θ_null
+	// Rule: resolve (U-DEFER) — θ_null (seed 004: Field access (null))
 	if !res.DropNull {
 		theta = append(theta, machine.Entry{Guard: smt.And(psi, smt.Eq(r, machine.RNull)), Loc: machine.LNull})
 	}
-	// Rule: resolve (U-DEFER) — θ_new
+	// Rule: resolve (U-DEFER) — θ_new (seed 004: Field access (non-null))
 	parts := []*smt.Formula{psi, notNull}
 	if !res.NewIgnoresAliases && !res.NoAlias {
 		for _, a := range rho {
@@ -158,7 +158,8 @@ func ResolveDeferred(s *machine.State, lu machine.Loc, k int, res Resolution) *s
 		li.Exists = smt.False()
 		assumed = append(assumed, smt.Not(gNew))
 	}
-	// Rule: resolve (U-DEFER) — θ_alias over ρ(C) at this time
+	// Rule: resolve (U-DEFER) — θ_alias over ρ(C) at this time (no seed-004
+	// rule: the authors' later θ_a, dropped by u-noalias)
 	if !res.NoAlias {
 		for i, a := range rho {
 			g := []*smt.Formula{psi, notNull, smt.Eq(r, a.Ref)}
