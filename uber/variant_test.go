@@ -23,10 +23,10 @@ func TestVariantVerdicts(t *testing.T) {
 		// (a GSE state with no engine counterpart).
 		{"programs/uber_noalias.jl", "defer+u-noalias",
 			"step 7: GSE reaches control η={0:s0 1:true}  e=true  k=end, the engine does not (C12 forward)"},
-		// U-NEWSYM: right after New (step 1) the View has f = this and
+		// U-NEWSYM: right after New (step 2) the View has f = this and
 		// f = a fresh input object besides GSE's f = null (L10).
 		{"programs/uber_newsym.jl", "defer+u-newsym",
-			"step 1, control η={0:s0 1:true}  e=s3  k=end (after New): 1 GSE heaps, 3 engine heaps\n" +
+			"step 2, control η={0:s0 1:true}  e=s3  k=(begin * [1 more]) → end (after New): 1 GSE heaps, 3 engine heaps\n" +
 				"  engine heap GSE never builds (backward): R 0:0 3:1|A*(u)|A(0)\n" +
 				"  engine heap GSE never builds (backward): R 0:0 3:1|A*(u)|A(2)|A*(u)"},
 	} {
