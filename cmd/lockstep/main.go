@@ -66,6 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: lockstep %s %s\n\n%s\n\nflags:\n", c.name, c.usage, c.short)
 		fs.PrintDefaults()
 	}
+	defer profileFlag(fs, stderr)()
 	err := c.run(fs, args[1:], stdout, stderr)
 	switch {
 	case err == nil:
