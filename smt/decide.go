@@ -1,0 +1,506 @@
+package smt
+
+import (
+	"fmt"
+	"os"
+)
+
+// A decision procedure in Go for the whole formula fragment.
+//
+// Every formula of this package is a Boolean combination of equalities
+// between constants of one uninterpreted sort: no function symbols, no
+// theory. A conjunction of equalities and disequalities is satisfiable iff
+// no disequality joins two constants that the equalities put in one class
+// (union-find decides it in near-linear time), and then the model that
+// gives every class its own element satisfies it; the sort is uninterpreted,
+// so it has as many elements as classes. Disjunctions are case splits. The
+// decider below is a small DPLL over that: it asserts the conjunctive part of
+// the query into a union-find with a list of disequalities, keeps the
+// disjunctions pending, and splits on the pending disjunction with fewest
+// undecided operands, undoing its unions on backtrack (an undo log; find
+// does no path compression so that undo is exact).
+//
+// Both answers are exact: "unsat" means every branch ended in a conflict
+// between an equality class and a disequality (or a constant), "sat" means a
+// branch asserted an operand of every disjunction, and the class model
+// satisfies everything asserted. The only way it does not answer is its
+// work budget; then the query goes to Z3, which may itself say unknown,
+// and unknown stays an error. Nothing is ever guessed.
+//
+// Incremental use (Assume/Release) maps onto the same structure: an
+// assumption's conjunctive part is asserted into the union-find once, at a
+// level that Release undoes, and its disjunctions join the pending list, so
+// a question under assumptions only adds its own formula. Z3 is told about
+// the assumptions lazily, only when a question has to go to Z3.
+
+// decideBudget bounds the work (atoms asserted plus operands evaluated) of
+// one Go decision before the query is handed to Z3. A variable so tests can
+// shrink it to exercise the fallback.
+var decideBudget = 200_000
+
+// decideEnv, when set to "z3" in the environment, turns the Go decision
+// procedure off in every new solver: every query goes to Z3 as before. It
+// exists for side-by-side measurements with one binary.
+const decideEnv = "LOCKSTEP_SMT"
+
+var decideOffByEnv = os.Getenv(decideEnv) == "z3"
+
+// tri is a three-valued truth value under a partial assignment.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triTrue
+	triOpen
+)
+
+// lit is a formula that must have truth value pos.
+type lit struct {
+	f   *Formula
+	pos bool
+}
+
+// plit is a compiled formula (a node of the decider's arena) that must
+// have truth value pos.
+type plit struct {
+	n   int32
+	pos bool
+}
+
+// cnode is a formula compiled for evaluation: refs by dense index, operands
+// as node indices kids[k0:k1].
+type cnode struct {
+	op     Op
+	a, b   int32
+	k0, k1 int32
+}
+
+// mark is a point of the decider's undo log.
+type mark struct{ unions, diseqs, pend, nodes, kids, added int }
+
+type decider struct {
+	idx    map[Ref]int32 // dense index of every constant seen
+	parent []int32
+	size   []int32
+	unions [][2]int32 // (child root, new root) of each union, for undo
+	diseqs [][2]int32 // asserted disequalities, by dense index
+	pend   []plit     // disjunctions still to satisfy (∨ true or ∧ false)
+	stack  []lit      // scratch of assert
+
+	// The arena of compiled formulas: a pending formula is compiled once
+	// (local maps a formula to its node; added lists them for undo), so
+	// that the search evaluates arrays, not maps.
+	nodes []cnode
+	kids  []int32
+	local map[*Formula]int32
+	added []*Formula
+
+	levels  []mark // one per Assume
+	unsatAt int    // first level whose assumption conflicted, or -1
+
+	// sep holds the root pairs separated by a disequality at the current
+	// search node; memo the values of the arena's nodes at that search node
+	// (valid where stamp == epoch); open the first undecided atom met
+	// (rebuilt per node; see eval).
+	sep   map[uint64]struct{}
+	memo  []tri
+	stamp []uint32
+	epoch uint32
+	open  int32
+
+	work   int
+	gaveUp bool
+
+	off   bool // every query goes to Z3
+	cross bool // every Go answer is checked against Z3
+
+	crossChecked int64    // Go answers compared with Z3's
+	mismatches   []string // the disagreements found, for the test's report
+}
+
+func newDecider() *decider {
+	return &decider{
+		idx:     make(map[Ref]int32),
+		sep:     make(map[uint64]struct{}),
+		local:   make(map[*Formula]int32),
+		unsatAt: -1,
+		off:     decideOffByEnv,
+	}
+}
+
+func (d *decider) index(r Ref) int32 {
+	if i, ok := d.idx[r]; ok {
+		return i
+	}
+	i := int32(len(d.parent))
+	d.idx[r] = i
+	d.parent = append(d.parent, i)
+	d.size = append(d.size, 1)
+	return i
+}
+
+func (d *decider) find(i int32) int32 {
+	for d.parent[i] != i {
+		i = d.parent[i]
+	}
+	return i
+}
+
+func (d *decider) mark() mark {
+	return mark{len(d.unions), len(d.diseqs), len(d.pend), len(d.nodes), len(d.kids), len(d.added)}
+}
+
+func (d *decider) undo(m mark) {
+	for j := len(d.unions) - 1; j >= m.unions; j-- {
+		c, r := d.unions[j][0], d.unions[j][1]
+		d.parent[c] = c
+		d.size[r] -= d.size[c]
+	}
+	d.unions = d.unions[:m.unions]
+	d.diseqs = d.diseqs[:m.diseqs]
+	d.pend = d.pend[:m.pend]
+	for _, f := range d.added[m.added:] {
+		delete(d.local, f)
+	}
+	d.added = d.added[:m.added]
+	d.nodes, d.memo, d.stamp = d.nodes[:m.nodes], d.memo[:m.nodes], d.stamp[:m.nodes]
+	d.kids = d.kids[:m.kids]
+}
+
+// compile returns the arena node of f, compiling it (and its operands)
+// the first time.
+func (d *decider) compile(f *Formula) int32 {
+	if n, ok := d.local[f]; ok {
+		return n
+	}
+	c := cnode{op: f.op}
+	switch f.op {
+	case OpEq:
+		c.a, c.b = d.index(f.a), d.index(f.b)
+	case OpNot, OpAnd, OpOr:
+		ks := make([]int32, len(f.kids))
+		for i, k := range f.kids {
+			ks[i] = d.compile(k)
+		}
+		c.k0 = int32(len(d.kids))
+		d.kids = append(d.kids, ks...)
+		c.k1 = int32(len(d.kids))
+	}
+	n := int32(len(d.nodes))
+	d.nodes = append(d.nodes, c)
+	d.memo = append(d.memo, triOpen)
+	d.stamp = append(d.stamp, 0)
+	d.local[f] = n
+	d.added = append(d.added, f)
+	return n
+}
+
+// union asserts a = b; false on a conflict with a disequality.
+func (d *decider) union(a, b Ref) bool { return d.unionIdx(d.index(a), d.index(b)) }
+
+func (d *decider) unionIdx(a, b int32) bool {
+	ra, rb := d.find(a), d.find(b)
+	if ra == rb {
+		return true
+	}
+	for _, p := range d.diseqs {
+		x, y := d.find(p[0]), d.find(p[1])
+		if (x == ra && y == rb) || (x == rb && y == ra) {
+			return false
+		}
+	}
+	d.work += len(d.diseqs)
+	if d.size[ra] < d.size[rb] {
+		ra, rb = rb, ra
+	}
+	d.parent[rb] = ra
+	d.size[ra] += d.size[rb]
+	d.unions = append(d.unions, [2]int32{rb, ra})
+	return true
+}
+
+// separate asserts a ≠ b; false if they are already in one class.
+func (d *decider) separate(a, b Ref) bool {
+	ia, ib := d.index(a), d.index(b)
+	if d.find(ia) == d.find(ib) {
+		return false
+	}
+	d.diseqs = append(d.diseqs, [2]int32{ia, ib})
+	return true
+}
+
+// assert adds f (or ¬f when !pos) to the state: atoms go into the
+// union-find and the disequalities, disjunctions onto the pending list. It
+// returns false on a conflict, leaving the state to be undone by the caller.
+func (d *decider) assert(f *Formula, pos bool) bool {
+	base := len(d.stack)
+	d.stack = append(d.stack, lit{f, pos})
+	for len(d.stack) > base {
+		l := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		d.work++
+		ok := true
+		switch l.f.op {
+		case OpTrue:
+			ok = l.pos
+		case OpFalse:
+			ok = !l.pos
+		case OpEq:
+			if l.pos {
+				ok = d.union(l.f.a, l.f.b)
+			} else {
+				ok = d.separate(l.f.a, l.f.b)
+			}
+		case OpNot:
+			d.stack = append(d.stack, lit{l.f.kids[0], !l.pos})
+		case OpAnd, OpOr:
+			if (l.f.op == OpAnd) == l.pos {
+				// A conjunction to make true: every operand must hold.
+				for _, k := range l.f.kids {
+					d.stack = append(d.stack, lit{k, l.pos})
+				}
+			} else {
+				d.pend = append(d.pend, plit{d.compile(l.f), l.pos})
+			}
+		default:
+			panic("smt: bad formula op " + l.f.op.String())
+		}
+		if !ok {
+			d.stack = d.stack[:base]
+			return false
+		}
+	}
+	return true
+}
+
+// eval is the value of node n under the current state: true when every
+// extension of the state makes it true, false when none does. Formulas are
+// DAGs with much sharing (guards are built from guards), so values are
+// memoized per search node: eval is linear in the DAG, never in the tree.
+// The first undecided atom met is kept in d.open for the split.
+func (d *decider) eval(n int32) tri {
+	if d.stamp[n] == d.epoch {
+		return d.memo[n]
+	}
+	d.work++
+	c := &d.nodes[n]
+	var v tri
+	switch c.op {
+	case OpTrue:
+		v = triTrue
+	case OpFalse:
+		v = triFalse
+	case OpEq:
+		v = triOpen
+		ra, rb := d.find(c.a), d.find(c.b)
+		if ra == rb {
+			v = triTrue
+		} else if _, ok := d.sep[rootPair(ra, rb)]; ok {
+			v = triFalse
+		} else if d.open < 0 {
+			d.open = n
+		}
+	case OpNot:
+		v = d.eval(d.kids[c.k0])
+		if v != triOpen {
+			v = 1 - v
+		}
+	case OpAnd, OpOr:
+		// absorbing is the operand value that decides the node.
+		absorbing := triFalse
+		if c.op == OpOr {
+			absorbing = triTrue
+		}
+		v = 1 - absorbing // the unit
+		for _, k := range d.kids[c.k0:c.k1] {
+			kv := d.eval(k)
+			if kv == absorbing {
+				v = absorbing
+				break
+			}
+			if kv == triOpen {
+				v = triOpen
+			}
+		}
+	default:
+		panic("smt: bad formula op " + c.op.String())
+	}
+	d.stamp[n], d.memo[n] = d.epoch, v
+	return v
+}
+
+func rootPair(a, b int32) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(uint32(a))<<32 | uint64(uint32(b))
+}
+
+// search decides whether the pending disjunctions can all be satisfied on
+// top of the current state, splitting on one undecided equality atom at a
+// time (equal: a union; different: a disequality) until every pending
+// formula is true under the state, or one is false. It leaves the state as
+// it found it.
+func (d *decider) search() bool {
+	if d.work > decideBudget {
+		d.gaveUp = true
+		return false
+	}
+	clear(d.sep)
+	for _, p := range d.diseqs {
+		d.sep[rootPair(d.find(p[0]), d.find(p[1]))] = struct{}{}
+	}
+	d.epoch++
+	if d.epoch == 0 { // wrapped: forget every stamp
+		clear(d.stamp)
+		d.epoch = 1
+	}
+	d.open = -1
+	for _, l := range d.pend {
+		v := d.eval(l.n)
+		if v == triOpen {
+			continue
+		}
+		if (v == triTrue) != l.pos {
+			return false
+		}
+	}
+	if d.open < 0 {
+		return true // every pending formula is true
+	}
+	atom := d.nodes[d.open]
+	m := d.mark()
+	// Different first: most references of a path differ.
+	for _, eq := range [2]bool{false, true} {
+		ok := true
+		if eq {
+			ok = d.unionIdx(atom.a, atom.b)
+		} else {
+			d.diseqs = append(d.diseqs, [2]int32{atom.a, atom.b})
+		}
+		if ok && d.search() {
+			d.undo(m)
+			return true
+		}
+		d.undo(m)
+		if d.gaveUp {
+			return false
+		}
+	}
+	return false
+}
+
+// query decides the assumptions ∧ f. decided is false when the budget ran
+// out (the caller asks Z3).
+func (d *decider) query(f *Formula) (r Result, decided bool) {
+	if d.unsatAt >= 0 {
+		return Unsat, true
+	}
+	d.work, d.gaveUp = 0, false
+	m := d.mark()
+	ok := d.assert(f, true) && d.search()
+	d.undo(m)
+	if d.gaveUp {
+		return Unknown, false
+	}
+	if len(d.levels) == 0 && len(d.parent) > 4096 {
+		d.reset()
+	}
+	if ok {
+		return Sat, true
+	}
+	return Unsat, true
+}
+
+// reset forgets every constant; only valid with no assumption in force.
+func (d *decider) reset() {
+	d.undo(mark{})
+	clear(d.idx)
+	d.parent, d.size = d.parent[:0], d.size[:0]
+}
+
+// push asserts an assumption at a new level.
+func (d *decider) push(f *Formula) {
+	d.levels = append(d.levels, d.mark())
+	if d.unsatAt < 0 && !d.assert(f, true) {
+		d.unsatAt = len(d.levels) - 1
+	}
+}
+
+// pop undoes the newest level.
+func (d *decider) pop() {
+	n := len(d.levels) - 1
+	d.undo(d.levels[n])
+	d.levels = d.levels[:n]
+	if d.unsatAt >= n {
+		d.unsatAt = -1
+	}
+}
+
+// SetGoDecide turns the Go decision procedure on (the default) or off. Off,
+// every query goes to Z3, as it did before the procedure existed; the
+// environment variable LOCKSTEP_SMT=z3 turns it off in every new solver.
+func (s *Solver) SetGoDecide(on bool) { s.dec.off = !on }
+
+// SetCrossCheck makes the solver ask Z3 as well every query the Go decision
+// procedure answers, and fail the query with an error if the answers
+// differ. It is for tests: it costs a Z3 check per query.
+func (s *Solver) SetCrossCheck(on bool) { s.dec.cross = on }
+
+// decideFault, set only by a test, corrupts Go answers to show that the
+// cross-check catches a wrong one.
+var decideFault func(Result) Result
+
+// CrossChecked returns how many Go answers were compared with Z3's under
+// SetCrossCheck, and the disagreements found.
+func (s *Solver) CrossChecked() (n int64, mismatches []string) {
+	return s.dec.crossChecked, s.dec.mismatches
+}
+
+// goCheck answers f (relative to the assumptions) in Go when it can.
+func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
+	if s.dec.off {
+		return Unknown, false, nil
+	}
+	r, ok := s.dec.query(f)
+	if !ok {
+		return Unknown, false, nil
+	}
+	if decideFault != nil {
+		r = decideFault(r)
+	}
+	s.stats.Decided++
+	if s.dec.cross {
+		zr, err := s.z3Check(f)
+		if err == nil {
+			s.dec.crossChecked++
+		}
+		if err == nil && zr != r {
+			err := fmt.Errorf("smt: the Go decision procedure says %v, Z3 says %v, on %v under assumptions %v", r, zr, f, s.assumed)
+			s.dec.mismatches = append(s.dec.mismatches, err.Error())
+			return Unknown, true, err
+		}
+		// Z3 unknown: nothing to compare.
+	}
+	return r, true, nil
+}
+
+// syncZ3 asserts, in Z3 scopes of their own, the assumptions Z3 has not
+// been told about yet.
+func (s *Solver) syncZ3() error {
+	for s.zdepth < len(s.assumed) {
+		a, err := s.translate(s.assumed[s.zdepth])
+		if err != nil {
+			return err
+		}
+		if err := s.z.push(); err != nil {
+			return err
+		}
+		if err := s.z.assert(a); err != nil {
+			_ = s.z.pop()
+			return err
+		}
+		s.zdepth++
+	}
+	return nil
+}
