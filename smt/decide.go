@@ -23,7 +23,10 @@ import (
 // Both answers are exact: "unsat" means every branch ended in a conflict
 // between an equality class and a disequality (or a constant), "sat" means a
 // branch asserted an operand of every disjunction, and the class model
-// satisfies everything asserted. The only way it does not answer is its
+// satisfies everything asserted. A disjunction is "true" only when an
+// operand is true in every extension of the state (same class, or classes
+// kept apart by a disequality), so nothing is assumed about constants
+// the state leaves open. The only way it does not answer is its
 // work budget; then the query goes to Z3, which may itself say unknown,
 // and unknown stays an error. Nothing is ever guessed.
 //
@@ -76,7 +79,7 @@ type cnode struct {
 }
 
 // mark is a point of the decider's undo log.
-type mark struct{ unions, diseqs, pend, nodes, kids, added int }
+type mark struct{ unions, diseqs, pend int }
 
 type decider struct {
 	idx    map[Ref]int32 // dense index of every constant seen
@@ -88,25 +91,28 @@ type decider struct {
 	stack  []lit      // scratch of assert
 
 	// The arena of compiled formulas: a pending formula is compiled once
-	// (local maps a formula to its node; added lists them for undo), so
-	// that the search evaluates arrays, not maps.
+	// (local maps a formula to its node) and stays compiled across queries
+	// (path conditions recur), so that the search evaluates arrays, not
+	// maps. The arena is independent of the search state; it is dropped
+	// with the constants when it grows past a bound between queries.
 	nodes []cnode
+	form  []*Formula // by node
 	kids  []int32
 	local map[*Formula]int32
-	added []*Formula
 
 	levels  []mark // one per Assume
 	unsatAt int    // first level whose assumption conflicted, or -1
 
 	// sep holds the root pairs separated by a disequality at the current
 	// search node; memo the values of the arena's nodes at that search node
-	// (valid where stamp == epoch); open the first undecided atom met
-	// (rebuilt per node; see eval).
-	sep   map[uint64]struct{}
+	// (valid where stamp == epoch). Both are rebuilt per node (see eval).
+	sep   map[uint64]struct{} // with more than sepBitsMax constants
+	bits  []uint64            // otherwise: bit a·bitsN+b for roots a, b
+	bitsN int
+	set   []int // the bits set, for clearing
 	memo  []tri
 	stamp []uint32
 	epoch uint32
-	open  int32
 
 	work   int
 	gaveUp bool
@@ -147,7 +153,7 @@ func (d *decider) find(i int32) int32 {
 }
 
 func (d *decider) mark() mark {
-	return mark{len(d.unions), len(d.diseqs), len(d.pend), len(d.nodes), len(d.kids), len(d.added)}
+	return mark{len(d.unions), len(d.diseqs), len(d.pend)}
 }
 
 func (d *decider) undo(m mark) {
@@ -159,12 +165,6 @@ func (d *decider) undo(m mark) {
 	d.unions = d.unions[:m.unions]
 	d.diseqs = d.diseqs[:m.diseqs]
 	d.pend = d.pend[:m.pend]
-	for _, f := range d.added[m.added:] {
-		delete(d.local, f)
-	}
-	d.added = d.added[:m.added]
-	d.nodes, d.memo, d.stamp = d.nodes[:m.nodes], d.memo[:m.nodes], d.stamp[:m.nodes]
-	d.kids = d.kids[:m.kids]
 }
 
 // compile returns the arena node of f, compiling it (and its operands)
@@ -188,10 +188,10 @@ func (d *decider) compile(f *Formula) int32 {
 	}
 	n := int32(len(d.nodes))
 	d.nodes = append(d.nodes, c)
+	d.form = append(d.form, f)
 	d.memo = append(d.memo, triOpen)
 	d.stamp = append(d.stamp, 0)
 	d.local[f] = n
-	d.added = append(d.added, f)
 	return n
 }
 
@@ -277,7 +277,6 @@ func (d *decider) assert(f *Formula, pos bool) bool {
 // extension of the state makes it true, false when none does. Formulas are
 // DAGs with much sharing (guards are built from guards), so values are
 // memoized per search node: eval is linear in the DAG, never in the tree.
-// The first undecided atom met is kept in d.open for the split.
 func (d *decider) eval(n int32) tri {
 	if d.stamp[n] == d.epoch {
 		return d.memo[n]
@@ -295,10 +294,8 @@ func (d *decider) eval(n int32) tri {
 		ra, rb := d.find(c.a), d.find(c.b)
 		if ra == rb {
 			v = triTrue
-		} else if _, ok := d.sep[rootPair(ra, rb)]; ok {
+		} else if d.separated(ra, rb) {
 			v = triFalse
-		} else if d.open < 0 {
-			d.open = n
 		}
 	case OpNot:
 		v = d.eval(d.kids[c.k0])
@@ -329,6 +326,45 @@ func (d *decider) eval(n int32) tri {
 	return v
 }
 
+// sepBitsMax bounds the constants for which separated roots are a bit
+// matrix rather than a map.
+const sepBitsMax = 1024
+
+// buildSep records which pairs of roots a disequality separates.
+func (d *decider) buildSep() {
+	n := len(d.parent)
+	if n > sepBitsMax {
+		clear(d.sep)
+		for _, p := range d.diseqs {
+			d.sep[rootPair(d.find(p[0]), d.find(p[1]))] = struct{}{}
+		}
+		return
+	}
+	if d.bitsN != n {
+		d.bits, d.bitsN, d.set = make([]uint64, (n*n+63)/64), n, d.set[:0]
+	}
+	for _, b := range d.set {
+		d.bits[b/64] = 0
+	}
+	d.set = d.set[:0]
+	for _, p := range d.diseqs {
+		a, b := int(d.find(p[0])), int(d.find(p[1]))
+		for _, x := range [2]int{a*n + b, b*n + a} {
+			d.bits[x/64] |= 1 << (x % 64)
+			d.set = append(d.set, x)
+		}
+	}
+}
+
+func (d *decider) separated(a, b int32) bool {
+	if d.bitsN != len(d.parent) {
+		_, ok := d.sep[rootPair(a, b)]
+		return ok
+	}
+	x := int(a)*d.bitsN + int(b)
+	return d.bits[x/64]&(1<<(x%64)) != 0
+}
+
 func rootPair(a, b int32) uint64 {
 	if a > b {
 		a, b = b, a
@@ -341,52 +377,76 @@ func rootPair(a, b int32) uint64 {
 // time (equal: a union; different: a disequality) until every pending
 // formula is true under the state, or one is false. It leaves the state as
 // it found it.
+// search decides whether the pending disjunctions can all be satisfied on
+// top of the current state. At each node it evaluates every pending
+// disjunction (three-valued, memoized); a false one ends the branch, and if
+// none is open the state's class model satisfies the query. Otherwise it
+// splits the open disjunction with fewest open operands: each open operand
+// in turn is asserted, with the operands tried before it asserted false, so
+// the branches are disjoint. The disjunction itself is off the list while
+// its operand is asserted (it is satisfied). The state is left as found.
 func (d *decider) search() bool {
 	if d.work > decideBudget {
 		d.gaveUp = true
 		return false
 	}
-	clear(d.sep)
-	for _, p := range d.diseqs {
-		d.sep[rootPair(d.find(p[0]), d.find(p[1]))] = struct{}{}
-	}
+	d.buildSep()
 	d.epoch++
 	if d.epoch == 0 { // wrapped: forget every stamp
 		clear(d.stamp)
 		d.epoch = 1
 	}
-	d.open = -1
-	for _, l := range d.pend {
+	best, bestOpen := -1, 0
+	for i, l := range d.pend {
+		if l.n < 0 {
+			continue // being split on above
+		}
 		v := d.eval(l.n)
-		if v == triOpen {
+		if v != triOpen {
+			if (v == triTrue) != l.pos {
+				return false
+			}
 			continue
 		}
-		if (v == triTrue) != l.pos {
-			return false
+		c := d.nodes[l.n]
+		open := 0
+		for _, k := range d.kids[c.k0:c.k1] {
+			if d.stamp[k] == d.epoch && d.memo[k] == triOpen {
+				open++
+			}
+		}
+		if best < 0 || open < bestOpen {
+			best, bestOpen = i, open
 		}
 	}
-	if d.open < 0 {
-		return true // every pending formula is true
+	if best < 0 {
+		return true // every pending disjunction is true
 	}
-	atom := d.nodes[d.open]
-	m := d.mark()
-	// Different first: most references of a path differ.
-	for _, eq := range [2]bool{false, true} {
-		ok := true
-		if eq {
-			ok = d.unionIdx(atom.a, atom.b)
-		} else {
-			d.diseqs = append(d.diseqs, [2]int32{atom.a, atom.b})
+	l := d.pend[best]
+	c := d.nodes[l.n]
+	// An open disjunction evaluated every operand (none absorbed), so the
+	// memo says which are open.
+	open := make([]*Formula, 0, bestOpen)
+	for _, k := range d.kids[c.k0:c.k1] {
+		if d.memo[k] == triOpen {
+			open = append(open, d.form[k])
 		}
-		if ok && d.search() {
-			d.undo(m)
+	}
+	d.pend[best].n = -1
+	defer func() { d.pend[best] = l }()
+	start := d.mark()
+	for _, k := range open {
+		m := d.mark()
+		if d.assert(k, l.pos) && d.search() {
+			d.undo(start)
 			return true
 		}
 		d.undo(m)
-		if d.gaveUp {
-			return false
+		if d.gaveUp || !d.assert(k, !l.pos) {
+			break
 		}
 	}
+	d.undo(start)
 	return false
 }
 
@@ -403,7 +463,7 @@ func (d *decider) query(f *Formula) (r Result, decided bool) {
 	if d.gaveUp {
 		return Unknown, false
 	}
-	if len(d.levels) == 0 && len(d.parent) > 4096 {
+	if len(d.levels) == 0 && (len(d.parent) > 4096 || len(d.nodes) > 1<<16) {
 		d.reset()
 	}
 	if ok {
@@ -417,6 +477,10 @@ func (d *decider) reset() {
 	d.undo(mark{})
 	clear(d.idx)
 	d.parent, d.size = d.parent[:0], d.size[:0]
+	clear(d.local)
+	d.nodes, d.kids, d.memo, d.stamp = d.nodes[:0], d.kids[:0], d.memo[:0], d.stamp[:0]
+	clear(d.form)
+	d.form = d.form[:0]
 }
 
 // push asserts an assumption at a new level.
