@@ -68,6 +68,7 @@ type lit struct {
 type plit struct {
 	n   int32
 	pos bool
+	off bool // known true under the state: skipped until undone
 }
 
 // cnode is a formula compiled for evaluation: refs by dense index, operands
@@ -79,7 +80,7 @@ type cnode struct {
 }
 
 // mark is a point of the decider's undo log.
-type mark struct{ unions, diseqs, pend int }
+type mark struct{ unions, diseqs, pend, done int }
 
 type decider struct {
 	idx    map[Ref]int32 // dense index of every constant seen
@@ -88,6 +89,7 @@ type decider struct {
 	unions [][2]int32 // (child root, new root) of each union, for undo
 	diseqs [][2]int32 // asserted disequalities, by dense index
 	pend   []plit     // disjunctions still to satisfy (∨ true or ∧ false)
+	done   []int32    // pend entries turned off, for undo
 	stack  []lit      // scratch of assert
 
 	// The arena of compiled formulas: a pending formula is compiled once
@@ -153,7 +155,7 @@ func (d *decider) find(i int32) int32 {
 }
 
 func (d *decider) mark() mark {
-	return mark{len(d.unions), len(d.diseqs), len(d.pend)}
+	return mark{len(d.unions), len(d.diseqs), len(d.pend), len(d.done)}
 }
 
 func (d *decider) undo(m mark) {
@@ -164,6 +166,12 @@ func (d *decider) undo(m mark) {
 	}
 	d.unions = d.unions[:m.unions]
 	d.diseqs = d.diseqs[:m.diseqs]
+	for _, i := range d.done[m.done:] {
+		if int(i) < m.pend {
+			d.pend[i].off = false
+		}
+	}
+	d.done = d.done[:m.done]
 	d.pend = d.pend[:m.pend]
 }
 
@@ -260,7 +268,7 @@ func (d *decider) assert(f *Formula, pos bool) bool {
 					d.stack = append(d.stack, lit{k, l.pos})
 				}
 			} else {
-				d.pend = append(d.pend, plit{d.compile(l.f), l.pos})
+				d.pend = append(d.pend, plit{n: d.compile(l.f), pos: l.pos})
 			}
 		default:
 			panic("smt: bad formula op " + l.f.op.String())
@@ -391,21 +399,21 @@ func (d *decider) search() bool {
 		return false
 	}
 	d.buildSep()
-	d.epoch++
-	if d.epoch == 0 { // wrapped: forget every stamp
-		clear(d.stamp)
-		d.epoch = 1
-	}
+	d.nextEpoch()
 	best, bestOpen := -1, 0
 	for i, l := range d.pend {
-		if l.n < 0 {
-			continue // being split on above
+		if l.n < 0 || l.off {
+			continue // being split on above, or known true
 		}
 		v := d.eval(l.n)
 		if v != triOpen {
 			if (v == triTrue) != l.pos {
 				return false
 			}
+			// True stays true below this node (the state only grows):
+			// skip it there, until the caller undoes past this point.
+			d.pend[i].off = true
+			d.done = append(d.done, int32(i))
 			continue
 		}
 		c := d.nodes[l.n]
@@ -483,11 +491,41 @@ func (d *decider) reset() {
 	d.form = d.form[:0]
 }
 
-// push asserts an assumption at a new level.
+// push asserts an assumption at a new level, and turns off the pending
+// disjunctions the level makes true, so that no question under it
+// evaluates them again.
 func (d *decider) push(f *Formula) {
 	d.levels = append(d.levels, d.mark())
-	if d.unsatAt < 0 && !d.assert(f, true) {
+	if d.unsatAt >= 0 {
+		return
+	}
+	if !d.assert(f, true) {
 		d.unsatAt = len(d.levels) - 1
+		return
+	}
+	d.buildSep()
+	d.nextEpoch()
+	for i, l := range d.pend {
+		if l.off {
+			continue
+		}
+		switch v := d.eval(l.n); {
+		case v == triOpen:
+		case (v == triTrue) == l.pos:
+			d.pend[i].off = true
+			d.done = append(d.done, int32(i))
+		default:
+			d.unsatAt = len(d.levels) - 1 // a disjunction with every operand false
+			return
+		}
+	}
+}
+
+func (d *decider) nextEpoch() {
+	d.epoch++
+	if d.epoch == 0 { // wrapped: forget every stamp
+		clear(d.stamp)
+		d.epoch = 1
 	}
 }
 
