@@ -50,7 +50,7 @@ type Result struct {
 	MaxSteps   int           `json:"max_steps"`
 	States     int64         `json:"states"`
 	Steps      int64         `json:"steps"`
-	Queries    int64         `json:"solver_queries"` // checks that reached Z3
+	Queries    int64         `json:"solver_queries"`    // checks that reached Z3
 	Decided    int64         `json:"solver_decided_go"` // checks answered by smt's Go decision procedure
 	CacheHits  int64         `json:"solver_cache_hits"`
 	SolverTime time.Duration `json:"solver_time_ns"`
