@@ -196,3 +196,35 @@ func BenchmarkDecide(b *testing.B) {
 		})
 	}
 }
+
+// TestDecideManyConstants: past sepBitsMax constants the separated classes
+// are kept in a map instead of a bit matrix; the answers stay Z3's.
+func TestDecideManyConstants(t *testing.T) {
+	g, z := goSolver(t), newSolver(t)
+	n := Ref(sepBitsMax + 200)
+	var chain []*Formula
+	for r := Ref(1); r < n; r++ {
+		chain = append(chain, Eq(r, r+1))
+	}
+	apart := And(Neq(1, Null), Neq(n, 2000+n))
+	for _, f := range []*Formula{
+		And(And(chain...), apart, Or(Neq(1, n), Eq(Null, 2000+n))),               // sat: null = r2000+n
+		And(And(chain...), apart, Or(Neq(1, n), Eq(Null, 3000+n))),               // sat
+		And(And(chain...), apart, Or(Eq(1, Null), Eq(n, 2000+n)), Eq(5, 3000+n)), // unsat
+	} {
+		gr, err := g.Check(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := z.Check(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gr != zr {
+			t.Fatalf("Go %v, Z3 %v", gr, zr)
+		}
+	}
+	if g.Stats().Decided != 3 {
+		t.Fatalf("stats %+v: want 3 Go decisions", g.Stats())
+	}
+}
