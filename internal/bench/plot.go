@@ -75,7 +75,7 @@ func Plot(rows []Row, dir string) error {
 		return nil
 	}
 	return writeGrid([][]*plot.Plot{{
-		panel("CPU-bound wall time vs k-bound (LinkedList)", "k", "seconds", gTime),
+		panel("Wall time vs k-bound (LinkedList)", "k", "seconds", gTime),
 		panel("Work vs k-bound: summary solver checks (Z3 + Go), GSE states", "k", "count", gWork),
 	}}, dir, GrowthName)
 }
