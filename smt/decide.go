@@ -2,6 +2,7 @@ package smt
 
 import (
 	"fmt"
+	"math/bits"
 	"os"
 )
 
@@ -80,14 +81,14 @@ type cnode struct {
 }
 
 // mark is a point of the decider's undo log.
-type mark struct{ unions, diseqs, pend, done int }
+type mark struct{ unions, seps, pend, done int }
 
 type decider struct {
 	idx    map[Ref]int32 // dense index of every constant seen
 	parent []int32
 	size   []int32
 	unions [][2]int32 // (child root, new root) of each union, for undo
-	diseqs [][2]int32 // asserted disequalities, by dense index
+	seps   [][2]int32 // bits set in the separation matrix, for undo
 	pend   []plit     // disjunctions still to satisfy (∨ true or ∧ false)
 	done   []int32    // pend entries turned off, for undo
 	stack  []lit      // scratch of assert
@@ -105,20 +106,21 @@ type decider struct {
 	levels  []mark // one per Assume
 	unsatAt int    // first level whose assumption conflicted, or -1
 
-	// sep holds the root pairs separated by a disequality at the current
-	// search node; memo the values of the arena's nodes at that search node
-	// (valid where stamp == epoch). Both are rebuilt per node (see eval).
-	sep   map[uint64]struct{} // with more than sepBitsMax constants
-	bits  []uint64            // otherwise: bit a·bitsN+b for roots a, b
-	bitsN int
-	set   []int // the bits set, for clearing
-	// version counts changes of the union-find and the disequalities;
-	// sepVersion is the version sep/bits were built at.
-	version, sepVersion uint64
-	sepN                int // constants at the last build
-	memo                []tri
-	stamp               []uint32
-	epoch               uint32
+	// The separation matrix: bit (a, b) (row a, column b, rows of stride
+	// bits) is set when a disequality separates the classes of roots a and
+	// b. It is kept up to date as the state changes: a disequality sets two
+	// bits, a union ORs the row of the absorbed root into the new root's
+	// (and the column), and undo clears the bits set after the mark. Rows
+	// of roots that stop being roots are left alone, and are right again
+	// when an undo makes them roots again.
+	bits   []uint64
+	stride int
+
+	// memo holds the values of the arena's nodes at the current search
+	// node (valid where stamp == epoch; see eval).
+	memo  []tri
+	stamp []uint32
+	epoch uint32
 
 	work   int
 	gaveUp bool
@@ -133,7 +135,6 @@ type decider struct {
 func newDecider() *decider {
 	return &decider{
 		idx:     make(map[Ref]int32),
-		sep:     make(map[uint64]struct{}),
 		local:   make(map[*Formula]int32),
 		unsatAt: -1,
 		off:     decideOffByEnv,
@@ -148,7 +149,41 @@ func (d *decider) index(r Ref) int32 {
 	d.idx[r] = i
 	d.parent = append(d.parent, i)
 	d.size = append(d.size, 1)
+	if int(i) >= d.stride {
+		d.grow(int(i) + 1)
+	}
 	return i
+}
+
+// grow widens the separation matrix to hold n constants.
+func (d *decider) grow(n int) {
+	stride := max(64, d.stride)
+	for stride < n {
+		stride *= 2
+	}
+	bits := make([]uint64, stride*stride/64)
+	ow, nw := d.stride/64, stride/64
+	for r := 0; r < d.stride; r++ {
+		copy(bits[r*nw:r*nw+ow], d.bits[r*ow:(r+1)*ow])
+	}
+	d.bits, d.stride = bits, stride
+}
+
+func (d *decider) sepBit(a, b int32) bool {
+	x := int(a)*d.stride + int(b)
+	return d.bits[x/64]&(1<<(x%64)) != 0
+}
+
+// setSep records that roots a and b are separated (both bits), trailing
+// what it sets.
+func (d *decider) setSep(a, b int32) {
+	for _, p := range [2][2]int32{{a, b}, {b, a}} {
+		x := int(p[0])*d.stride + int(p[1])
+		if d.bits[x/64]&(1<<(x%64)) == 0 {
+			d.bits[x/64] |= 1 << (x % 64)
+			d.seps = append(d.seps, p)
+		}
+	}
 }
 
 func (d *decider) find(i int32) int32 {
@@ -159,20 +194,21 @@ func (d *decider) find(i int32) int32 {
 }
 
 func (d *decider) mark() mark {
-	return mark{len(d.unions), len(d.diseqs), len(d.pend), len(d.done)}
+	return mark{len(d.unions), len(d.seps), len(d.pend), len(d.done)}
 }
 
 func (d *decider) undo(m mark) {
-	if len(d.unions) > m.unions || len(d.diseqs) > m.diseqs {
-		d.version++
+	for _, p := range d.seps[m.seps:] {
+		x := int(p[0])*d.stride + int(p[1])
+		d.bits[x/64] &^= 1 << (x % 64)
 	}
+	d.seps = d.seps[:m.seps]
 	for j := len(d.unions) - 1; j >= m.unions; j-- {
 		c, r := d.unions[j][0], d.unions[j][1]
 		d.parent[c] = c
 		d.size[r] -= d.size[c]
 	}
 	d.unions = d.unions[:m.unions]
-	d.diseqs = d.diseqs[:m.diseqs]
 	for _, i := range d.done[m.done:] {
 		if int(i) < m.pend {
 			d.pend[i].off = false
@@ -218,31 +254,36 @@ func (d *decider) unionIdx(a, b int32) bool {
 	if ra == rb {
 		return true
 	}
-	for _, p := range d.diseqs {
-		x, y := d.find(p[0]), d.find(p[1])
-		if (x == ra && y == rb) || (x == rb && y == ra) {
-			return false
-		}
+	if d.sepBit(ra, rb) {
+		return false
 	}
-	d.work += len(d.diseqs)
 	if d.size[ra] < d.size[rb] {
 		ra, rb = rb, ra
 	}
-	d.version++
 	d.parent[rb] = ra
 	d.size[ra] += d.size[rb]
 	d.unions = append(d.unions, [2]int32{rb, ra})
+	// Whatever was separated from rb's class is now separated from ra's.
+	w := d.stride / 64
+	row := d.bits[int(rb)*w : (int(rb)+1)*w]
+	for i, word := range row {
+		for word != 0 {
+			c := int32(i*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+			d.setSep(ra, c)
+		}
+		d.work++
+	}
 	return true
 }
 
 // separate asserts a ≠ b; false if they are already in one class.
 func (d *decider) separate(a, b Ref) bool {
-	ia, ib := d.index(a), d.index(b)
-	if d.find(ia) == d.find(ib) {
+	ra, rb := d.find(d.index(a)), d.find(d.index(b))
+	if ra == rb {
 		return false
 	}
-	d.version++
-	d.diseqs = append(d.diseqs, [2]int32{ia, ib})
+	d.setSep(ra, rb)
 	return true
 }
 
@@ -311,7 +352,7 @@ func (d *decider) eval(n int32) tri {
 		ra, rb := d.find(c.a), d.find(c.b)
 		if ra == rb {
 			v = triTrue
-		} else if d.separated(ra, rb) {
+		} else if d.sepBit(ra, rb) {
 			v = triFalse
 		}
 	case OpNot:
@@ -343,60 +384,10 @@ func (d *decider) eval(n int32) tri {
 	return v
 }
 
-// sepBitsMax bounds the constants for which separated roots are a bit
-// matrix rather than a map.
-const sepBitsMax = 1024
-
-// buildSep records which pairs of roots a disequality separates.
-func (d *decider) buildSep() {
-	n := len(d.parent)
-	if d.sepVersion == d.version && d.sepN == n {
-		return // nothing changed since the last build
-	}
-	d.sepVersion, d.sepN = d.version, n
-	if n > sepBitsMax {
-		clear(d.sep)
-		for _, p := range d.diseqs {
-			d.sep[rootPair(d.find(p[0]), d.find(p[1]))] = struct{}{}
-		}
-		return
-	}
-	if d.bitsN != n {
-		d.bits, d.bitsN, d.set = make([]uint64, (n*n+63)/64), n, d.set[:0]
-	}
-	for _, b := range d.set {
-		d.bits[b/64] = 0
-	}
-	d.set = d.set[:0]
-	for _, p := range d.diseqs {
-		a, b := int(d.find(p[0])), int(d.find(p[1]))
-		for _, x := range [2]int{a*n + b, b*n + a} {
-			d.bits[x/64] |= 1 << (x % 64)
-			d.set = append(d.set, x)
-		}
-	}
-}
-
-func (d *decider) separated(a, b int32) bool {
-	if d.bitsN != len(d.parent) {
-		_, ok := d.sep[rootPair(a, b)]
-		return ok
-	}
-	x := int(a)*d.bitsN + int(b)
-	return d.bits[x/64]&(1<<(x%64)) != 0
-}
-
 // splitEarly: the scan of search stops at the first open disjunction with
 // at most this many open operands (one: a unit, which propagates without a
 // real split). Measured: 0 and 1 cost alike; a larger value, more nodes.
 const splitEarly = 1
-
-func rootPair(a, b int32) uint64 {
-	if a > b {
-		a, b = b, a
-	}
-	return uint64(uint32(a))<<32 | uint64(uint32(b))
-}
 
 // search decides whether the pending disjunctions can all be satisfied on
 // top of the current state. At each node it evaluates every pending
@@ -411,7 +402,6 @@ func (d *decider) search() bool {
 		d.gaveUp = true
 		return false
 	}
-	d.buildSep()
 	d.nextEpoch()
 	best, bestOpen := -1, 0
 	for i, l := range d.pend {
@@ -519,7 +509,6 @@ func (d *decider) push(f *Formula) {
 		d.unsatAt = len(d.levels) - 1
 		return
 	}
-	d.buildSep()
 	d.nextEpoch()
 	for i, l := range d.pend {
 		if l.off {
