@@ -1,5 +1,6 @@
 // Package smt holds the path-condition formulas of the heap-summary engine
-// and decides them with Z3 through a small cgo binding.
+// and decides them, in Go where it can and with Z3 through a small cgo
+// binding otherwise.
 //
 // # Formulas
 //
@@ -35,6 +36,14 @@
 // a million queries (TestSolverMemoryFlat; docs/PERFORMANCE.md). A runtime
 // cleanup that deletes the context exists only as a safety net for a Solver
 // dropped without Close.
+//
+// In front of Z3 sits an exact decision procedure in Go (decide.go): the
+// fragment is equality of constants of one uninterpreted sort, which a
+// union-find with disequalities decides for conjunctions, with DPLL-style
+// splits for disjunctions. It answers nearly every query of the engines
+// and the checker without a cgo call; a query past its work budget goes to
+// Z3, so "unknown" can still only come from Z3. LOCKSTEP_SMT=z3 (or
+// SetGoDecide(false)) sends everything to Z3, as before.
 //
 // Partitions, the all-SAT query behind concretization, enumerates set
 // partitions directly in Go when f and the refs mention at most a handful of

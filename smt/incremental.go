@@ -18,23 +18,14 @@ import "errors"
 // force.
 var ErrAssuming = errors.New("smt: assumptions in force")
 
-// Assume opens a scope and asserts f in it.
+// Assume opens a scope and asserts f in it. The Go decision procedure
+// takes f in at once; Z3 is told only when a question under f reaches it.
 func (s *Solver) Assume(f *Formula) error {
 	if s.z == nil {
 		return ErrClosed
 	}
-	s.bound()
-	a, err := s.translate(f)
-	if err != nil {
-		return err
-	}
-	if err := s.z.push(); err != nil {
-		return err
-	}
-	if err := s.z.assert(a); err != nil {
-		_ = s.z.pop()
-		return err
-	}
+	s.assumed = append(s.assumed, f)
+	s.dec.push(f)
 	s.depth++
 	return nil
 }
@@ -48,7 +39,14 @@ func (s *Solver) Release() error {
 		return errors.New("smt: Release without Assume")
 	}
 	s.depth--
-	return s.z.pop()
+	n := len(s.assumed) - 1
+	s.assumed = s.assumed[:n]
+	s.dec.pop()
+	if s.zdepth > n {
+		s.zdepth = n
+		return s.z.pop()
+	}
+	return nil
 }
 
 // Assumptions is the number of scopes in force.

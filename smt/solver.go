@@ -37,6 +37,7 @@ var ErrClosed = errors.New("smt: solver is closed")
 // Stats counts a solver's work since it was created.
 type Stats struct {
 	Queries    int64         // checks that reached Z3 (AllSAT counts each step)
+	Decided    int64         // checks answered exactly in Go, without Z3 (decide.go)
 	CacheHits  int64         // Sat calls answered from the cache
 	Unknowns   int64         // checks Z3 answered unknown
 	SolverTime time.Duration // wall time spent inside Z3 checks
@@ -66,8 +67,14 @@ type Solver struct {
 
 	transLimit, constLimit, satLimit int
 
-	// depth counts the scopes opened by Assume (incremental.go).
-	depth int
+	// depth counts the scopes opened by Assume (incremental.go); assumed
+	// holds their formulas, of which Z3 has been told the first zdepth.
+	depth   int
+	assumed []*Formula
+	zdepth  int
+
+	// dec is the Go decision procedure (decide.go).
+	dec *decider
 
 	stats Stats
 
@@ -91,6 +98,7 @@ func NewSolver() (*Solver, error) {
 		transLimit: defaultTransLimit,
 		constLimit: defaultConstLimit,
 		satLimit:   defaultSatLimit,
+		dec:        newDecider(),
 	}
 	// Deleting the context frees all its ASTs, so the cleanup need not know
 	// about the caches (and must not reference s).
@@ -267,13 +275,26 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 	return v, nil
 }
 
-// Check runs one uncached push/assert/check/pop query on f. It returns
-// Unknown together with an error wrapping ErrUnknown when Z3 gives up.
+// Check runs one uncached query on f: in Go when the decision procedure of
+// decide.go answers within its budget, otherwise as a push/assert/check/pop
+// in Z3. It returns Unknown together with an error wrapping ErrUnknown when
+// Z3 gives up.
 func (s *Solver) Check(f *Formula) (Result, error) {
 	if s.z == nil {
 		return Unknown, ErrClosed
 	}
+	if r, ok, err := s.goCheck(f); ok || err != nil {
+		return r, err
+	}
+	return s.z3Check(f)
+}
+
+// z3Check is Check by Z3.
+func (s *Solver) z3Check(f *Formula) (Result, error) {
 	s.bound()
+	if err := s.syncZ3(); err != nil {
+		return Unknown, err
+	}
 	a, err := s.translate(f)
 	if err != nil {
 		return Unknown, err

@@ -45,8 +45,8 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.BoolVar(&c.asCSV, "csv", false, "print CSV instead of the table")
 	fs.DurationVar(&c.budget, "budget", bench.DefaultBudget, "time budget of one exploration; a run over it is reported as cut")
 	fs.IntVar(&c.steps, "steps", 0, fmt.Sprintf("step bound of every case (0: the LinkedList cases use 26·calls·(k+1)+10, the others %d)", bench.DefaultSteps))
-	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figure (fig2.png, fig2.svg) into this directory")
-	fs.StringVar(&c.plotDir, "plot", "", "write the figure (fig2.png, fig2.svg) into this directory")
+	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figures (fig2 and growth, .png and .svg) into this directory")
+	fs.StringVar(&c.plotDir, "plot", "", "write the figures (fig2 and growth, .png and .svg) into this directory")
 	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
 	var ef engineFlags
 	ef.register(fs, "summary:published", "the engine compared with GSE")

@@ -112,6 +112,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\n%s\n", exitCodes)
 	}
+	defer profileFlag(fs, stderr)()
 	var err error
 	if c.runCtx != nil {
 		interruptible.Store(true)

@@ -106,7 +106,7 @@ func TestQuickSuiteCounts(t *testing.T) {
 			t.Errorf("%s: the step bound %d cut a path with an acyclic heap (GSE cut %d, cyclic %d; summary cut %d, may-cyclic %d)",
 				name, r.Steps, r.GSE.Cut, r.GSE.CutCyclic, r.Summary.Cut, r.Summary.CutCyclic)
 		}
-		if r.Summary.Queries == 0 {
+		if r.Summary.Queries+r.Summary.Decided == 0 {
 			t.Errorf("%s: the summary engine asked the solver nothing", name)
 		}
 	}
@@ -255,6 +255,16 @@ func TestOutputsAndPlot(t *testing.T) {
 	}
 	if !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("summary")) {
 		t.Error("the SVG figure has no svg element or no summary legend")
+	}
+	growth, err := os.ReadFile(filepath.Join(dir, GrowthName+".svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(growth, []byte("summary checks")) || !bytes.Contains(growth, []byte("GSE states")) {
+		t.Error("the growth figure lacks the work lines")
+	}
+	if _, err := os.Stat(filepath.Join(dir, GrowthName+".png")); err != nil {
+		t.Error(err)
 	}
 	if err := Plot(nil, dir); err == nil {
 		t.Error("Plot with no rows succeeded")

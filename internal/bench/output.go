@@ -44,8 +44,29 @@ var csvHeader = []string{
 	"program", "k", "calls", "step_bound",
 	"gse_status", "gse_paths", "gse_value", "gse_error", "gse_cut", "gse_cut_cyclic", "gse_stuck", "gse_states", "gse_wall_s", "gse_peak_heap_bytes",
 	"sum_status", "sum_paths", "sum_value", "sum_error", "sum_cut", "sum_cut_cyclic", "sum_stuck", "sum_states", "sum_wall_s", "sum_peak_heap_bytes",
-	"sum_solver_queries", "sum_solver_cache_hits", "sum_solver_time_s",
+	"sum_solver_queries", "sum_solver_decided_go", "sum_solver_cache_hits", "sum_solver_time_s",
 	"ratio_paths", "ratio_time",
+	"paper_gse_paths", "paper_sum_paths", "paper_gse_s", "paper_sum_s",
+}
+
+// paperRow is seed 000's Table 1 row for a row of the five-call k series,
+// if the paper has one.
+func paperRow(r Row) (gse, sum, gseS, sumS string, ok bool) {
+	if r.Series != SeriesLinkedList5K {
+		return "", "", "", "", false
+	}
+	num := func(f float64) string {
+		if f == 0 {
+			return "-" // not published
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	for _, p := range PaperLinkedList5 {
+		if p.K == r.K {
+			return num(p.GSE), num(p.SH), num(p.GSETime), num(p.SHTm), true
+		}
+	}
+	return "", "", "", "", false
 }
 
 // WriteCSV writes one line per row with a header.
@@ -67,7 +88,9 @@ func WriteCSV(w io.Writer, rows []Row) error {
 		for _, e := range []Result{r.GSE, r.Summary} {
 			rec = append(rec, string(e.Status), i(e.Paths), i(e.Value), i(e.Error), i(e.Cut), i(e.CutCyclic), i(e.Stuck), i(e.States), sec(e.Wall), strconv.FormatUint(e.PeakHeap, 10))
 		}
-		rec = append(rec, i(r.Summary.Queries), i(r.Summary.CacheHits), sec(r.Summary.SolverTime), ratio(r.PathRatio()), ratio(r.TimeRatio()))
+		rec = append(rec, i(r.Summary.Queries), i(r.Summary.Decided), i(r.Summary.CacheHits), sec(r.Summary.SolverTime), ratio(r.PathRatio()), ratio(r.TimeRatio()))
+		pg, ps, pgs, pss, _ := paperRow(r)
+		rec = append(rec, strings.TrimPrefix(pg, "-"), strings.TrimPrefix(ps, "-"), strings.TrimPrefix(pgs, "-"), strings.TrimPrefix(pss, "-"))
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -80,7 +103,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 // legend. budget is printed in the cells of runs cut by it.
 func WriteTable(w io.Writer, rows []Row, budget time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tk\tcalls\tGSE paths\tv/e/c/s\tSH paths\tv/e/c/s\tGSE states\tSH states\tSH queries\tSH cache\tSH solver\tGSE wall\tSH wall\tGSE heap\tSH heap\tpaths G/S\ttime G/S\t")
+	fmt.Fprintln(tw, "program\tk\tcalls\tGSE paths\tv/e/c/s\tSH paths\tv/e/c/s\tGSE states\tSH states\tSH Z3\tSH Go\tSH cache\tSH solver\tGSE wall\tSH wall\tGSE heap\tSH heap\tpaths G/S\ttime G/S\tpaper GSE\tpaper SH\tpaper GSE s\tpaper SH s\t")
 	for _, r := range rows {
 		calls := ""
 		if r.Calls > 0 {
@@ -90,9 +113,14 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration) error {
 		cells := []string{r.Program, KString(r.K), calls,
 			paths(g, budget), ends(g), paths(s, budget), ends(s),
 			count(g, g.States), count(s, s.States),
-			count(s, s.Queries), count(s, s.CacheHits), dur(s, s.SolverTime),
+			count(s, s.Queries), count(s, s.Decided), count(s, s.CacheHits), dur(s, s.SolverTime),
 			dur(g, g.Wall), dur(s, s.Wall), mem(g), mem(s),
 			ratio(r.PathRatio()), ratio(r.TimeRatio())}
+		if pg, ps, pgs, pss, ok := paperRow(r); ok {
+			cells = append(cells, pg, ps, pgs, pss)
+		} else {
+			cells = append(cells, "", "", "", "")
+		}
 		if r.BoundTooSmall() {
 			cells[0] += " (!)"
 		}
@@ -102,6 +130,8 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nv/e/c/s: value / error / cut by the step bound / stuck (paths = their sum). SH = heap summaries.\n")
+	fmt.Fprintf(w, "SH Z3 / SH Go: satisfiability checks answered by Z3 / by smt's Go decision procedure; SH solver: time inside Z3.\n")
+	fmt.Fprintf(w, "paper: seed 000's Table 1 (five calls, JPF on the authors' machine; seconds as published), beside the five-call rows.\n")
 	fmt.Fprintf(w, "cut >%v: the run exceeded the time budget; its counts are lower bounds. skipped: a smaller case of the series was cut.\n", budget)
 	fmt.Fprintf(w, "heap: %s.\n", HeapNote)
 	for _, r := range rows {

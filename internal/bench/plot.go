@@ -28,7 +28,11 @@ var PaperLinkedList5 = []struct {
 }
 
 // Figure file names written by Plot, without extension.
-const FigureName = "fig2"
+const (
+	FigureName = "fig2"
+	// GrowthName is the figure of time and solver work against k.
+	GrowthName = "growth"
+)
 
 var (
 	colGSE   = color.RGBA{R: 0x1f, G: 0x5f, B: 0xbf, A: 0xff}
@@ -63,7 +67,22 @@ func Plot(rows []Row, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	w, h := 30*vg.Centimeter, 22*vg.Centimeter
+	if err := writeGrid(grid, dir, FigureName); err != nil {
+		return err
+	}
+	gTime, gWork := growth(rows)
+	if gTime == nil {
+		return nil
+	}
+	return writeGrid([][]*plot.Plot{{
+		panel("Wall time vs k-bound (LinkedList)", "k", "seconds", gTime),
+		panel("Work vs k-bound: summary solver checks (Z3 + Go), GSE states", "k", "count", gWork),
+	}}, dir, GrowthName)
+}
+
+// writeGrid draws a grid of panels into DIR/NAME.png and DIR/NAME.svg.
+func writeGrid(grid [][]*plot.Plot, dir, name string) error {
+	w, h := 30*vg.Centimeter, 11*vg.Centimeter*vg.Length(len(grid))
 	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
 	svg := vgsvg.New(w, h)
 	for _, c := range []struct {
@@ -71,7 +90,7 @@ func Plot(rows []Row, dir string) error {
 		ext    string
 	}{{png, "png"}, {svg, "svg"}} {
 		dc := draw.New(c.canvas)
-		tiles := draw.Tiles{Rows: 2, Cols: 2,
+		tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]),
 			PadX: vg.Centimeter, PadY: vg.Centimeter,
 			PadTop: vg.Millimeter * 4, PadBottom: vg.Millimeter * 4, PadLeft: vg.Millimeter * 4, PadRight: vg.Millimeter * 4}
 		cs := plot.Align(grid, tiles, dc)
@@ -80,7 +99,7 @@ func Plot(rows []Row, dir string) error {
 				grid[i][j].Draw(cs[i][j])
 			}
 		}
-		f, err := os.Create(filepath.Join(dir, FigureName+"."+c.ext))
+		f, err := os.Create(filepath.Join(dir, name+"."+c.ext))
 		if err != nil {
 			return err
 		}
@@ -93,6 +112,56 @@ func Plot(rows []Row, dir string) error {
 		}
 	}
 	return nil
+}
+
+// growth collects the lines of the growth figure: wall time and work
+// against k for both engines, one and five calls. GSE asks no solver
+// questions (its path conditions are decided by construction), so its work
+// is its number of states; the summary engine's is its satisfiability
+// checks (Z3 and Go-decided; cache hits left out).
+func growth(rows []Row) (times, work []series) {
+	pick := func(res func(Row) Result, val func(Result) float64) func(Row) (float64, float64, bool) {
+		return func(r Row) (float64, float64, bool) {
+			e := res(r)
+			return float64(r.K), max(val(e), 1e-4), e.Status == Done
+		}
+	}
+	line := func(label string, col color.Color, dashed bool, glyph draw.GlyphDrawer, name string, f func(Row) (float64, float64, bool)) series {
+		s := series{label: label, color: col, dashed: dashed, glyph: glyph}
+		for _, r := range rows {
+			if r.Series != name {
+				continue
+			}
+			if x, y, ok := f(r); ok {
+				s.xys = append(s.xys, plotter.XY{X: x, Y: y})
+			}
+		}
+		return s
+	}
+	gse := func(r Row) Result { return r.GSE }
+	sh := func(r Row) Result { return r.Summary }
+	secs := func(e Result) float64 { return e.Wall.Seconds() }
+	states := func(e Result) float64 { return float64(e.States) }
+	checks := func(e Result) float64 { return float64(e.Queries + e.Decided) }
+	circle, square := draw.CircleGlyph{}, draw.SquareGlyph{}
+	times = []series{
+		line("GSE, 1 call", colGSE, false, circle, SeriesLinkedListK, pick(gse, secs)),
+		line("summary, 1 call", colSH, false, circle, SeriesLinkedListK, pick(sh, secs)),
+		line("GSE, 5 calls", colGSE, true, square, SeriesLinkedList5K, pick(gse, secs)),
+		line("summary, 5 calls", colSH, true, square, SeriesLinkedList5K, pick(sh, secs)),
+	}
+	work = []series{
+		line("GSE states, 1 call", colGSE, false, circle, SeriesLinkedListK, pick(gse, states)),
+		line("summary checks, 1 call", colSH, false, circle, SeriesLinkedListK, pick(sh, checks)),
+		line("GSE states, 5 calls", colGSE, true, square, SeriesLinkedList5K, pick(gse, states)),
+		line("summary checks, 5 calls", colSH, true, square, SeriesLinkedList5K, pick(sh, checks)),
+	}
+	for _, s := range times {
+		if len(s.xys) > 0 {
+			return times, work
+		}
+	}
+	return nil, nil
 }
 
 // figures collects the four panels' lines from the rows.

@@ -52,7 +52,8 @@ type Result struct {
 	MaxSteps   int           `json:"max_steps"`
 	States     int64         `json:"states"`
 	Steps      int64         `json:"steps"`
-	Queries    int64         `json:"solver_queries"`
+	Queries    int64         `json:"solver_queries"`    // checks that reached Z3
+	Decided    int64         `json:"solver_decided_go"` // checks answered by smt's Go decision procedure
 	CacheHits  int64         `json:"solver_cache_hits"`
 	SolverTime time.Duration `json:"solver_time_ns"`
 	Wall       time.Duration `json:"wall_ns"`
@@ -347,6 +348,7 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 	if sol != nil {
 		ss := sol.Stats()
 		res.Queries, res.CacheHits, res.SolverTime = ss.Queries, ss.CacheHits, ss.SolverTime
+		res.Decided = ss.Decided
 	}
 	return res, nil
 }

@@ -1,0 +1,613 @@
+package smt
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+)
+
+// A decision procedure in Go for the whole formula fragment.
+//
+// Every formula of this package is a Boolean combination of equalities
+// between constants of one uninterpreted sort: no function symbols, no
+// theory. A conjunction of equalities and disequalities is satisfiable iff
+// no disequality joins two constants that the equalities put in one class
+// (union-find decides it in near-linear time), and then the model that
+// gives every class its own element satisfies it; the sort is uninterpreted,
+// so it has as many elements as classes. Disjunctions are case splits. The
+// decider below is a small DPLL over that: it asserts the conjunctive part of
+// the query into a union-find with a list of disequalities, keeps the
+// disjunctions pending, and splits on the pending disjunction with fewest
+// undecided operands, undoing its unions on backtrack (an undo log; find
+// does no path compression so that undo is exact).
+//
+// Both answers are exact: "unsat" means every branch ended in a conflict
+// between an equality class and a disequality (or a constant), "sat" means a
+// branch asserted an operand of every disjunction, and the class model
+// satisfies everything asserted. A disjunction is "true" only when an
+// operand is true in every extension of the state (same class, or classes
+// kept apart by a disequality), so nothing is assumed about constants
+// the state leaves open. The only way it does not answer is its
+// work budget; then the query goes to Z3, which may itself say unknown,
+// and unknown stays an error. Nothing is ever guessed.
+//
+// Incremental use (Assume/Release) maps onto the same structure: an
+// assumption's conjunctive part is asserted into the union-find once, at a
+// level that Release undoes, and its disjunctions join the pending list, so
+// a question under assumptions only adds its own formula. Z3 is told about
+// the assumptions lazily, only when a question has to go to Z3.
+
+// decideBudget bounds the work (atoms asserted plus operands evaluated) of
+// one Go decision before the query is handed to Z3. A variable so tests can
+// shrink it to exercise the fallback.
+var decideBudget = 200_000
+
+// decideEnv, when set to "z3" in the environment, turns the Go decision
+// procedure off in every new solver: every query goes to Z3 as before. It
+// exists for side-by-side measurements with one binary.
+const decideEnv = "LOCKSTEP_SMT"
+
+var decideOffByEnv = os.Getenv(decideEnv) == "z3"
+
+// tri is a three-valued truth value under a partial assignment.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triTrue
+	triOpen
+)
+
+// lit is a formula that must have truth value pos.
+type lit struct {
+	f   *Formula
+	pos bool
+}
+
+// plit is a compiled formula (a node of the decider's arena) that must
+// have truth value pos.
+type plit struct {
+	n   int32
+	pos bool
+	off bool // known true under the state: skipped until undone
+}
+
+// cnode is a formula compiled for evaluation: refs by dense index, operands
+// as node indices kids[k0:k1].
+type cnode struct {
+	op     Op
+	a, b   int32
+	k0, k1 int32
+}
+
+// mark is a point of the decider's undo log.
+type mark struct{ unions, seps, pend, done int }
+
+type decider struct {
+	idx    map[Ref]int32 // dense index of every constant seen
+	parent []int32
+	size   []int32
+	unions [][2]int32 // (child root, new root) of each union, for undo
+	seps   [][2]int32 // bits set in the separation matrix, for undo
+	pend   []plit     // disjunctions still to satisfy (∨ true or ∧ false)
+	done   []int32    // pend entries turned off, for undo
+	stack  []lit      // scratch of assert
+
+	// The arena of compiled formulas: a pending formula is compiled once
+	// (local maps a formula to its node) and stays compiled across queries
+	// (path conditions recur), so that the search evaluates arrays, not
+	// maps. The arena is independent of the search state; it is dropped
+	// with the constants when it grows past a bound between queries.
+	nodes []cnode
+	form  []*Formula // by node
+	kids  []int32
+	local map[*Formula]int32
+
+	levels  []mark // one per Assume
+	unsatAt int    // first level whose assumption conflicted, or -1
+
+	// The separation matrix: bit (a, b) (row a, column b, rows of stride
+	// bits) is set when a disequality separates the classes of roots a and
+	// b. It is kept up to date as the state changes: a disequality sets two
+	// bits, a union ORs the row of the absorbed root into the new root's
+	// (and the column), and undo clears the bits set after the mark. Rows
+	// of roots that stop being roots are left alone, and are right again
+	// when an undo makes them roots again.
+	bits   []uint64
+	stride int
+
+	// memo holds the values of the arena's nodes at the current search
+	// node (valid where stamp == epoch; see eval).
+	memo  []tri
+	stamp []uint32
+	epoch uint32
+
+	work   int
+	gaveUp bool
+
+	off   bool // every query goes to Z3
+	cross bool // every Go answer is checked against Z3
+
+	crossChecked int64    // Go answers compared with Z3's
+	mismatches   []string // the disagreements found, for the test's report
+}
+
+func newDecider() *decider {
+	return &decider{
+		idx:     make(map[Ref]int32),
+		local:   make(map[*Formula]int32),
+		unsatAt: -1,
+		off:     decideOffByEnv,
+	}
+}
+
+func (d *decider) index(r Ref) int32 {
+	if i, ok := d.idx[r]; ok {
+		return i
+	}
+	i := int32(len(d.parent))
+	d.idx[r] = i
+	d.parent = append(d.parent, i)
+	d.size = append(d.size, 1)
+	if int(i) >= d.stride {
+		d.grow(int(i) + 1)
+	}
+	return i
+}
+
+// grow widens the separation matrix to hold n constants.
+func (d *decider) grow(n int) {
+	stride := max(64, d.stride)
+	for stride < n {
+		stride *= 2
+	}
+	bits := make([]uint64, stride*stride/64)
+	ow, nw := d.stride/64, stride/64
+	for r := 0; r < d.stride; r++ {
+		copy(bits[r*nw:r*nw+ow], d.bits[r*ow:(r+1)*ow])
+	}
+	d.bits, d.stride = bits, stride
+}
+
+func (d *decider) sepBit(a, b int32) bool {
+	x := int(a)*d.stride + int(b)
+	return d.bits[x/64]&(1<<(x%64)) != 0
+}
+
+// setSep records that roots a and b are separated (both bits), trailing
+// what it sets.
+func (d *decider) setSep(a, b int32) {
+	for _, p := range [2][2]int32{{a, b}, {b, a}} {
+		x := int(p[0])*d.stride + int(p[1])
+		if d.bits[x/64]&(1<<(x%64)) == 0 {
+			d.bits[x/64] |= 1 << (x % 64)
+			d.seps = append(d.seps, p)
+		}
+	}
+}
+
+func (d *decider) find(i int32) int32 {
+	for d.parent[i] != i {
+		i = d.parent[i]
+	}
+	return i
+}
+
+func (d *decider) mark() mark {
+	return mark{len(d.unions), len(d.seps), len(d.pend), len(d.done)}
+}
+
+func (d *decider) undo(m mark) {
+	for _, p := range d.seps[m.seps:] {
+		x := int(p[0])*d.stride + int(p[1])
+		d.bits[x/64] &^= 1 << (x % 64)
+	}
+	d.seps = d.seps[:m.seps]
+	for j := len(d.unions) - 1; j >= m.unions; j-- {
+		c, r := d.unions[j][0], d.unions[j][1]
+		d.parent[c] = c
+		d.size[r] -= d.size[c]
+	}
+	d.unions = d.unions[:m.unions]
+	for _, i := range d.done[m.done:] {
+		if int(i) < m.pend {
+			d.pend[i].off = false
+		}
+	}
+	d.done = d.done[:m.done]
+	d.pend = d.pend[:m.pend]
+}
+
+// compile returns the arena node of f, compiling it (and its operands)
+// the first time.
+func (d *decider) compile(f *Formula) int32 {
+	if n, ok := d.local[f]; ok {
+		return n
+	}
+	c := cnode{op: f.op}
+	switch f.op {
+	case OpEq:
+		c.a, c.b = d.index(f.a), d.index(f.b)
+	case OpNot, OpAnd, OpOr:
+		ks := make([]int32, len(f.kids))
+		for i, k := range f.kids {
+			ks[i] = d.compile(k)
+		}
+		c.k0 = int32(len(d.kids))
+		d.kids = append(d.kids, ks...)
+		c.k1 = int32(len(d.kids))
+	}
+	n := int32(len(d.nodes))
+	d.nodes = append(d.nodes, c)
+	d.form = append(d.form, f)
+	d.memo = append(d.memo, triOpen)
+	d.stamp = append(d.stamp, 0)
+	d.local[f] = n
+	return n
+}
+
+// union asserts a = b; false on a conflict with a disequality.
+func (d *decider) union(a, b Ref) bool { return d.unionIdx(d.index(a), d.index(b)) }
+
+func (d *decider) unionIdx(a, b int32) bool {
+	ra, rb := d.find(a), d.find(b)
+	if ra == rb {
+		return true
+	}
+	if d.sepBit(ra, rb) {
+		return false
+	}
+	if d.size[ra] < d.size[rb] {
+		ra, rb = rb, ra
+	}
+	d.parent[rb] = ra
+	d.size[ra] += d.size[rb]
+	d.unions = append(d.unions, [2]int32{rb, ra})
+	// Whatever was separated from rb's class is now separated from ra's.
+	w := d.stride / 64
+	row := d.bits[int(rb)*w : (int(rb)+1)*w]
+	for i, word := range row {
+		for word != 0 {
+			c := int32(i*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+			d.setSep(ra, c)
+		}
+		d.work++
+	}
+	return true
+}
+
+// separate asserts a ≠ b; false if they are already in one class.
+func (d *decider) separate(a, b Ref) bool {
+	ra, rb := d.find(d.index(a)), d.find(d.index(b))
+	if ra == rb {
+		return false
+	}
+	d.setSep(ra, rb)
+	return true
+}
+
+// assert adds f (or ¬f when !pos) to the state: atoms go into the
+// union-find and the disequalities, disjunctions onto the pending list. It
+// returns false on a conflict, leaving the state to be undone by the caller.
+func (d *decider) assert(f *Formula, pos bool) bool {
+	base := len(d.stack)
+	d.stack = append(d.stack, lit{f, pos})
+	for len(d.stack) > base {
+		l := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		d.work++
+		ok := true
+		switch l.f.op {
+		case OpTrue:
+			ok = l.pos
+		case OpFalse:
+			ok = !l.pos
+		case OpEq:
+			if l.pos {
+				ok = d.union(l.f.a, l.f.b)
+			} else {
+				ok = d.separate(l.f.a, l.f.b)
+			}
+		case OpNot:
+			d.stack = append(d.stack, lit{l.f.kids[0], !l.pos})
+		case OpAnd, OpOr:
+			if (l.f.op == OpAnd) == l.pos {
+				// A conjunction to make true: every operand must hold.
+				for _, k := range l.f.kids {
+					d.stack = append(d.stack, lit{k, l.pos})
+				}
+			} else {
+				d.pend = append(d.pend, plit{n: d.compile(l.f), pos: l.pos})
+			}
+		default:
+			panic("smt: bad formula op " + l.f.op.String())
+		}
+		if !ok {
+			d.stack = d.stack[:base]
+			return false
+		}
+	}
+	return true
+}
+
+// eval is the value of node n under the current state: true when every
+// extension of the state makes it true, false when none does. Formulas are
+// DAGs with much sharing (guards are built from guards), so values are
+// memoized per search node: eval is linear in the DAG, never in the tree.
+func (d *decider) eval(n int32) tri {
+	if d.stamp[n] == d.epoch {
+		return d.memo[n]
+	}
+	d.work++
+	c := &d.nodes[n]
+	var v tri
+	switch c.op {
+	case OpTrue:
+		v = triTrue
+	case OpFalse:
+		v = triFalse
+	case OpEq:
+		v = triOpen
+		ra, rb := d.find(c.a), d.find(c.b)
+		if ra == rb {
+			v = triTrue
+		} else if d.sepBit(ra, rb) {
+			v = triFalse
+		}
+	case OpNot:
+		v = d.eval(d.kids[c.k0])
+		if v != triOpen {
+			v = 1 - v
+		}
+	case OpAnd, OpOr:
+		// absorbing is the operand value that decides the node.
+		absorbing := triFalse
+		if c.op == OpOr {
+			absorbing = triTrue
+		}
+		v = 1 - absorbing // the unit
+		for _, k := range d.kids[c.k0:c.k1] {
+			kv := d.eval(k)
+			if kv == absorbing {
+				v = absorbing
+				break
+			}
+			if kv == triOpen {
+				v = triOpen
+			}
+		}
+	default:
+		panic("smt: bad formula op " + c.op.String())
+	}
+	d.stamp[n], d.memo[n] = d.epoch, v
+	return v
+}
+
+// splitEarly: the scan of search stops at the first open disjunction with
+// at most this many open operands (one: a unit, which propagates without a
+// real split). Measured: 0 and 1 cost alike; a larger value, more nodes.
+const splitEarly = 1
+
+// search decides whether the pending disjunctions can all be satisfied on
+// top of the current state. At each node it evaluates every pending
+// disjunction (three-valued, memoized); a false one ends the branch, and if
+// none is open the state's class model satisfies the query. Otherwise it
+// splits the open disjunction with fewest open operands: each open operand
+// in turn is asserted, with the operands tried before it asserted false, so
+// the branches are disjoint. The disjunction itself is off the list while
+// its operand is asserted (it is satisfied). The state is left as found.
+func (d *decider) search() bool {
+	if d.work > decideBudget {
+		d.gaveUp = true
+		return false
+	}
+	d.nextEpoch()
+	best, bestOpen := -1, 0
+	for i, l := range d.pend {
+		if l.n < 0 || l.off {
+			continue // being split on above, or known true
+		}
+		v := d.eval(l.n)
+		if v != triOpen {
+			if (v == triTrue) != l.pos {
+				return false
+			}
+			// True stays true below this node (the state only grows):
+			// skip it there, until the caller undoes past this point.
+			d.pend[i].off = true
+			d.done = append(d.done, int32(i))
+			continue
+		}
+		c := d.nodes[l.n]
+		open := 0
+		for _, k := range d.kids[c.k0:c.k1] {
+			if d.stamp[k] == d.epoch && d.memo[k] == triOpen {
+				open++
+			}
+		}
+		if best < 0 || open < bestOpen {
+			best, bestOpen = i, open
+		}
+		if bestOpen <= splitEarly {
+			break
+		}
+	}
+	if best < 0 {
+		return true // every pending disjunction is true
+	}
+	l := d.pend[best]
+	c := d.nodes[l.n]
+	// An open disjunction evaluated every operand (none absorbed), so the
+	// memo says which are open.
+	open := make([]*Formula, 0, bestOpen)
+	for _, k := range d.kids[c.k0:c.k1] {
+		if d.memo[k] == triOpen {
+			open = append(open, d.form[k])
+		}
+	}
+	d.pend[best].n = -1
+	defer func() { d.pend[best] = l }()
+	start := d.mark()
+	for _, k := range open {
+		m := d.mark()
+		if d.assert(k, l.pos) && d.search() {
+			d.undo(start)
+			return true
+		}
+		d.undo(m)
+		if d.gaveUp || !d.assert(k, !l.pos) {
+			break
+		}
+	}
+	d.undo(start)
+	return false
+}
+
+// query decides the assumptions ∧ f. decided is false when the budget ran
+// out (the caller asks Z3).
+func (d *decider) query(f *Formula) (r Result, decided bool) {
+	if d.unsatAt >= 0 {
+		return Unsat, true
+	}
+	d.work, d.gaveUp = 0, false
+	m := d.mark()
+	ok := d.assert(f, true) && d.search()
+	d.undo(m)
+	if d.gaveUp {
+		return Unknown, false
+	}
+	if len(d.levels) == 0 && (len(d.parent) > 4096 || len(d.nodes) > 1<<16) {
+		d.reset()
+	}
+	if ok {
+		return Sat, true
+	}
+	return Unsat, true
+}
+
+// reset forgets every constant; only valid with no assumption in force.
+func (d *decider) reset() {
+	d.undo(mark{})
+	clear(d.idx)
+	d.parent, d.size = d.parent[:0], d.size[:0]
+	clear(d.local)
+	d.nodes, d.kids, d.memo, d.stamp = d.nodes[:0], d.kids[:0], d.memo[:0], d.stamp[:0]
+	clear(d.form)
+	d.form = d.form[:0]
+}
+
+// push asserts an assumption at a new level, and turns off the pending
+// disjunctions the level makes true, so that no question under it
+// evaluates them again.
+func (d *decider) push(f *Formula) {
+	d.levels = append(d.levels, d.mark())
+	if d.unsatAt >= 0 {
+		return
+	}
+	if !d.assert(f, true) {
+		d.unsatAt = len(d.levels) - 1
+		return
+	}
+	d.nextEpoch()
+	for i, l := range d.pend {
+		if l.off {
+			continue
+		}
+		switch v := d.eval(l.n); {
+		case v == triOpen:
+		case (v == triTrue) == l.pos:
+			d.pend[i].off = true
+			d.done = append(d.done, int32(i))
+		default:
+			d.unsatAt = len(d.levels) - 1 // a disjunction with every operand false
+			return
+		}
+	}
+}
+
+func (d *decider) nextEpoch() {
+	d.epoch++
+	if d.epoch == 0 { // wrapped: forget every stamp
+		clear(d.stamp)
+		d.epoch = 1
+	}
+}
+
+// pop undoes the newest level.
+func (d *decider) pop() {
+	n := len(d.levels) - 1
+	d.undo(d.levels[n])
+	d.levels = d.levels[:n]
+	if d.unsatAt >= n {
+		d.unsatAt = -1
+	}
+}
+
+// SetGoDecide turns the Go decision procedure on (the default) or off. Off,
+// every query goes to Z3, as it did before the procedure existed; the
+// environment variable LOCKSTEP_SMT=z3 turns it off in every new solver.
+func (s *Solver) SetGoDecide(on bool) { s.dec.off = !on }
+
+// SetCrossCheck makes the solver ask Z3 as well every query the Go decision
+// procedure answers, and fail the query with an error if the answers
+// differ. It is for tests: it costs a Z3 check per query.
+func (s *Solver) SetCrossCheck(on bool) { s.dec.cross = on }
+
+// decideFault, set only by a test, corrupts Go answers to show that the
+// cross-check catches a wrong one.
+var decideFault func(Result) Result
+
+// CrossChecked returns how many Go answers were compared with Z3's under
+// SetCrossCheck, and the disagreements found.
+func (s *Solver) CrossChecked() (n int64, mismatches []string) {
+	return s.dec.crossChecked, s.dec.mismatches
+}
+
+// goCheck answers f (relative to the assumptions) in Go when it can.
+func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
+	if s.dec.off {
+		return Unknown, false, nil
+	}
+	r, ok := s.dec.query(f)
+	if !ok {
+		return Unknown, false, nil
+	}
+	if decideFault != nil {
+		r = decideFault(r)
+	}
+	s.stats.Decided++
+	if s.dec.cross {
+		zr, err := s.z3Check(f)
+		if err == nil {
+			s.dec.crossChecked++
+		}
+		if err == nil && zr != r {
+			err := fmt.Errorf("smt: the Go decision procedure says %v, Z3 says %v, on %v under assumptions %v", r, zr, f, s.assumed)
+			s.dec.mismatches = append(s.dec.mismatches, err.Error())
+			return Unknown, true, err
+		}
+		// Z3 unknown: nothing to compare.
+	}
+	return r, true, nil
+}
+
+// syncZ3 asserts, in Z3 scopes of their own, the assumptions Z3 has not
+// been told about yet.
+func (s *Solver) syncZ3() error {
+	for s.zdepth < len(s.assumed) {
+		a, err := s.translate(s.assumed[s.zdepth])
+		if err != nil {
+			return err
+		}
+		if err := s.z.push(); err != nil {
+			return err
+		}
+		if err := s.z.assert(a); err != nil {
+			_ = s.z.pop()
+			return err
+		}
+		s.zdepth++
+	}
+	return nil
+}
