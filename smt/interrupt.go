@@ -138,3 +138,21 @@ func Undecided(err error) bool {
 	return errors.Is(err, ErrUnknown) || errors.Is(err, context.Canceled) ||
 		errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ze)
 }
+
+// goAnswer passes an answer of the Go decision procedure (decide.go)
+// through the gate as a Z3 answer passes: a canceled solver refuses it
+// (every query after cancellation fails with ErrCanceled, whoever would
+// have answered it), and injected faults hit it at the same rate, retried
+// the same way, so a fault-injection run exercises every query the
+// checker asks, not only the few that reach Z3.
+func (z *zctx) goAnswer(r Result) (int, error) {
+	return z.retry(func() (int, error) {
+		if x, err, stop := z.gate.enter("check"); stop {
+			return x, err
+		}
+		if r == Sat {
+			return lTrue, nil
+		}
+		return lFalse, nil
+	})
+}

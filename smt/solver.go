@@ -284,7 +284,14 @@ func (s *Solver) Check(f *Formula) (Result, error) {
 		return Unknown, ErrClosed
 	}
 	if r, ok, err := s.goCheck(f); ok || err != nil {
-		return r, err
+		if err != nil {
+			return r, err
+		}
+		lr, err := s.z.goAnswer(r)
+		if err != nil {
+			return Unknown, err
+		}
+		return s.result(lr)
 	}
 	return s.z3Check(f)
 }
