@@ -13,8 +13,12 @@
 //
 // The engine is one implementation of the rules plus a Variant: the points
 // where the sources disagree (RULES.md §9), and deliberate mutations for
-// testing the checker, are fields of the Variant read at the place the rule
-// makes the choice. Every satisfiability question S(φ) goes to the
+// testing the checker, are fields of the Variant, each named, documented
+// and composable as one row of Table. A reading is read at the choice
+// point of its rule, tagged with its row of RULES.md §9 (`// V7`); a
+// mutation is applied at exactly one place, tagged `// Mutant m-NAME`.
+// Summarize is written one function per θ (thetaNull, thetaNew,
+// thetaAlias, thetaOrig), each headed by its line of RULES.md §6. Every satisfiability question S(φ) goes to the
 // smt.Solver; an unknown answer is returned as an error and never guessed,
 // so a state is never built on an undecided premise.
 //
@@ -90,7 +94,7 @@ func (e *Engine) sat(f *smt.Formula) (bool, error) {
 // merge adds (g l) to the set, merging a duplicate location by disjunction
 // (or by conjunction under the MergeByAnd mutation).
 func (e *Engine) merge(s machine.GVS, g *smt.Formula, l machine.Loc) machine.GVS {
-	if !e.v.Mutation.MergeByAnd {
+	if !e.v.Mutation.MergeByAnd { // Mutant m-merge-and
 		return s.Merge(g, l)
 	}
 	for i, en := range s {
@@ -155,11 +159,43 @@ func notAll(fs []*smt.Formula) *smt.Formula {
 	return smt.And(out...)
 }
 
+// The path conditions of Field access (A). RULES.md §6 computes →S*, VS
+// and the successor all under φ'_g; these three functions are the only
+// places where a reading (V2) or a mutant deviates.
+
+// initPhi is the condition →S* and VS are computed under.
+func (e *Engine) initPhi(phiG, phiP *smt.Formula) *smt.Formula {
+	if e.v.Mutation.ForgetPhiPrime { // Mutant m-forget-phi-prime
+		return phiG
+	}
+	return phiP
+}
+
+// accessPhi is the successor's path condition (before what →S* assumes),
+// against which →S* prunes.
+func (e *Engine) accessPhi(phiG, phiP *smt.Formula) *smt.Formula {
+	if e.v.AccessKeepsPhi { // V2, seed 000: keep φ_g
+		return phiG
+	}
+	if e.v.Mutation.SuccessorKeepsPhi { // Mutant m-successor-keeps-phi
+		return phiG
+	}
+	return phiP
+}
+
+// vsPhi is the condition of VS, after →S* assumed what it assumed.
+func (e *Engine) vsPhi(phiG, phiP, assumed *smt.Formula) *smt.Formula {
+	if e.v.AccessKeepsPhi { // V2, seed 000: VS under φ_g
+		return phiG
+	}
+	return smt.And(e.initPhi(phiG, phiP), assumed)
+}
+
 // errorState turns s into the error state of A′ or W′: (L R φ η error end)
 // with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading).
 func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
 	phi := phiG
-	if !e.v.ErrorKeepsPhi {
+	if !e.v.ErrorKeepsPhi { // V8
 		phi = smt.And(phiG, smt.Or(theta0...))
 	}
 	setPhi(s, phi)
@@ -186,39 +222,27 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		if len(theta0) > 0 {
 			sa = s.Clone() // A′ below needs the state before →S*
 		}
-		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
-		under := phiP
-		if e.v.Mutation.ForgetPhiPrime {
-			under = phiG
-		}
-		result := phiP
-		if e.v.AccessKeepsPhi || e.v.Mutation.SuccessorKeepsPhi { // V2, seed 000
-			result = phiG
-		}
-		assumed, err := e.summarizeStar(sa, r, f, under, result)
+		phiP := smt.And(phiG, notAll(theta0)) // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
+		// (L R r f C) →S* (L' R' r f C) under φ'_g
+		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(phiG, phiP), e.accessPhi(phiG, phiP))
 		if err != nil {
 			return nil, err
 		}
-		result = smt.And(result, assumed)
-		under = smt.And(under, assumed)
-		vsPhi := under
-		if e.v.AccessKeepsPhi {
-			vsPhi = phiG
-		}
-		vs, err := e.vs(sa, r, f, vsPhi)
+		// r' = stack_r(), L'[r' ↦ VS(L',R',φ'_g,r,f)], φ'_g
+		vs, err := e.vs(sa, r, f, e.vsPhi(phiG, phiP, assumed))
 		if err != nil {
 			return nil, err
 		}
 		r2 := sa.StackR()
 		sa.Set(r2, vs)
-		setPhi(sa, result)
+		setPhi(sa, smt.And(e.accessPhi(phiG, phiP), assumed))
 		sa.SetValue(machine.RefVal(r2), k)
 		e.stats.Access++
 		out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
 	}
 	if len(theta0) > 0 {
-		if e.v.NullDeref == NullStuck {
-			// V3, seed 000: no rule for a null dereference.
+		if e.v.NullDeref == NullStuck { // V3
+			// Seed 000: no rule for a null dereference.
 			if !nonNull {
 				e.stats.Stuck++
 			}
@@ -247,7 +271,7 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phiG *sm
 				return nil, err
 			}
 			if ok {
-				if e.v.Mutation.VSDropsFieldGuard {
+				if e.v.Mutation.VSDropsFieldGuard { // Mutant m-vs-drops-field-guard
 					g = en.Guard
 				}
 				out = e.merge(out, g, en2.Loc)
@@ -319,7 +343,7 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			if err != nil {
 				return nil, err
 			}
-			if !e.v.Mutation.WriteDropsOld {
+			if !e.v.Mutation.WriteDropsOld { // Mutant m-write-drops-old
 				if g, err = e.st(g, sw, rcur, smt.Not(en.Guard), phiP); err != nil {
 					return nil, err
 				}
@@ -327,7 +351,7 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			rl := sw.FreshR()
 			sw.Set(rl, g)
 			sw.SetField(en.Loc, f, rl)
-			if e.v.Mutation.WriteFirstOnly {
+			if e.v.Mutation.WriteFirstOnly { // Mutant m-write-first-only
 				break
 			}
 		}
@@ -337,13 +361,13 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
 	}
 	if len(theta0) > 0 {
-		if e.v.NullDeref == NullStuck {
+		if e.v.NullDeref == NullStuck { // V3
 			if !nonNull {
 				e.stats.Stuck++
 			}
 			return out, nil
 		}
-		if e.v.Mutation.NoWriteNull {
+		if e.v.Mutation.NoWriteNull { // Mutant m-no-write-null
 			return out, nil
 		}
 		// Rule: Field write (W′)
@@ -360,7 +384,7 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
 	L0, L1 := s.Get(r0), s.Get(r1)
 	phi := s.PathCondition()
-	if e.v.Mutation.EqualsByLocations {
+	if e.v.Mutation.EqualsByLocations { // Mutant m-equals-by-locations
 		return e.equalsByLocations(s, L0, L1, k), nil
 	}
 	find := func(g machine.GVS, l machine.Loc) *smt.Formula {
@@ -376,7 +400,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		if g1 := find(L1, en.Loc); g1 != nil {
 			a := smt.And(en.Guard, g1) // Φ_α
 			if e.v.Mutation.EqualsAlphaOr {
-				a = smt.Or(en.Guard, g1)
+				a = smt.Or(en.Guard, g1) // Mutant m-equals-alpha-or
 			}
 			alpha = append(alpha, a)
 			impl = append(impl, smt.Implies(en.Guard, smt.Not(g1)))
@@ -391,15 +415,15 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	}
 	// Rule: Equals (E)
 	phiT := smt.And(phi, smt.Or(alpha...), notAll(phi0s), notAll(phi1s))
-	if e.v.Mutation.EqualsTrueNoExclusion {
+	if e.v.Mutation.EqualsTrueNoExclusion { // Mutant m-equals-true-no-exclusion
 		phiT = smt.And(phi, smt.Or(alpha...))
 	}
 	// Rule: Equals (E′)
 	var phiF *smt.Formula
-	switch e.v.EqualsFalse {
+	switch e.v.EqualsFalse { // V5
 	case EqFalseNotAlpha:
 		phiF = smt.And(phi, smt.Not(smt.Or(alpha...)))
-		if e.v.Mutation.EqualsFalseNoNot {
+		if e.v.Mutation.EqualsFalseNoNot { // Mutant m-equals-false-no-not
 			phiF = smt.And(phi, smt.Or(alpha...))
 		}
 	case EqFalseLiteralOuter: // V5: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ((⋁Φ_0) ∨ (⋁Φ_1))
@@ -417,7 +441,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	if err != nil {
 		return nil, err
 	}
-	if e.v.Mutation.NoEqualsFalse {
+	if e.v.Mutation.NoEqualsFalse { // Mutant m-no-equals-false
 		okF = false
 	}
 	var out []machine.Succ

@@ -20,11 +20,7 @@ func (e *Engine) SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Fiel
 		return s, false, err
 	}
 	phiP := smt.And(phiG, notAll(theta0)) // φ'_g
-	under := phiP
-	if e.v.Mutation.ForgetPhiPrime {
-		under = phiG
-	}
-	assumed, err := e.summarizeStar(s, r, f, under, phiP)
+	assumed, err := e.summarizeStar(s, r, f, e.initPhi(phiG, phiP), phiP)
 	if err != nil {
 		return s, false, err
 	}
