@@ -59,6 +59,9 @@ type Stats struct {
 	Write, WriteNull   int64 // W, W′
 	EqTrue, EqFalse    int64 // E, E′
 	Stuck              int64 // null dereferences with no successor (V3)
+	// Successors U-ST withheld because C = 0 (a reachable reference lost
+	// every entry when the guards were strengthened).
+	Inconsistent int64
 }
 
 // New returns a summary engine for variant v with k-bound k (k < 0:
@@ -192,14 +195,23 @@ func (e *Engine) vsPhi(phiG, phiP, assumed *smt.Formula) *smt.Formula {
 }
 
 // errorState turns s into the error state of A′ or W′: (L R φ η error end)
-// with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading).
-func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
+// with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading). It reports
+// whether the rule fires (always, except under U-ST).
+func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) (bool, error) {
 	phi := phiG
 	if !e.v.ErrorKeepsPhi { // V8
 		phi = smt.And(phiG, smt.Or(theta0...))
 	}
 	setPhi(s, phi)
 	s.SetError()
+	if e.v.Distributed { // U-ST
+		c := smt.True()
+		if !e.v.ErrorKeepsPhi {
+			c = smt.Or(theta0...)
+		}
+		return e.distribute(s, c)
+	}
+	return true, nil
 }
 
 // setPhi replaces the whole path condition of s.
@@ -237,8 +249,16 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		sa.Set(r2, vs)
 		setPhi(sa, smt.And(e.accessPhi(phiG, phiP), assumed))
 		sa.SetValue(machine.RefVal(r2), k)
-		e.stats.Access++
-		out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
+		fires := true
+		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 and →S*'s assumptions go into the guards
+			if fires, err = e.distribute(sa, smt.And(notAll(theta0), assumed)); err != nil {
+				return nil, err
+			}
+		}
+		if fires {
+			e.stats.Access++
+			out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
+		}
 	}
 	if len(theta0) > 0 {
 		if e.v.NullDeref == NullStuck { // V3
@@ -249,7 +269,9 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 			return out, nil
 		}
 		// Rule: Field access (A′)
-		e.errorState(s, phiG, theta0)
+		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+			return out, err
+		}
 		e.stats.AccessNull++
 		out = append(out, machine.Succ{S: s, Rule: machine.RuleFieldANull})
 	}
@@ -319,13 +341,14 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			sw = s.Clone()
 		}
 		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
+		wAssumed := smt.True()
 		if e.v.InitBeforeWrite {
 			// V4, seed 001: initialize the written field first.
 			assumed, err := e.summarizeStar(sw, rx, f, phiP, phiP)
 			if err != nil {
 				return nil, err
 			}
-			phiP = smt.And(phiP, assumed)
+			phiP, wAssumed = smt.And(phiP, assumed), assumed
 		}
 		for _, en := range sw.Get(rx) {
 			if en.Loc == machine.LNull || en.Loc == machine.LUn {
@@ -357,8 +380,16 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		}
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
-		e.stats.Write++
-		out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
+		fires := true
+		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 (and V4's assumptions) go into the guards
+			if fires, err = e.distribute(sw, smt.And(notAll(theta0), wAssumed)); err != nil {
+				return nil, err
+			}
+		}
+		if fires {
+			e.stats.Write++
+			out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
+		}
 	}
 	if len(theta0) > 0 {
 		if e.v.NullDeref == NullStuck { // V3
@@ -371,7 +402,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			return out, nil
 		}
 		// Rule: Field write (W′)
-		e.errorState(s, phiG, theta0)
+		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+			return out, err
+		}
 		e.stats.WriteNull++
 		out = append(out, machine.Succ{S: s, Rule: machine.RuleWriteWNull})
 	}
@@ -384,6 +417,11 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
 	L0, L1 := s.Get(r0), s.Get(r1)
 	phi := s.PathCondition()
+	if e.v.Distributed {
+		// U-ST: the formulas below are then E's and E′'s conditions φ_g
+		// alone, which strengthen the guards instead of φ.
+		phi = smt.True()
+	}
 	if e.v.Mutation.EqualsByLocations { // Mutant m-equals-by-locations
 		return e.equalsByLocations(s, L0, L1, k), nil
 	}
@@ -430,16 +468,20 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		phiF = smt.Or(smt.And(phi, smt.And(impl...)), smt.Or(phi0s...), smt.Or(phi1s...))
 	case EqFalseLiteralInner: // V5: φ ∧ ((⋀(φ0⇒¬φ1)) ∨ (⋁Φ_0) ∨ (⋁Φ_1))
 		phiF = smt.And(phi, smt.Or(smt.And(impl...), smt.Or(phi0s...), smt.Or(phi1s...)))
+	case EqFalseSeed004: // U-EQAND, seed 004: φ ∧ ⋀(φ0⇒¬φ1) ∧ ((⋁Φ_0) ∨ (⋁Φ_1))
+		phiF = smt.And(phi, smt.And(impl...), smt.Or(smt.Or(phi0s...), smt.Or(phi1s...)))
 	default:
 		return nil, fmt.Errorf("summary: unknown E′ reading %d", e.v.EqualsFalse)
 	}
-	okT, err := e.sat(phiT)
-	if err != nil {
-		return nil, err
-	}
-	okF, err := e.sat(phiF)
-	if err != nil {
-		return nil, err
+	okT, okF := true, true
+	if !e.v.Distributed { // U-ST decides by C = 1 instead (distribute)
+		var err error
+		if okT, err = e.sat(phiT); err != nil {
+			return nil, err
+		}
+		if okF, err = e.sat(phiF); err != nil {
+			return nil, err
+		}
 	}
 	if e.v.Mutation.NoEqualsFalse { // Mutant m-no-equals-false
 		okF = false
@@ -452,16 +494,34 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		}
 		setPhi(st, phiT)
 		st.SetValue(machine.VTrue, k)
-		e.stats.EqTrue++
-		out = append(out, machine.Succ{S: st, Rule: machine.RuleEqualsE})
+		if fires, err := e.distributed(st, phiT); err != nil {
+			return nil, err
+		} else if fires {
+			e.stats.EqTrue++
+			out = append(out, machine.Succ{S: st, Rule: machine.RuleEqualsE})
+		}
 	}
 	if okF {
 		setPhi(s, phiF)
 		s.SetValue(machine.VFalse, k)
-		e.stats.EqFalse++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleEqualsENot})
+		if fires, err := e.distributed(s, phiF); err != nil {
+			return nil, err
+		} else if fires {
+			e.stats.EqFalse++
+			out = append(out, machine.Succ{S: s, Rule: machine.RuleEqualsENot})
+		}
 	}
 	return out, nil
+}
+
+// distributed applies U-ST to a successor whose rule conjoins c to φ:
+// distribute under U-ST, nothing otherwise. It reports whether the rule
+// fires.
+func (e *Engine) distributed(s *machine.State, c *smt.Formula) (bool, error) {
+	if !e.v.Distributed {
+		return true, nil
+	}
+	return e.distribute(s, c)
 }
 
 // equalsByLocations is the EqualsByLocations mutation: GSE's E/E′ applied
@@ -487,4 +547,111 @@ func (e *Engine) equalsByLocations(s *machine.State, L0, L1 machine.GVS, k *mach
 	s.SetValue(machine.VFalse, k)
 	e.stats.EqFalse++
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}
+}
+
+// Rule: U-ST (seed 004, ENGINES.md §6.2)
+//
+//	L' = L[∀r. r ↦ ST(L,r,φ_g)],  X = ER(L,φ_g),  premise C(L',R,X,η,k) = 1
+//
+// distribute strengthens every guard of s with c instead of conjoining c
+// to the path condition, and reports whether the rule fires: no reference
+// reachable from the roots (through L' and R) has lost all its entries.
+// ST is seed 004's: an entry is kept iff S(φ ∧ c), no global φ. r_null and
+// r_un are constants of the machine, not heap references, and are left
+// alone. Then φ becomes ENGINES.md §5.3's φ_view (viewPhi), so the checker,
+// whose relations read φ, judges U-ST through its own View: the summary
+// engine's View stays the identity.
+func (e *Engine) distribute(s *machine.State, c *smt.Formula) (bool, error) {
+	empty := map[machine.Ref]bool{}
+	if !c.IsTrue() {
+		for i, g := range s.L {
+			r := machine.Ref(i - 2)
+			if len(g) == 0 || r == machine.RNull || r == machine.RUn {
+				continue
+			}
+			var out machine.GVS
+			for _, en := range g {
+				ok, err := e.sat(smt.And(en.Guard, c))
+				if err != nil {
+					return false, err
+				}
+				if ok {
+					out = append(out, machine.Entry{Guard: smt.And(en.Guard, c), Loc: en.Loc})
+				}
+			}
+			if len(out) == 0 {
+				empty[r] = true // ER
+			}
+			s.L[i] = out
+		}
+	}
+	if len(empty) > 0 && reaches(s, empty) { // C(L',R,X,η,k) = 0
+		e.stats.Inconsistent++
+		return false, nil
+	}
+	setPhi(s, viewPhi(s))
+	return true, nil
+}
+
+// reaches reports whether some reference of x is reachable from the roots
+// of s through L and R (seed 004's reach over ref(η,k)).
+func reaches(s *machine.State, x map[machine.Ref]bool) bool {
+	seen := map[machine.Ref]bool{}
+	work := s.Roots()
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		if x[r] {
+			return true
+		}
+		for _, en := range s.Get(r) {
+			if en.Loc == machine.LNull || en.Loc == machine.LUn {
+				continue
+			}
+			for _, f := range s.Locs[en.Loc].Class.Fields {
+				work = append(work, s.Field(en.Loc, f))
+			}
+		}
+	}
+	return false
+}
+
+// viewPhi is ENGINES.md §5.3's φ_view of a U-ST state: the initial path
+// condition r_in0 ≠ r_null (RULES.md §2; U-ST never conjoins anything
+// else to φ) and, for every reference in use, ⋁guards(L(r)): an
+// assignment is a world of the state iff every such reference has a
+// target. "In use" is what the checker's well-formedness checks look at
+// (relation.RefsInUse: the roots and R(l,f) of every location, reachable
+// or not, since exactness includes unreachable input locations), a
+// superset of §5.3's references reachable from the roots, so the View is
+// total by construction. φ_view is recomputed at every heap rule; common
+// rules between two heap rules only drop roots, which could only weaken it.
+func viewPhi(s *machine.State) *smt.Formula {
+	parts := []*smt.Formula{smt.Neq(s.Locs[0].Identity, machine.RNull)}
+	seen := map[machine.Ref]bool{}
+	use := func(r machine.Ref) {
+		if seen[r] || r == machine.RNull || r == machine.RUn {
+			return
+		}
+		seen[r] = true
+		g := s.Get(r)
+		guards := make([]*smt.Formula, len(g))
+		for i, en := range g {
+			guards[i] = en.Guard
+		}
+		parts = append(parts, smt.Or(guards...))
+	}
+	for _, r := range s.Roots() {
+		use(r)
+	}
+	for l, info := range s.Locs {
+		for _, f := range info.Class.Fields {
+			use(s.Field(machine.Loc(l), f))
+		}
+	}
+	return smt.And(parts...)
 }

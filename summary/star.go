@@ -25,5 +25,11 @@ func (e *Engine) SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Fiel
 		return s, false, err
 	}
 	setPhi(s, smt.And(phiP, assumed))
+	if e.v.Distributed { // U-ST, as in Field access (A)
+		fires, err := e.distribute(s, smt.And(notAll(theta0), assumed))
+		if err != nil || !fires {
+			return s, false, err
+		}
+	}
 	return s, true, nil
 }

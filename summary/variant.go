@@ -41,6 +41,11 @@ type Variant struct {
 	// What r_f means in the worlds where Summarize does not apply (¬φ_s):
 	// free (as written), or pinned to r_null (proposed fix, FINDINGS F3).
 	IdleRef IdleRefRule
+	// U-ST (seed 004, ENGINES.md §6.2): a rule that would conjoin a
+	// condition to φ strengthens every guard with it instead, and fires
+	// iff no reference reachable from the roots is left without a target;
+	// the state's φ is then the §5.3 φ_view (see distribute).
+	Distributed bool
 
 	// Mutation is a deliberate single-point error, used to measure whether
 	// the checker notices it. The zero value is no mutation.
@@ -84,6 +89,9 @@ const (
 	// EqFalseLiteralInner: the other reading, φ conjoined with the whole
 	// disjunction: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1).
 	EqFalseLiteralInner
+	// EqFalseSeed004: seed 004's (uber-lazy) E′ before the authors' fix
+	// ∧→∨: φ ∧ ⋀(φ0⇒¬φ1) ∧ (⋁Φ_0 ∨ ⋁Φ_1) (ENGINES.md §6.1, U-EQAND).
+	EqFalseSeed004
 )
 
 // Candidates selects how ρ(C) is built (variant V6).
@@ -324,6 +332,14 @@ var Table = &choice.Table[Variant]{
 			Doc: "published with every proposed fix: kbound-assume, v7-uninit-guard, idle-null (docs/FINDINGS.md)"},
 		{Name: "seed000", Kind: choice.Combination, Of: "v1-all-candidates+v2-keep-phi+v3-stuck+v5-literal-outer+v9-extend-env",
 			Doc: "the tech report's figures: V1 all candidates, V2 keep φ_g, V3 stuck, V5 literal (outer reading: ∧ binds tighter than ∨), V9 extend η"},
+
+		// Seed 004 (uber-lazy) as summary variants, ENGINES.md §6.2.
+		{Name: "u-st", Kind: choice.Lineage, Change: set(func(v *Variant) { v.Distributed = true }),
+			Doc: "U-ST, seed 004: E/E′, A/A′, W/W′ (and Summarize's assumptions) strengthen every guard with their condition " +
+				"instead of conjoining it to φ, and fire iff C = 1 (no reference reachable from the roots is left empty); " +
+				"the state's φ is ENGINES.md §5.3's φ_view"},
+		{Name: "u-eqand", Kind: choice.Lineage, Change: set(func(v *Variant) { v.EqualsFalse = EqFalseSeed004 }),
+			Doc: "U-EQAND, seed 004's E′ before the authors' fix (∧→∨, 29dc743): φ ∧ ⋀(φ0⇒¬φ1) ∧ (⋁Φ_0 ∨ ⋁Φ_1)"},
 
 		// Mutations: Summarize (→S, →S*).
 		{Name: "m-drop-orig", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.DropOrig = true }),

@@ -91,7 +91,11 @@ func TestAllVariantsRun(t *testing.T) {
 	progs := map[string]string{"read": progRead, "tworeads": progTwoReads, "write": progWrite,
 		"nullderef": progNullDeref, "onlynull": progOnlyNull, "v7": progReadAfterAliasedWrite, "linkedlist": progLinkedList}
 	sol := newSolver(t) // creating a Z3 context per run would dominate the test
-	for _, v := range append(Variants(), Mutants()...) {
+	all := append(Variants(), Mutants()...)
+	for _, name := range []string{"u-st", "u-eqand", "fixed+u-st"} { // seed 004's readings
+		all = append(all, lookup(t, name))
+	}
+	for _, v := range all {
 		for name, src := range progs {
 			p := parse(t, src)
 			eng := New(v, 2, sol)
