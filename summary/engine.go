@@ -13,8 +13,12 @@
 //
 // The engine is one implementation of the rules plus a Variant: the points
 // where the sources disagree (RULES.md §9), and deliberate mutations for
-// testing the checker, are fields of the Variant read at the place the rule
-// makes the choice. Every satisfiability question S(φ) goes to the
+// testing the checker, are fields of the Variant, each named, documented
+// and composable as one row of Table. A reading is read at the choice
+// point of its rule, tagged with its row of RULES.md §9 (`// V7`); a
+// mutation is applied at exactly one place, tagged `// Mutant m-NAME`.
+// Summarize is written one function per θ (thetaNull, thetaNew,
+// thetaAlias, thetaOrig), each headed by its line of RULES.md §6. Every satisfiability question S(φ) goes to the
 // smt.Solver; an unknown answer is returned as an error and never guessed,
 // so a state is never built on an undecided premise.
 //
@@ -56,6 +60,9 @@ type Stats struct {
 	EqTrue, EqFalse    int64 // E, E′
 	Invoke, InvokeNull int64 // Invoke, Invoke′ (V11, Java reading; invoke.go)
 	Stuck              int64 // null dereferences with no successor (V3)
+	// Successors U-ST withheld because C = 0 (a reachable reference lost
+	// every entry when the guards were strengthened).
+	Inconsistent int64
 }
 
 // New returns a summary engine for variant v with k-bound k (k < 0:
@@ -91,7 +98,7 @@ func (e *Engine) sat(f *smt.Formula) (bool, error) {
 // merge adds (g l) to the set, merging a duplicate location by disjunction
 // (or by conjunction under the MergeByAnd mutation).
 func (e *Engine) merge(s machine.GVS, g *smt.Formula, l machine.Loc) machine.GVS {
-	if !e.v.Mutation.MergeByAnd {
+	if !e.v.Mutation.MergeByAnd { // Mutant m-merge-and
 		return s.Merge(g, l)
 	}
 	for i, en := range s {
@@ -156,15 +163,56 @@ func notAll(fs []*smt.Formula) *smt.Formula {
 	return smt.And(out...)
 }
 
+// The path conditions of Field access (A). RULES.md §6 computes →S*, VS
+// and the successor all under φ'_g; these three functions are the only
+// places where a reading (V2) or a mutant deviates.
+
+// initPhi is the condition →S* and VS are computed under.
+func (e *Engine) initPhi(phiG, phiP *smt.Formula) *smt.Formula {
+	if e.v.Mutation.ForgetPhiPrime { // Mutant m-forget-phi-prime
+		return phiG
+	}
+	return phiP
+}
+
+// accessPhi is the successor's path condition (before what →S* assumes),
+// against which →S* prunes.
+func (e *Engine) accessPhi(phiG, phiP *smt.Formula) *smt.Formula {
+	if e.v.AccessKeepsPhi { // V2, seed 000: keep φ_g
+		return phiG
+	}
+	if e.v.Mutation.SuccessorKeepsPhi { // Mutant m-successor-keeps-phi
+		return phiG
+	}
+	return phiP
+}
+
+// vsPhi is the condition of VS, after →S* assumed what it assumed.
+func (e *Engine) vsPhi(phiG, phiP, assumed *smt.Formula) *smt.Formula {
+	if e.v.AccessKeepsPhi { // V2, seed 000: VS under φ_g
+		return phiG
+	}
+	return smt.And(e.initPhi(phiG, phiP), assumed)
+}
+
 // errorState turns s into the error state of A′ or W′: (L R φ η error end)
-// with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading).
-func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
+// with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading). It reports
+// whether the rule fires (always, except under U-ST).
+func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) (bool, error) {
 	phi := phiG
-	if !e.v.ErrorKeepsPhi {
+	if !e.v.ErrorKeepsPhi { // V8
 		phi = smt.And(phiG, smt.Or(theta0...))
 	}
 	setPhi(s, phi)
 	s.SetError()
+	if e.v.Distributed { // U-ST
+		c := smt.True()
+		if !e.v.ErrorKeepsPhi {
+			c = smt.Or(theta0...)
+		}
+		return e.distribute(s, c)
+	}
+	return true, nil
 }
 
 // setPhi replaces the whole path condition of s.
@@ -187,46 +235,44 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		if len(theta0) > 0 {
 			sa = s.Clone() // A′ below needs the state before →S*
 		}
-		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
-		under := phiP
-		if e.v.Mutation.ForgetPhiPrime {
-			under = phiG
-		}
-		result := phiP
-		if e.v.AccessKeepsPhi || e.v.Mutation.SuccessorKeepsPhi { // V2, seed 000
-			result = phiG
-		}
-		assumed, err := e.summarizeStar(sa, r, f, under, result)
+		phiP := smt.And(phiG, notAll(theta0)) // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
+		// (L R r f C) →S* (L' R' r f C) under φ'_g
+		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(phiG, phiP), e.accessPhi(phiG, phiP))
 		if err != nil {
 			return nil, err
 		}
-		result = smt.And(result, assumed)
-		under = smt.And(under, assumed)
-		vsPhi := under
-		if e.v.AccessKeepsPhi {
-			vsPhi = phiG
-		}
-		vs, err := e.vs(sa, r, f, vsPhi)
+		// r' = stack_r(), L'[r' ↦ VS(L',R',φ'_g,r,f)], φ'_g
+		vs, err := e.vs(sa, r, f, e.vsPhi(phiG, phiP, assumed))
 		if err != nil {
 			return nil, err
 		}
 		r2 := sa.StackR()
 		sa.Set(r2, vs)
-		setPhi(sa, result)
+		setPhi(sa, smt.And(e.accessPhi(phiG, phiP), assumed))
 		sa.SetValue(machine.RefVal(r2), k)
-		e.stats.Access++
-		out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
+		fires := true
+		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 and →S*'s assumptions go into the guards
+			if fires, err = e.distribute(sa, smt.And(notAll(theta0), assumed)); err != nil {
+				return nil, err
+			}
+		}
+		if fires {
+			e.stats.Access++
+			out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
+		}
 	}
 	if len(theta0) > 0 {
-		if e.v.NullDeref == NullStuck {
-			// V3, seed 000: no rule for a null dereference.
+		if e.v.NullDeref == NullStuck { // V3
+			// Seed 000: no rule for a null dereference.
 			if !nonNull {
 				e.stats.Stuck++
 			}
 			return out, nil
 		}
 		// Rule: Field access (A′)
-		e.errorState(s, phiG, theta0)
+		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+			return out, err
+		}
 		e.stats.AccessNull++
 		out = append(out, machine.Succ{S: s, Rule: machine.RuleFieldANull})
 	}
@@ -248,7 +294,7 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phiG *sm
 				return nil, err
 			}
 			if ok {
-				if e.v.Mutation.VSDropsFieldGuard {
+				if e.v.Mutation.VSDropsFieldGuard { // Mutant m-vs-drops-field-guard
 					g = en.Guard
 				}
 				out = e.merge(out, g, en2.Loc)
@@ -296,13 +342,14 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			sw = s.Clone()
 		}
 		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
+		wAssumed := smt.True()
 		if e.v.InitBeforeWrite {
 			// V4, seed 001: initialize the written field first.
 			assumed, err := e.summarizeStar(sw, rx, f, phiP, phiP)
 			if err != nil {
 				return nil, err
 			}
-			phiP = smt.And(phiP, assumed)
+			phiP, wAssumed = smt.And(phiP, assumed), assumed
 		}
 		for _, en := range sw.Get(rx) {
 			if en.Loc == machine.LNull || en.Loc == machine.LUn {
@@ -320,7 +367,7 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			if err != nil {
 				return nil, err
 			}
-			if !e.v.Mutation.WriteDropsOld {
+			if !e.v.Mutation.WriteDropsOld { // Mutant m-write-drops-old
 				if g, err = e.st(g, sw, rcur, smt.Not(en.Guard), phiP); err != nil {
 					return nil, err
 				}
@@ -328,27 +375,37 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			rl := sw.FreshR()
 			sw.Set(rl, g)
 			sw.SetField(en.Loc, f, rl)
-			if e.v.Mutation.WriteFirstOnly {
+			if e.v.Mutation.WriteFirstOnly { // Mutant m-write-first-only
 				break
 			}
 		}
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
-		e.stats.Write++
-		out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
+		fires := true
+		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 (and V4's assumptions) go into the guards
+			if fires, err = e.distribute(sw, smt.And(notAll(theta0), wAssumed)); err != nil {
+				return nil, err
+			}
+		}
+		if fires {
+			e.stats.Write++
+			out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
+		}
 	}
 	if len(theta0) > 0 {
-		if e.v.NullDeref == NullStuck {
+		if e.v.NullDeref == NullStuck { // V3
 			if !nonNull {
 				e.stats.Stuck++
 			}
 			return out, nil
 		}
-		if e.v.Mutation.NoWriteNull {
+		if e.v.Mutation.NoWriteNull { // Mutant m-no-write-null
 			return out, nil
 		}
 		// Rule: Field write (W′)
-		e.errorState(s, phiG, theta0)
+		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+			return out, err
+		}
 		e.stats.WriteNull++
 		out = append(out, machine.Succ{S: s, Rule: machine.RuleWriteWNull})
 	}
@@ -361,7 +418,12 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
 	L0, L1 := s.Get(r0), s.Get(r1)
 	phi := s.PathCondition()
-	if e.v.Mutation.EqualsByLocations {
+	if e.v.Distributed {
+		// U-ST: the formulas below are then E's and E′'s conditions φ_g
+		// alone, which strengthen the guards instead of φ.
+		phi = smt.True()
+	}
+	if e.v.Mutation.EqualsByLocations { // Mutant m-equals-by-locations
 		return e.equalsByLocations(s, L0, L1, k), nil
 	}
 	find := func(g machine.GVS, l machine.Loc) *smt.Formula {
@@ -377,7 +439,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		if g1 := find(L1, en.Loc); g1 != nil {
 			a := smt.And(en.Guard, g1) // Φ_α
 			if e.v.Mutation.EqualsAlphaOr {
-				a = smt.Or(en.Guard, g1)
+				a = smt.Or(en.Guard, g1) // Mutant m-equals-alpha-or
 			}
 			alpha = append(alpha, a)
 			impl = append(impl, smt.Implies(en.Guard, smt.Not(g1)))
@@ -392,33 +454,37 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	}
 	// Rule: Equals (E)
 	phiT := smt.And(phi, smt.Or(alpha...), notAll(phi0s), notAll(phi1s))
-	if e.v.Mutation.EqualsTrueNoExclusion {
+	if e.v.Mutation.EqualsTrueNoExclusion { // Mutant m-equals-true-no-exclusion
 		phiT = smt.And(phi, smt.Or(alpha...))
 	}
 	// Rule: Equals (E′)
 	var phiF *smt.Formula
-	switch e.v.EqualsFalse {
+	switch e.v.EqualsFalse { // V5
 	case EqFalseNotAlpha:
 		phiF = smt.And(phi, smt.Not(smt.Or(alpha...)))
-		if e.v.Mutation.EqualsFalseNoNot {
+		if e.v.Mutation.EqualsFalseNoNot { // Mutant m-equals-false-no-not
 			phiF = smt.And(phi, smt.Or(alpha...))
 		}
 	case EqFalseLiteralOuter: // V5: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ((⋁Φ_0) ∨ (⋁Φ_1))
 		phiF = smt.Or(smt.And(phi, smt.And(impl...)), smt.Or(phi0s...), smt.Or(phi1s...))
 	case EqFalseLiteralInner: // V5: φ ∧ ((⋀(φ0⇒¬φ1)) ∨ (⋁Φ_0) ∨ (⋁Φ_1))
 		phiF = smt.And(phi, smt.Or(smt.And(impl...), smt.Or(phi0s...), smt.Or(phi1s...)))
+	case EqFalseSeed004: // U-EQAND, seed 004: φ ∧ ⋀(φ0⇒¬φ1) ∧ ((⋁Φ_0) ∨ (⋁Φ_1))
+		phiF = smt.And(phi, smt.And(impl...), smt.Or(smt.Or(phi0s...), smt.Or(phi1s...)))
 	default:
 		return nil, fmt.Errorf("summary: unknown E′ reading %d", e.v.EqualsFalse)
 	}
-	okT, err := e.sat(phiT)
-	if err != nil {
-		return nil, err
+	okT, okF := true, true
+	if !e.v.Distributed { // U-ST decides by C = 1 instead (distribute)
+		var err error
+		if okT, err = e.sat(phiT); err != nil {
+			return nil, err
+		}
+		if okF, err = e.sat(phiF); err != nil {
+			return nil, err
+		}
 	}
-	okF, err := e.sat(phiF)
-	if err != nil {
-		return nil, err
-	}
-	if e.v.Mutation.NoEqualsFalse {
+	if e.v.Mutation.NoEqualsFalse { // Mutant m-no-equals-false
 		okF = false
 	}
 	var out []machine.Succ
@@ -429,16 +495,34 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		}
 		setPhi(st, phiT)
 		st.SetValue(machine.VTrue, k)
-		e.stats.EqTrue++
-		out = append(out, machine.Succ{S: st, Rule: machine.RuleEqualsE})
+		if fires, err := e.distributed(st, phiT); err != nil {
+			return nil, err
+		} else if fires {
+			e.stats.EqTrue++
+			out = append(out, machine.Succ{S: st, Rule: machine.RuleEqualsE})
+		}
 	}
 	if okF {
 		setPhi(s, phiF)
 		s.SetValue(machine.VFalse, k)
-		e.stats.EqFalse++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleEqualsENot})
+		if fires, err := e.distributed(s, phiF); err != nil {
+			return nil, err
+		} else if fires {
+			e.stats.EqFalse++
+			out = append(out, machine.Succ{S: s, Rule: machine.RuleEqualsENot})
+		}
 	}
 	return out, nil
+}
+
+// distributed applies U-ST to a successor whose rule conjoins c to φ:
+// distribute under U-ST, nothing otherwise. It reports whether the rule
+// fires.
+func (e *Engine) distributed(s *machine.State, c *smt.Formula) (bool, error) {
+	if !e.v.Distributed {
+		return true, nil
+	}
+	return e.distribute(s, c)
 }
 
 // equalsByLocations is the EqualsByLocations mutation: GSE's E/E′ applied
@@ -464,4 +548,111 @@ func (e *Engine) equalsByLocations(s *machine.State, L0, L1 machine.GVS, k *mach
 	s.SetValue(machine.VFalse, k)
 	e.stats.EqFalse++
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}
+}
+
+// Rule: U-ST (seed 004, ENGINES.md §6.2)
+//
+//	L' = L[∀r. r ↦ ST(L,r,φ_g)],  X = ER(L,φ_g),  premise C(L',R,X,η,k) = 1
+//
+// distribute strengthens every guard of s with c instead of conjoining c
+// to the path condition, and reports whether the rule fires: no reference
+// reachable from the roots (through L' and R) has lost all its entries.
+// ST is seed 004's: an entry is kept iff S(φ ∧ c), no global φ. r_null and
+// r_un are constants of the machine, not heap references, and are left
+// alone. Then φ becomes ENGINES.md §5.3's φ_view (viewPhi), so the checker,
+// whose relations read φ, judges U-ST through its own View: the summary
+// engine's View stays the identity.
+func (e *Engine) distribute(s *machine.State, c *smt.Formula) (bool, error) {
+	empty := map[machine.Ref]bool{}
+	if !c.IsTrue() {
+		for i, g := range s.L {
+			r := machine.Ref(i - 2)
+			if len(g) == 0 || r == machine.RNull || r == machine.RUn {
+				continue
+			}
+			var out machine.GVS
+			for _, en := range g {
+				ok, err := e.sat(smt.And(en.Guard, c))
+				if err != nil {
+					return false, err
+				}
+				if ok {
+					out = append(out, machine.Entry{Guard: smt.And(en.Guard, c), Loc: en.Loc})
+				}
+			}
+			if len(out) == 0 {
+				empty[r] = true // ER
+			}
+			s.L[i] = out
+		}
+	}
+	if len(empty) > 0 && reaches(s, empty) { // C(L',R,X,η,k) = 0
+		e.stats.Inconsistent++
+		return false, nil
+	}
+	setPhi(s, viewPhi(s))
+	return true, nil
+}
+
+// reaches reports whether some reference of x is reachable from the roots
+// of s through L and R (seed 004's reach over ref(η,k)).
+func reaches(s *machine.State, x map[machine.Ref]bool) bool {
+	seen := map[machine.Ref]bool{}
+	work := s.Roots()
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		if x[r] {
+			return true
+		}
+		for _, en := range s.Get(r) {
+			if en.Loc == machine.LNull || en.Loc == machine.LUn {
+				continue
+			}
+			for _, f := range s.Locs[en.Loc].Class.Fields {
+				work = append(work, s.Field(en.Loc, f))
+			}
+		}
+	}
+	return false
+}
+
+// viewPhi is ENGINES.md §5.3's φ_view of a U-ST state: the initial path
+// condition r_in0 ≠ r_null (RULES.md §2; U-ST never conjoins anything
+// else to φ) and, for every reference in use, ⋁guards(L(r)): an
+// assignment is a world of the state iff every such reference has a
+// target. "In use" is what the checker's well-formedness checks look at
+// (relation.RefsInUse: the roots and R(l,f) of every location, reachable
+// or not, since exactness includes unreachable input locations), a
+// superset of §5.3's references reachable from the roots, so the View is
+// total by construction. φ_view is recomputed at every heap rule; common
+// rules between two heap rules only drop roots, which could only weaken it.
+func viewPhi(s *machine.State) *smt.Formula {
+	parts := []*smt.Formula{smt.Neq(s.Locs[0].Identity, machine.RNull)}
+	seen := map[machine.Ref]bool{}
+	use := func(r machine.Ref) {
+		if seen[r] || r == machine.RNull || r == machine.RUn {
+			return
+		}
+		seen[r] = true
+		g := s.Get(r)
+		guards := make([]*smt.Formula, len(g))
+		for i, en := range g {
+			guards[i] = en.Guard
+		}
+		parts = append(parts, smt.Or(guards...))
+	}
+	for _, r := range s.Roots() {
+		use(r)
+	}
+	for l, info := range s.Locs {
+		for _, f := range info.Class.Fields {
+			use(s.Field(machine.Loc(l), f))
+		}
+	}
+	return smt.And(parts...)
 }

@@ -100,7 +100,7 @@ const progTwoReads = `
 // Two reads of different fields: the second may alias the first's new
 // location; then Equals (E) and (E′) both fire.
 func TestTwoReadsAliasAndCompare(t *testing.T) {
-	for _, name := range []string{"published", "v1-all-candidates", "v5-literal-outer", "v5-literal-inner"} {
+	for _, name := range []string{"published", "v1-all-candidates", "v5-literal-outer", "v5-literal-inner", "u-eqand"} {
 		t.Run(name, func(t *testing.T) {
 			sol := newSolver(t)
 			p := parse(t, progTwoReads)
@@ -147,6 +147,8 @@ func TestTwoReadsAliasAndCompare(t *testing.T) {
 				wantF = or(and(phi, impl), b[2])
 			case EqFalseLiteralInner:
 				wantF = and(phi, or(impl, b[2]))
+			case EqFalseSeed004: // U-EQAND: ⋁Φ_0 ∨ ⋁Φ_1 is b[2] alone
+				wantF = and(phi, impl, b[2])
 			}
 			if succ[0].S.Val != machine.VTrue || succ[1].S.Val != machine.VFalse {
 				t.Fatalf("values %v, %v", succ[0].S.Val, succ[1].S.Val)

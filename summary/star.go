@@ -20,14 +20,16 @@ func (e *Engine) SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Fiel
 		return s, false, err
 	}
 	phiP := smt.And(phiG, notAll(theta0)) // φ'_g
-	under := phiP
-	if e.v.Mutation.ForgetPhiPrime {
-		under = phiG
-	}
-	assumed, err := e.summarizeStar(s, r, f, under, phiP)
+	assumed, err := e.summarizeStar(s, r, f, e.initPhi(phiG, phiP), phiP)
 	if err != nil {
 		return s, false, err
 	}
 	setPhi(s, smt.And(phiP, assumed))
+	if e.v.Distributed { // U-ST, as in Field access (A)
+		fires, err := e.distribute(s, smt.And(notAll(theta0), assumed))
+		if err != nil || !fires {
+			return s, false, err
+		}
+	}
 	return s, true, nil
 }

@@ -1,11 +1,7 @@
 package summary
 
 import (
-	"fmt"
-	"reflect"
-	"sort"
-	"strings"
-
+	"github.com/lockstep-dev/lockstep/internal/mutation/choice"
 	"github.com/lockstep-dev/lockstep/machine"
 )
 
@@ -13,7 +9,8 @@ import (
 // one engine reads these fields at the points where the sources disagree,
 // so a new reading or a deliberate mutation is one more field value, never
 // a copy of a rule. The zero value of every choice is the default reading
-// ("published"), so a Variant literal only names what it changes.
+// ("published"). Every choice has one name, one doc and one Change in
+// Table; the lists, the docs and Differences are derived from it.
 type Variant struct {
 	Name, Doc string
 
@@ -48,6 +45,11 @@ type Variant struct {
 	// What r_f means in the worlds where Summarize does not apply (¬φ_s):
 	// free (as written), or pinned to r_null (proposed fix, FINDINGS F3).
 	IdleRef IdleRefRule
+	// U-ST (seed 004, ENGINES.md §6.2): a rule that would conjoin a
+	// condition to φ strengthens every guard with it instead, and fires
+	// iff no reference reachable from the roots is left without a target;
+	// the state's φ is then the §5.3 φ_view (see distribute).
+	Distributed bool
 
 	// Mutation is a deliberate single-point error, used to measure whether
 	// the checker notices it. The zero value is no mutation.
@@ -94,6 +96,9 @@ const (
 	// EqFalseLiteralInner: the other reading, φ conjoined with the whole
 	// disjunction: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1).
 	EqFalseLiteralInner
+	// EqFalseSeed004: seed 004's (uber-lazy) E′ before the authors' fix
+	// ∧→∨: φ ∧ ⋀(φ0⇒¬φ1) ∧ (⋁Φ_0 ∨ ⋁Φ_1) (ENGINES.md §6.1, U-EQAND).
+	EqFalseSeed004
 )
 
 // Candidates selects how ρ(C) is built (variant V6).
@@ -158,9 +163,10 @@ const (
 )
 
 // Mutation holds deliberate single-point errors in the rules. Each field is
-// one mutation; a mutant sets exactly one. They exist to test the checker
-// (a mutation it cannot detect is a blind spot), never to be run as a
-// reading of the papers.
+// one mutation, named and documented by its row of Table, and applied at
+// exactly one place in the engine, marked "// Mutant m-NAME". They exist to
+// test the checker (a mutation it cannot detect is a blind spot), never to
+// be run as a reading of the papers.
 type Mutation struct {
 	// DropOrig leaves θ_orig out of Summarize.
 	DropOrig bool
@@ -186,9 +192,6 @@ type Mutation struct {
 	// SingleSummarize applies →S once instead of running →S* to its
 	// fixpoint.
 	SingleSummarize bool
-
-	// The fields below are applied in the same places (summarize.go,
-	// engine.go); docs/MUTANTS.md lists which lemma kills each.
 
 	// SummarizeMax initializes the location of UN with the largest number
 	// first (max_l instead of min_l).
@@ -243,200 +246,209 @@ func (v Variant) MachineOptions() machine.Options {
 		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds, Mutation: v.Common}
 }
 
-// rules returns v without its name and doc, for comparing choices.
-func (v Variant) rules() Variant { v.Name, v.Doc = "", ""; return v }
-
 // IsPublished reports whether v makes every default choice.
-func (v Variant) IsPublished() bool { return v.rules() == Variant{} }
+func (v Variant) IsPublished() bool { return len(v.Differences()) == 0 }
 
-// Differences lists the rule choices of v that differ from published, as
-// "V1 alias guard: all other candidates", in §9 order, then mutations.
-func (v Variant) Differences() []string {
-	var out []string
-	add := func(cond bool, s string) {
-		if cond {
-			out = append(out, s)
-		}
-	}
-	add(v.AliasGuard == AliasAll, "V1 alias guard: r_f ≠ r'_a for all other candidates")
-	add(v.AliasGuard == AliasAfter, "alias guard: r_f ≠ r'_a for candidates after r_a (mutant)")
-	add(v.AccessKeepsPhi, "V2 field access keeps φ_g")
-	add(v.NullDeref == NullStuck, "V3 null dereference is stuck (no A′, W′)")
-	add(v.InitBeforeWrite, "V4 →S* on the written field before W")
-	add(v.EqualsFalse == EqFalseLiteralOuter, "V5 E′: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ⋁Φ_0 ∨ ⋁Φ_1")
-	add(v.EqualsFalse == EqFalseLiteralInner, "V5 E′: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1)")
-	add(v.Candidates == CandMinRef, "V6 alias candidates by least reference")
-	add(v.SummarizeGuard == GuardUninit, "V7 Summarize guard φ_x ∧ φ_un")
-	add(v.ErrorKeepsPhi, "V8 error state keeps φ_g")
-	add(v.KBound == KBoundAssume, "k-bound: ¬θ_new assumed when θ_new is left out")
-	add(v.IdleRef == IdleNull, "r_f = r_null where Summarize does not apply")
-	add(v.InvokeExtendsEnv, "V9 Invoke extends η")
-	add(v.VarRestoresEnv, "V10 leaving a var restores the whole η (paper)")
-	add(v.NullCallProceeds, "V11 a call on null proceeds (paper)")
-	m := v.Mutation
-	add(m.DropOrig, "mutant: no θ_orig")
-	add(m.DropNull, "mutant: no θ_null")
-	add(m.DropAlias != 0, fmt.Sprintf("mutant: no θ_alias for candidate %d", m.DropAlias))
-	add(m.NewIgnoresAliases, "mutant: θ_new without r_f ≠ r_a")
-	add(m.ForgetPhiPrime, "mutant: →S* and VS under φ_g")
-	add(m.KBoundSlack != 0, fmt.Sprintf("mutant: k-bound shifted by %+d", m.KBoundSlack))
-	add(m.MergeByAnd, "mutant: merge duplicates by ∧")
-	add(m.EqualsByLocations, "mutant: Equals compares location sets")
-	add(m.SingleSummarize, "mutant: one →S step instead of →S*")
-	add(m.SummarizeMax, "mutant: →S initializes max_l(UN) first")
-	add(m.NullIgnoresRef, "mutant: θ_null without r_f = r_null")
-	add(m.NewIgnoresNull, "mutant: θ_new without r_f ≠ r_null")
-	add(m.AliasIgnoresNull, "mutant: θ_alias without r_f ≠ r_null")
-	add(m.OrigGuardAccess, "mutant: θ_orig guarded by ¬φ_x instead of ¬φ_s")
-	add(m.OrigUnguarded, "mutant: θ_orig without ¬φ_s")
-	add(m.GuardTrue, "mutant: Summarize guard φ_s = true")
-	add(m.SuccessorKeepsPhi, "mutant: A successor keeps φ_g")
-	add(m.VSDropsFieldGuard, "mutant: VS entries without the field guard φ'")
-	add(m.WriteDropsOld, "mutant: W drops ST(L,r_cur,¬φ,φ'_g)")
-	add(m.WriteFirstOnly, "mutant: W writes only the first location of L(r_x)")
-	add(m.NoWriteNull, "mutant: no W′")
-	add(m.EqualsFalseNoNot, "mutant: E′ path condition φ ∧ ⋁Φ_α")
-	add(m.NoEqualsFalse, "mutant: no E′")
-	add(m.EqualsTrueNoExclusion, "mutant: E path condition without ⋀¬Φ_0 ∧ ⋀¬Φ_1")
-	add(m.EqualsAlphaOr, "mutant: Φ_α from φ0 ∨ φ1")
-	out = append(out, v.Common.Differences()...)
-	return out
-}
+// Differences names the rows of Table whose choice v makes, in table
+// order: none for published, the parts of a combination, and for a mutant
+// of fixed the three fixes and the mutation.
+func (v Variant) Differences() []string { return Table.Differences(v) }
 
 func (v Variant) String() string { return v.Name }
 
-// Variants returns the named readings of RULES.md §9, "published" first:
-// the default, one variant per single deviation, the tech report's
-// combination, and proposed fixes. Mutants are not listed here.
+// Variants returns the readings of RULES.md §9, the proposed fixes and
+// their named combinations, "published" first. Seed 004's readings and
+// the mutations are in Table but not listed here.
 func Variants() []Variant {
-	return []Variant{
-		{Name: "published", Doc: "the default column of RULES.md §9 for every row"},
-		{Name: "v1-all-candidates", AliasGuard: AliasAll,
-			Doc: "V1 as in seed 000: an alias guard excludes every other candidate, not only the earlier ones"},
-		{Name: "v2-keep-phi", AccessKeepsPhi: true,
+	return lookupAll(func(r choice.Row[Variant]) bool {
+		return r.Kind == choice.Reading || r.Kind == choice.Fix || r.Kind == choice.Combination
+	})
+}
+
+// Mutants returns every deliberate mutation of Table applied to published
+// (the engine's default). The mutation catalog proper is these mutations
+// applied to fixed (package mutation).
+func Mutants() []Variant {
+	return lookupAll(func(r choice.Row[Variant]) bool { return r.Kind == choice.Mutation && r.Mutant })
+}
+
+// Lookup returns the variant with the given name: a row of Table, or
+// rows joined by "+" ("kbound-assume+v7-uninit-guard" makes every choice
+// either part makes; parts must not disagree on a choice), so a finding
+// can be reproduced with exactly one correction missing. The name may be
+// qualified by the engine ("summary:fixed+m-drop-orig").
+func Lookup(name string) (Variant, error) { return Table.Lookup(name) }
+
+func lookupAll(keep func(choice.Row[Variant]) bool) []Variant {
+	var out []Variant
+	for _, r := range Table.Select(keep) {
+		v, err := Table.Lookup(r.Name)
+		if err != nil {
+			panic(err) // a broken table, not input
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// set returns a Change making one choice.
+func set(f func(*Variant)) func(*Variant) { return f }
+
+// mutate returns a Change making one deliberate error.
+func mutate(f func(*Mutation)) func(*Variant) { return func(v *Variant) { f(&v.Mutation) } }
+
+// Table is the summary engine's one catalog of choices: readings,
+// proposed fixes, combinations, seed 004's readings, and mutations (the
+// rows marked Mutant form the mutation catalog on top of Base, in rule
+// order: Summarize, Field access, Field write, Equals).
+var Table = &choice.Table[Variant]{
+	Engine: "summary",
+	Base:   "fixed",
+	Label:  func(v *Variant, name, doc string) { v.Name, v.Doc = name, doc },
+	Rows: []choice.Row[Variant]{
+		{Name: "published", Kind: choice.Reading, Doc: "the default column of RULES.md §9 for every row"},
+		{Name: "v1-all-candidates", Kind: choice.Reading, Mutant: true,
+			Change: set(func(v *Variant) { v.AliasGuard = AliasAll }),
+			Doc:    "V1 as in seed 000: an alias guard excludes every other candidate, not only the earlier ones (`<` turned into `≠`)"},
+		{Name: "v2-keep-phi", Kind: choice.Reading, Change: set(func(v *Variant) { v.AccessKeepsPhi = true }),
 			Doc: "V2 as in seed 000: Field access computes φ'_g for →S* but keeps φ_g in VS and in the successor"},
-		{Name: "v3-stuck", NullDeref: NullStuck,
+		{Name: "v3-stuck", Kind: choice.Reading, Change: set(func(v *Variant) { v.NullDeref = NullStuck }),
 			Doc: "V3 as in seed 000: no rule for a null dereference (no A′, W′); the state is stuck"},
-		{Name: "v4-init-before-write", InitBeforeWrite: true,
+		{Name: "v4-init-before-write", Kind: choice.Reading, Change: set(func(v *Variant) { v.InitBeforeWrite = true }),
 			Doc: "V4 as in seed 001: run →S* on the written field of L(r_x) before Field write (W)"},
-		{Name: "v5-literal-outer", EqualsFalse: EqFalseLiteralOuter,
+		{Name: "v5-literal-outer", Kind: choice.Reading, Change: set(func(v *Variant) { v.EqualsFalse = EqFalseLiteralOuter }),
 			Doc: "V5, seed 000's E′ formula with ∧ binding tighter: (φ ∧ ⋀(φ0⇒¬φ1)) ∨ ⋁Φ_0 ∨ ⋁Φ_1"},
-		{Name: "v5-literal-inner", EqualsFalse: EqFalseLiteralInner,
+		{Name: "v5-literal-inner", Kind: choice.Reading, Change: set(func(v *Variant) { v.EqualsFalse = EqFalseLiteralInner }),
 			Doc: "V5, seed 000's E′ formula with φ over the disjunction: φ ∧ (⋀(φ0⇒¬φ1) ∨ ⋁Φ_0 ∨ ⋁Φ_1)"},
-		{Name: "v6-min-ref", Candidates: CandMinRef,
+		{Name: "v6-min-ref", Kind: choice.Reading, Change: set(func(v *Variant) { v.Candidates = CandMinRef }),
 			Doc: "V6 read literally: r_a is the least reference whose L contains l_a, dropped unless it is an input reference"},
-		{Name: "v7-uninit-guard", SummarizeGuard: GuardUninit,
+		{Name: "v7-uninit-guard", Kind: choice.Fix, Change: set(func(v *Variant) { v.SummarizeGuard = GuardUninit }),
 			Doc: "PROPOSED FIX for V7, to be confirmed by the checker (not established): guard θ_null/θ_new/θ_alias by φ_x ∧ φ_un " +
 				"(φ_un the guard of l_un in L(R(l_x,f))) and θ_orig by ¬(φ_x ∧ φ_un), so a field written through one alias is not " +
 				"re-initialized when read through another"},
-		{Name: "kbound-assume", KBound: KBoundAssume,
+		{Name: "kbound-assume", Kind: choice.Fix, Change: set(func(v *Variant) { v.KBound = KBoundAssume }),
 			Doc: "PROPOSED FIX for the k-bound (docs/FINDINGS.md F1): when θ_new is left out, conjoin its negated guard to the " +
 				"path condition, as GSE leaves out the branch; RULES.md §4 as written leaves the state non-total"},
-		{Name: "v8-keep-phi", ErrorKeepsPhi: true,
+		{Name: "v8-keep-phi", Kind: choice.Reading, Mutant: true, Change: set(func(v *Variant) { v.ErrorKeepsPhi = true }),
 			Doc: "V8 published: the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0"},
-		{Name: "v9-extend-env", InvokeExtendsEnv: true,
+		{Name: "v9-extend-env", Kind: choice.Reading, Change: set(func(v *Variant) { v.InvokeExtendsEnv = true }),
 			Doc: "V9 as in the papers: Invoke extends the caller's η (GSE must use the same machine options)"},
-		{Name: "idle-null", IdleRef: IdleNull,
+		{Name: "idle-null", Kind: choice.Fix, Change: set(func(v *Variant) { v.IdleRef = IdleNull }),
 			Doc: "PROPOSED FIX for phantom aliases (docs/FINDINGS.md F3): conjoin φ_s ∨ r_f = r_null, so that r_f is not free " +
 				"in the worlds where Summarize does not apply and a later alias entry cannot reach a location that was never created"},
-		{Name: "fixed", KBound: KBoundAssume, SummarizeGuard: GuardUninit, IdleRef: IdleNull,
+		{Name: "fixed", Kind: choice.Combination, Of: "kbound-assume+v7-uninit-guard+idle-null",
 			Doc: "published with every proposed fix: kbound-assume, v7-uninit-guard, idle-null (docs/FINDINGS.md)"},
-		{Name: "seed000", AliasGuard: AliasAll, AccessKeepsPhi: true, NullDeref: NullStuck,
-			EqualsFalse: EqFalseLiteralOuter, InvokeExtendsEnv: true,
+		{Name: "seed000", Kind: choice.Combination, Of: "v1-all-candidates+v2-keep-phi+v3-stuck+v5-literal-outer+v9-extend-env",
 			Doc: "the tech report's figures: V1 all candidates, V2 keep φ_g, V3 stuck, V5 literal (outer reading: ∧ binds tighter than ∨), V9 extend η"},
-	}
+
+		// Seed 004 (uber-lazy) as summary variants, ENGINES.md §6.2.
+		{Name: "u-st", Kind: choice.Lineage, Change: set(func(v *Variant) { v.Distributed = true }),
+			Doc: "U-ST, seed 004: E/E′, A/A′, W/W′ (and Summarize's assumptions) strengthen every guard with their condition " +
+				"instead of conjoining it to φ, and fire iff C = 1 (no reference reachable from the roots is left empty); " +
+				"the state's φ is ENGINES.md §5.3's φ_view"},
+		{Name: "u-eqand", Kind: choice.Lineage, Change: set(func(v *Variant) { v.EqualsFalse = EqFalseSeed004 }),
+			Doc: "U-EQAND, seed 004's E′ before the authors' fix (∧→∨, 29dc743): φ ∧ ⋀(φ0⇒¬φ1) ∧ (⋁Φ_0 ∨ ⋁Φ_1)"},
+
+		// Mutations: Summarize (→S, →S*).
+		{Name: "m-drop-orig", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.DropOrig = true }),
+			Doc: "Summarize without θ_orig"},
+		{Name: "m-drop-null", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.DropNull = true }),
+			Doc: "Summarize without θ_null"},
+		{Name: "m-drop-alias-first", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.DropAlias = 1 }),
+			Doc: "Summarize without the alias entry of the first candidate (l_0 when C is the entry class)"},
+		{Name: "m-drop-alias-last", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.DropAlias = -1 }),
+			Doc: "Summarize without the alias entry of the last candidate"},
+		{Name: "m-alias-after", Kind: choice.Mutation, Mutant: true, Change: set(func(v *Variant) { v.AliasGuard = AliasAfter }),
+			Doc: "alias guard excludes the candidates after r_a (`<` turned into `>`)"},
+		{Name: "m-alias-ignores-null", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.AliasIgnoresNull = true }),
+			Doc: "θ_alias guard without r_f ≠ r_null"},
+		{Name: "m-new-ignores-aliases", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NewIgnoresAliases = true }),
+			Doc: "θ_new guard without ⋀ r_f ≠ r_a"},
+		{Name: "m-new-ignores-null", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NewIgnoresNull = true }),
+			Doc: "θ_new guard without r_f ≠ r_null"},
+		{Name: "m-null-ignores-ref", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NullIgnoresRef = true }),
+			Doc: "θ_null guard without r_f = r_null"},
+		{Name: "m-orig-guard-access", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.OrigGuardAccess = true }),
+			Doc: "θ_orig guarded by ¬φ_x while the new entries keep φ_s = φ_x ∧ φ_un (V7 fix half applied)"},
+		{Name: "m-orig-unguarded", Kind: choice.Mutation, Change: mutate(func(m *Mutation) { m.OrigUnguarded = true }),
+			Doc: "θ_orig without ¬φ_s: →S* never reaches its fixpoint and the engine fails (not in the catalog: it tests " +
+				"that an engine failure is reported, docs/MUTANTS.md)"},
+		{Name: "m-guard-true", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.GuardTrue = true }),
+			Doc: "Summarize guard φ_s = true"},
+		{Name: "m-kbound-plus1", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.KBoundSlack = 1 }),
+			Doc: "k-bound one too generous"},
+		{Name: "m-kbound-minus1", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.KBoundSlack = -1 }),
+			Doc: "k-bound one too strict"},
+		{Name: "m-kbound-none", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.KBoundSlack = 1000 }),
+			Doc: "no k-bound on the summary side (θ_new always kept)"},
+		{Name: "m-single-summarize", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.SingleSummarize = true }),
+			Doc: "one →S step instead of →S* (the other locations of UN stay uninitialized)"},
+		{Name: "m-summarize-max", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.SummarizeMax = true }),
+			Doc: "→S initializes max_l(UN) first instead of min_l(UN)", Equivalent: equivSummarizeMax},
+		{Name: "m-merge-and", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.MergeByAnd = true }),
+			Doc: "duplicate locations of a value set merged by ∧"},
+
+		// Mutations: Field access (A, A′).
+		{Name: "m-forget-phi-prime", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.ForgetPhiPrime = true }),
+			Doc: "→S* and VS under φ_g instead of φ'_g (the successor still gets φ'_g)", Equivalent: equivForgetPhiPrime},
+		{Name: "m-successor-keeps-phi", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.SuccessorKeepsPhi = true }),
+			Doc: "the A successor gets φ_g instead of φ'_g"},
+		{Name: "m-vs-drops-field-guard", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.VSDropsFieldGuard = true }),
+			Doc: "VS entries carry φ instead of φ ∧ φ'"},
+
+		// Mutations: Field write (W, W′).
+		{Name: "m-write-drops-old", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.WriteDropsOld = true }),
+			Doc: "W without ST(L,r_cur,¬φ,φ'_g): worlds where r_x is elsewhere lose the old value"},
+		{Name: "m-write-first-only", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.WriteFirstOnly = true }),
+			Doc: "W writes only the first location of L(r_x)"},
+		{Name: "m-no-write-null", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NoWriteNull = true }),
+			Doc: "no rule W′"},
+
+		// Mutations: Equals (E, E′).
+		{Name: "m-equals-by-locations", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.EqualsByLocations = true }),
+			Doc: "Equals compares location sets like GSE, ignoring guards"},
+		{Name: "m-equals-false-no-not", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.EqualsFalseNoNot = true }),
+			Doc: "E′ path condition φ ∧ ⋁Φ_α (negation forgotten)"},
+		{Name: "m-no-equals-false", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NoEqualsFalse = true }),
+			Doc: "no rule E′"},
+		{Name: "m-equals-alpha-or", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.EqualsAlphaOr = true }),
+			Doc: "Φ_α built from φ0 ∨ φ1 instead of φ0 ∧ φ1"},
+		{Name: "m-equals-true-no-exclusion", Kind: choice.Mutation, Mutant: true,
+			Change: mutate(func(m *Mutation) { m.EqualsTrueNoExclusion = true }),
+			Doc:    "E path condition φ ∧ ⋁Φ_α, without ⋀¬Φ_0 ∧ ⋀¬Φ_1", Equivalent: equivEqualsTrue},
+
+		// Blind-spot mutations: the reference side (a common rule of package
+		// machine, which both engines share, or GSE's E′), applied through
+		// the variant's machine options (Common) to GSE and the engine
+		// alike. Only the reference-side lemmas GPC and ORC can see them.
+		{Name: "m-gse-enot-records-eq", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.GSEEqualsNotRecordsEq = true }),
+			Doc:    "GSE's E′ records r0 = r1 in the path condition instead of r0 ≠ r1 (blind spot 1: GPC)"},
+		{Name: "m-invoke-pushes-callee-env", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.InvokePushesCalleeEnv = true }),
+			Doc:    "Invoke pushes (pop η_callee k): the caller resumes in the callee's environment (blind spot 2: ORC)"},
+		{Name: "m-begin-first-twice", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.BeginFirstTwice = true }),
+			Doc:    "Begin (first) evaluates the first expression of the block twice (blind spot 2: ORC)"},
+	},
 }
 
-// Mutants returns deliberately wrong single-point mutations of published,
-// for testing the checker. They are not readings of any source.
-func Mutants() []Variant {
-	mut := func(name, doc string, m Mutation) Variant {
-		return Variant{Name: name, Doc: "MUTANT (deliberately wrong): " + doc, Mutation: m}
-	}
-	return []Variant{
-		mut("m-drop-orig", "Summarize without θ_orig", Mutation{DropOrig: true}),
-		mut("m-drop-null", "Summarize without θ_null", Mutation{DropNull: true}),
-		mut("m-drop-alias-first", "Summarize without the alias entry of the first candidate", Mutation{DropAlias: 1}),
-		mut("m-drop-alias-last", "Summarize without the alias entry of the last candidate", Mutation{DropAlias: -1}),
-		{Name: "m-alias-after", AliasGuard: AliasAfter,
-			Doc: "MUTANT (deliberately wrong): alias guard excludes the candidates after r_a (`<` turned into `>`)"},
-		mut("m-new-ignores-aliases", "θ_new guard without ⋀ r_f ≠ r_a", Mutation{NewIgnoresAliases: true}),
-		mut("m-forget-phi-prime", "→S* and VS under φ_g instead of φ'_g", Mutation{ForgetPhiPrime: true}),
-		mut("m-kbound-plus1", "k-bound one too generous", Mutation{KBoundSlack: 1}),
-		mut("m-kbound-minus1", "k-bound one too strict", Mutation{KBoundSlack: -1}),
-		mut("m-merge-and", "duplicate locations merged by ∧", Mutation{MergeByAnd: true}),
-		mut("m-equals-by-locations", "Equals compares location sets, ignoring guards", Mutation{EqualsByLocations: true}),
-		mut("m-single-summarize", "one →S step instead of →S*", Mutation{SingleSummarize: true}),
-	}
-}
+const equivSummarizeMax = "The locations of UN are the non-null entries of one deterministic L(r), so their guards " +
+	"are pairwise exclusive under φ'_g: in every world at most one of them is r's location, and only its →S step " +
+	"changes that world (the others' new entries are guarded by their φ_x, false there; θ_orig keeps the old value; " +
+	"idle-null pins their r_f to r_null, which no later alias guard can match because alias guards require r_f ≠ r_null). " +
+	"The order therefore changes only reference and location numbers, which representation and isomorphism do not " +
+	"observe (locations are matched by a homomorphism, input references never leave the path condition)."
 
-// Lookup returns the variant or mutant with the given name.
-//
-// Names joined by "+" compose: "kbound-assume+v7-uninit-guard" is the
-// variant that makes every choice either part makes (the parts must not
-// disagree on a choice), so a finding can be reproduced with exactly one
-// correction missing.
-func Lookup(name string) (Variant, error) {
-	if parts := strings.Split(name, "+"); len(parts) > 1 {
-		var out Variant
-		for _, part := range parts {
-			v, err := Lookup(part)
-			if err != nil {
-				return Variant{}, err
-			}
-			if err := compose(&out, v); err != nil {
-				return Variant{}, fmt.Errorf("summary: variant %q: %v", name, err)
-			}
-		}
-		out.Name = name
-		out.Doc = "composition of " + strings.Join(parts, ", ")
-		return out, nil
-	}
-	return lookupOne(name)
-}
+const equivForgetPhiPrime = "φ'_g is φ_g ∧ ⋀¬θ for the satisfiable null guards θ of L(r). Every satisfiability " +
+	"question that →S* (UN) and VS ask under it conjoins the guard φ of a non-null entry of L(r), and L(r) is " +
+	"deterministic under φ_g (the checker verifies it on the state before the step), so φ ∧ θ ∧ φ_g is unsatisfiable " +
+	"and φ ∧ φ_g ≡ φ ∧ φ'_g: every answer, hence every entry built, is the same. Entries are still pruned against φ'_g " +
+	"and the successor still gets φ'_g, so the states are identical. (φ'_g matters only in the successor: " +
+	"m-successor-keeps-phi is killed.)"
 
-// compose sets in dst every rule choice that v makes (every field of v that
-// is not its zero value), refusing two different non-zero choices.
-func compose(dst *Variant, v Variant) error {
-	d, src := reflect.ValueOf(dst).Elem(), reflect.ValueOf(v)
-	var walk func(d, s reflect.Value, path string) error
-	walk = func(d, s reflect.Value, path string) error {
-		for i := 0; i < s.NumField(); i++ {
-			name := s.Type().Field(i).Name
-			if name == "Name" || name == "Doc" {
-				continue
-			}
-			sf, df := s.Field(i), d.Field(i)
-			if sf.Kind() == reflect.Struct {
-				if err := walk(df, sf, path+name+"."); err != nil {
-					return err
-				}
-				continue
-			}
-			if sf.IsZero() {
-				continue
-			}
-			if !df.IsZero() && !reflect.DeepEqual(df.Interface(), sf.Interface()) {
-				return fmt.Errorf("parts disagree on %s%s", path, name)
-			}
-			df.Set(sf)
-		}
-		return nil
-	}
-	return walk(d, src, "")
-}
-
-func lookupOne(name string) (Variant, error) {
-	all := append(Variants(), Mutants()...)
-	for _, v := range all {
-		if v.Name == name {
-			return v, nil
-		}
-	}
-	names := make([]string, 0, len(all))
-	for _, v := range all {
-		names = append(names, v.Name)
-	}
-	sort.Strings(names)
-	return Variant{}, fmt.Errorf("summary: unknown variant %q (known: %s)", name, strings.Join(names, ", "))
-}
+const equivEqualsTrue = "Under φ every checked summary state is deterministic and total, so in each world r0 and r1 " +
+	"each take exactly one location. ⋁Φ_α holds exactly when they take the same location l; then the entries of " +
+	"L(r0) and L(r1) on other locations are false in that world (determinism), and Φ_0 and Φ_1 only hold guards of " +
+	"entries on other locations, so ⋀¬Φ_0 ∧ ⋀¬Φ_1 already follows from φ ∧ ⋁Φ_α. The two path conditions are " +
+	"equivalent, so the successors are the same states up to the form of φ."

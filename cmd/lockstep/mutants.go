@@ -48,7 +48,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
 	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
 	asJSON := fs.Bool("json", false, "print one JSON object with every result and the summary")
-	only := fs.String("only", "", "run only these mutants (comma-separated names)")
+	only := fs.String("only", "", "run only these mutants (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
 	list := fs.Bool("list", false, "list the mutants and exit")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
 	sem := semanticsFlag(fs)
@@ -94,7 +94,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			if m.Equivalent != "" {
 				eq = " [argued equivalent]"
 			}
-			fmt.Fprintf(stdout, "%-28s %s%s\n", m.Name, m.Doc, eq)
+			fmt.Fprintf(stdout, "%-38s %s%s\n", m.Name, m.Doc, eq)
 		}
 		return nil
 	}
@@ -109,7 +109,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s, semantics %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
 			mutation.BaseName, semOpt.SemanticsName(), *n, *seed, *k, *workers)
-		fmt.Fprintf(stdout, "%-28s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
+		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
 	}
 	var results []mutation.Result
 	for i, m := range ms {
@@ -135,10 +135,10 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 				lines += "*"
 			}
 		}
-		fmt.Fprintf(stdout, "%-28s %-17s %-5s %-17s %8d %8.2f %6s\n",
+		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8d %8.2f %6s\n",
 			r.Mutant, r.Status(), r.Killer, r.Rule, r.Programs, r.Seconds, lines)
 		if r.Inconclusive > 0 && !r.Killed {
-			fmt.Fprintf(stdout, "%-28s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
+			fmt.Fprintf(stdout, "%-38s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
 		}
 		if r.Error != "" {
 			fmt.Fprintf(stdout, "%s\n", indentText(r.Error))

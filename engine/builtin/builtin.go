@@ -12,4 +12,5 @@ import (
 	_ "github.com/lockstep-dev/lockstep/kiasan"
 	_ "github.com/lockstep-dev/lockstep/pose"
 	_ "github.com/lockstep-dev/lockstep/summary"
+	_ "github.com/lockstep-dev/lockstep/uber"
 )

@@ -1,7 +1,10 @@
 // Package mutation measures the checker by mutation testing: each mutant
 // is the corrected summary variant `fixed` with exactly one deliberate
-// error in one rule (a summary.Mutation field, or one rule choice), and the
-// checker is asked to find a program on which the mutant breaks a lemma.
+// error in one rule, and the checker is asked to find a program on which
+// the mutant breaks a lemma. The catalog is not kept here: it is every row
+// of summary.Table marked Mutant (a mutation, or a reading such as V1 that
+// is an error on top of `fixed`), named "summary:fixed+ROW". The generic
+// table type (package choice) lets other engines' mutants join the scheme.
 //
 // Mutants are built on `fixed`, not on `published`: published already
 // fails on generated programs, so a mutant of it would be "killed" by the
@@ -32,12 +35,15 @@ import (
 )
 
 // BaseName is the variant every mutant is built on.
-const BaseName = "fixed"
+var BaseName = summary.Table.Base
 
-// Mutant is one single-point mutation of the base variant.
+// Mutant is one single-point mutation of the base variant: the base plus
+// one row of summary.Table marked Mutant.
 type Mutant struct {
+	// Name is engine-qualified, "summary:fixed+m-drop-orig", so that
+	// mutants of other engines can join the same lists.
 	Name    string
-	Doc     string          // what is wrong, in the terms of RULES.md
+	Doc     string          // what is wrong, in the terms of RULES.md (the row's doc)
 	Variant summary.Variant // the base with the mutation applied
 	// Equivalent, if not empty, argues why no program can distinguish the
 	// mutant from the base under the relations the checker verifies.
@@ -53,98 +59,34 @@ func Base() summary.Variant {
 	return v
 }
 
-// Mutants returns the catalog, in the order of the rules they break:
-// Summarize, Field access, Field write, Equals.
+// Mutants returns the catalog: every row of summary.Table marked Mutant,
+// added to the base, in table order (readings used as mutants first, then
+// the rules they break: Summarize, Field access, Field write, Equals).
 func Mutants() []Mutant {
-	base := Base()
-	mk := func(name, doc string, change func(*summary.Variant)) Mutant {
-		v := base
-		change(&v)
-		v.Name = name
-		v.Doc = "MUTANT of " + BaseName + " (deliberately wrong): " + doc
-		return Mutant{Name: name, Doc: doc, Variant: v}
+	var out []Mutant
+	for _, r := range summary.Table.Mutants() {
+		name := BaseName + "+" + r.Name
+		v, err := summary.Lookup(name)
+		if err != nil {
+			panic(fmt.Sprintf("mutation: %v", err)) // a broken table, not input
+		}
+		out = append(out, Mutant{Name: summary.Table.Qualify(name), Doc: r.Doc, Variant: v, Equivalent: r.Equivalent})
 	}
-	mut := func(name, doc string, m summary.Mutation) Mutant {
-		return mk(name, doc, func(v *summary.Variant) { v.Mutation = m })
-	}
-	equiv := func(m Mutant, why string) Mutant { m.Equivalent = why; return m }
-	return append([]Mutant{
-		// Summarize (→S, →S*).
-		mut("m-drop-orig", "Summarize without θ_orig", summary.Mutation{DropOrig: true}),
-		mut("m-drop-null", "Summarize without θ_null", summary.Mutation{DropNull: true}),
-		mut("m-drop-alias-first", "Summarize without the alias entry of the first candidate (l_0 when C is the entry class)",
-			summary.Mutation{DropAlias: 1}),
-		mut("m-drop-alias-last", "Summarize without the alias entry of the last candidate", summary.Mutation{DropAlias: -1}),
-		mk("m-alias-after", "alias guard excludes the candidates after r_a (`<` turned into `>`)",
-			func(v *summary.Variant) { v.AliasGuard = summary.AliasAfter }),
-		mk("m-alias-all", "alias guard excludes every other candidate (`<` turned into `≠`, variant V1)",
-			func(v *summary.Variant) { v.AliasGuard = summary.AliasAll }),
-		mut("m-alias-ignores-null", "θ_alias guard without r_f ≠ r_null", summary.Mutation{AliasIgnoresNull: true}),
-		mut("m-new-ignores-aliases", "θ_new guard without ⋀ r_f ≠ r_a", summary.Mutation{NewIgnoresAliases: true}),
-		mut("m-new-ignores-null", "θ_new guard without r_f ≠ r_null", summary.Mutation{NewIgnoresNull: true}),
-		mut("m-null-ignores-ref", "θ_null guard without r_f = r_null", summary.Mutation{NullIgnoresRef: true}),
-		mut("m-orig-guard-access", "θ_orig guarded by ¬φ_x while the new entries keep φ_s = φ_x ∧ φ_un (V7 fix half applied)",
-			summary.Mutation{OrigGuardAccess: true}),
-		mut("m-guard-true", "Summarize guard φ_s = true", summary.Mutation{GuardTrue: true}),
-		mut("m-kbound-plus1", "k-bound one too generous", summary.Mutation{KBoundSlack: 1}),
-		mut("m-kbound-minus1", "k-bound one too strict", summary.Mutation{KBoundSlack: -1}),
-		mut("m-kbound-none", "no k-bound on the summary side (θ_new always kept)", summary.Mutation{KBoundSlack: 1000}),
-		mut("m-single-summarize", "one →S step instead of →S* (the other locations of UN stay uninitialized)",
-			summary.Mutation{SingleSummarize: true}),
-		equiv(mut("m-summarize-max", "→S initializes max_l(UN) first instead of min_l(UN)", summary.Mutation{SummarizeMax: true}),
-			equivSummarizeMax),
-		mut("m-merge-and", "duplicate locations of a value set merged by ∧", summary.Mutation{MergeByAnd: true}),
-
-		// Field access (A, A′).
-		equiv(mut("m-forget-phi-prime", "→S* and VS under φ_g instead of φ'_g (the successor still gets φ'_g)",
-			summary.Mutation{ForgetPhiPrime: true}), equivForgetPhiPrime),
-		mut("m-successor-keeps-phi", "the A successor gets φ_g instead of φ'_g", summary.Mutation{SuccessorKeepsPhi: true}),
-		mut("m-vs-drops-field-guard", "VS entries carry φ instead of φ ∧ φ'", summary.Mutation{VSDropsFieldGuard: true}),
-		mk("m-error-keeps-phi", "the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0 (variant V8, published)",
-			func(v *summary.Variant) { v.ErrorKeepsPhi = true }),
-
-		// Field write (W, W′).
-		mut("m-write-drops-old", "W without ST(L,r_cur,¬φ,φ'_g): worlds where r_x is elsewhere lose the old value",
-			summary.Mutation{WriteDropsOld: true}),
-		mut("m-write-first-only", "W writes only the first location of L(r_x)", summary.Mutation{WriteFirstOnly: true}),
-		mut("m-no-write-null", "no rule W′", summary.Mutation{NoWriteNull: true}),
-
-		// Equals (E, E′).
-		mut("m-equals-by-locations", "Equals compares location sets like GSE, ignoring guards",
-			summary.Mutation{EqualsByLocations: true}),
-		mut("m-equals-false-no-not", "E′ path condition φ ∧ ⋁Φ_α (negation forgotten)", summary.Mutation{EqualsFalseNoNot: true}),
-		mut("m-no-equals-false", "no rule E′", summary.Mutation{NoEqualsFalse: true}),
-		mut("m-equals-alpha-or", "Φ_α built from φ0 ∨ φ1 instead of φ0 ∧ φ1", summary.Mutation{EqualsAlphaOr: true}),
-		equiv(mut("m-equals-true-no-exclusion", "E path condition φ ∧ ⋁Φ_α, without ⋀¬Φ_0 ∧ ⋀¬Φ_1",
-			summary.Mutation{EqualsTrueNoExclusion: true}), equivEqualsTrue),
-	}, blindSpotMutants(Mutant{Variant: base})...) // blindspots.go
+	return out
 }
 
-const equivSummarizeMax = "The locations of UN are the non-null entries of one deterministic L(r), so their guards " +
-	"are pairwise exclusive under φ'_g: in every world at most one of them is r's location, and only its →S step " +
-	"changes that world (the others' new entries are guarded by their φ_x, false there; θ_orig keeps the old value; " +
-	"idle-null pins their r_f to r_null, which no later alias guard can match because alias guards require r_f ≠ r_null). " +
-	"The order therefore changes only reference and location numbers, which representation and isomorphism do not " +
-	"observe (locations are matched by a homomorphism, input references never leave the path condition)."
-
-const equivForgetPhiPrime = "φ'_g is φ_g ∧ ⋀¬θ for the satisfiable null guards θ of L(r). Every satisfiability " +
-	"question that →S* (UN) and VS ask under it conjoins the guard φ of a non-null entry of L(r), and L(r) is " +
-	"deterministic under φ_g (the checker verifies it on the state before the step), so φ ∧ θ ∧ φ_g is unsatisfiable " +
-	"and φ ∧ φ_g ≡ φ ∧ φ'_g: every answer, hence every entry built, is the same. Entries are still pruned against φ'_g " +
-	"and the successor still gets φ'_g, so the states are identical. (φ'_g matters only in the successor: " +
-	"m-successor-keeps-phi is killed.)"
-
-const equivEqualsTrue = "Under φ every checked summary state is deterministic and total, so in each world r0 and r1 " +
-	"each take exactly one location. ⋁Φ_α holds exactly when they take the same location l; then the entries of " +
-	"L(r0) and L(r1) on other locations are false in that world (determinism), and Φ_0 and Φ_1 only hold guards of " +
-	"entries on other locations, so ⋀¬Φ_0 ∧ ⋀¬Φ_1 already follows from φ ∧ ⋁Φ_α. The two path conditions are " +
-	"equivalent, so the successors are the same states up to the form of φ."
-
-// Lookup returns the mutant of the catalog with the given name.
+// Lookup returns the mutant of the catalog with the given name:
+// "summary:fixed+m-drop-orig", "fixed+m-drop-orig", or the row alone,
+// "m-drop-orig" (a mutant is always built on the base).
 func Lookup(name string) (Mutant, error) {
+	full := summary.Table.Unqualify(name)
+	if !strings.HasPrefix(full, BaseName+"+") {
+		full = BaseName + "+" + full
+	}
+	full = summary.Table.Qualify(full)
 	var names []string
 	for _, m := range Mutants() {
-		if m.Name == name {
+		if m.Name == full {
 			return m, nil
 		}
 		names = append(names, m.Name)

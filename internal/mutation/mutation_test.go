@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,9 +46,20 @@ func TestCatalog(t *testing.T) {
 		if m.Equivalent != "" && len(m.Equivalent) < 100 {
 			t.Errorf("%s: the equivalence argument is too short to be an argument: %q", m.Name, m.Equivalent)
 		}
-		got, err := Lookup(m.Name)
-		if err != nil || got.Name != m.Name {
-			t.Errorf("Lookup(%q) = %v, %v", m.Name, got.Name, err)
+		// One name per engine: "summary:fixed+ROW", where ROW alone names
+		// the same change on published (lockstep variants -mutants).
+		row, ok := strings.CutPrefix(m.Name, "summary:"+BaseName+"+")
+		if !ok || strings.Contains(row, "+") {
+			t.Errorf("mutant name %q is not summary:%s+ROW", m.Name, BaseName)
+		}
+		for _, alias := range []string{m.Name, BaseName + "+" + row, row} {
+			got, err := Lookup(alias)
+			if err != nil || got.Name != m.Name {
+				t.Errorf("Lookup(%q) = %v, %v", alias, got.Name, err)
+			}
+		}
+		if m.Variant.Name != BaseName+"+"+row {
+			t.Errorf("%s: variant named %q", m.Name, m.Variant.Name)
 		}
 	}
 	if _, err := Lookup("no-such"); err == nil {
@@ -84,7 +96,8 @@ func TestSummarize(t *testing.T) {
 
 // smoke are mutants the checker kills within the first programs of seed
 // 1; each must be killed by a counterexample that the base passes.
-var smoke = []string{"m-drop-null", "m-new-ignores-aliases", "m-guard-true", "m-kbound-minus1"}
+var smoke = []string{"summary:fixed+m-drop-null", "summary:fixed+m-new-ignores-aliases", "summary:fixed+m-guard-true",
+	"summary:fixed+m-kbound-minus1"}
 
 // TestSmoke runs a few mutants through the whole pipeline: hunt, shrink,
 // confirmation on the base. LOCKSTEP_MUTANTS_N=N also runs every mutant of
