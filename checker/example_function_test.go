@@ -93,7 +93,9 @@ func ExamplePropertyOf() {
 
 // Run one engine alone: GSE, the reference, on the brief's LinkedList
 // (testdata/programs/linkedlist_guarded.jl), printing the end of every
-// path and its path condition.
+// path and its path condition. Under the Java readings (the default) a
+// call on a null list throws at the call (rule Invoke′): those are the
+// error ends after 9 and 32 steps.
 func ExampleExplore() {
 	p, err := javalite.LoadFile("../testdata/programs/linkedlist_guarded.jl")
 	if err != nil {
@@ -112,10 +114,10 @@ func ExampleExplore() {
 	}
 	fmt.Printf("%d paths, complete: %v\n", st.Paths, st.Complete)
 	// Output:
-	// value after 17 steps, φ = (r1 ≠ null ∧ r3 = null)
-	// value after 17 steps, φ = (r1 ≠ null ∧ r3 = null)
+	// error after 9 steps, φ = r1 ≠ null
+	// error after 9 steps, φ = r1 ≠ null
 	// value after 26 steps, φ = (r1 ≠ null ∧ r3 ≠ null ∧ r6 = r9)
-	// value after 41 steps, φ = (r1 ≠ null ∧ r12 = null ∧ r3 ≠ null ∧ r6 ≠ r9)
+	// error after 32 steps, φ = (r1 ≠ null ∧ r3 ≠ null ∧ r6 ≠ r9)
 	// cut after 60 steps, φ = (r1 ≠ null ∧ r12 ≠ null ∧ r3 ≠ null ∧ r6 ≠ r15 ∧ r6 ≠ r9)
 	// value after 26 steps, φ = (r1 ≠ null ∧ r3 ≠ null ∧ r6 = r9)
 	// 6 paths, complete: true

@@ -159,9 +159,14 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	// The rows are the lemmas a check of this engine decides (every report
 	// names them); lemmas that cannot apply to it are no row at all, so
 	// they are neither "never checked" nor counted as inconclusive.
+	// (The first program that ran names them: in a shard, the programs of
+	// other shards have no report.)
 	applicable := Lemmas
-	if len(out) > 0 && out[0].rep != nil && out[0].rep.Lemmas != nil {
-		applicable = out[0].rep.Lemmas
+	for _, o := range out {
+		if o.rep != nil && o.rep.Lemmas != nil {
+			applicable = o.rep.Lemmas
+			break
+		}
 	}
 	for _, l := range applicable {
 		stats[l] = &LemmaStat{Lemma: l}
@@ -236,7 +241,8 @@ func (sv *Survey) Violations() []Lemma {
 // comment lines of the form `; key: value`, so the file stays a program
 // that `lockstep check` accepts:
 //
-//	; variant: published, v1-all-candidates   the variants it refutes
+//	; variant: published, v1-all-candidates   the variants it refutes (a bare name is a
+//	                                          summary variant; other engines: NAME:VARIANT)
 //	; expect: WF Summarize                    the lemma they break, then the rule (optional, the rest of the line)
 //	; k: 2
 //	; steps: 150
@@ -303,7 +309,13 @@ func ParseCase(file string, src []byte) (*Case, error) {
 			_, err = machine.ParseSemantics(val)
 			c.Semantics = val
 		case "k":
-			c.K, err = nonNegative(val)
+			// -1 is the unbounded k of the engines checked at k = −1
+			// (lazier, lazier#, pose, uber: ENGINES.md §8.4).
+			if val == "-1" {
+				c.K = -1
+			} else {
+				c.K, err = nonNegative(val)
+			}
 		case "steps":
 			c.Steps, err = nonNegative(val)
 		}

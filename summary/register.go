@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"fmt"
+
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -41,9 +43,15 @@ func init() {
 // internal/mutation): checker.Options.Build takes it.
 //
 // The common-rule semantics (V10/V11) come from the Config, the same for
-// every engine of a check; V9 stays the variant's own choice.
+// every engine of a check; V9 stays the variant's own choice, so a Config
+// asking for V9's published reading on a variant without it is refused
+// rather than silently ignored (name the reading as a variant:
+// v9-extend-env).
 func Build(v Variant) func(engine.Config) (engine.UnderTest, error) {
 	return func(cfg engine.Config) (engine.UnderTest, error) {
+		if cfg.Machine.InvokeExtendsEnv && !v.InvokeExtendsEnv {
+			return nil, fmt.Errorf("summary: variant %s does not extend the caller's η (V9): name the reading as a variant (v9-extend-env)", v.Name)
+		}
 		v := v.WithSemantics(cfg.Machine)
 		return New(v, cfg.K, cfg.Solver), nil
 	}

@@ -358,7 +358,7 @@ func mergeSurvey(parts []surveyJSON) (surveyJSON, error) {
 		return surveyJSON{}, err
 	}
 	p0 := parts[0]
-	m := surveyJSON{Variant: p0.Variant, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout}
+	m := surveyJSON{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout}
 	var order []string
 	lemmas := map[string]*lemmaJSON{}
 	for _, p := range parts {

@@ -5,6 +5,9 @@
 ; false: its only worlds are those F1 leaves without a target (published fails WF here first, at the Summarize of step 12).
 ; U-ST fires by C = 1, which looks at each reference alone, and C = 1 ⇔ S(φ ∧ φ_g) only on total states; with
 ; kbound-assume (F1's fix) the state is total and U-ST agrees with published.
+; Under the Java readings (the default since the same day) the program breaks published's L1 at step 11 first, so the
+; case keeps the reading it was found under (issue 14: a finding keeps its case where it reproduces).
+; semantics: paper
 ; variant: published+u-st, v7-uninit-guard+u-st
 ; expect: L9 Equals (E′)
 ; k: 2
