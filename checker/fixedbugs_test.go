@@ -9,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
-	"github.com/lockstep-dev/lockstep/engine"
 )
 
 // TestFixedBugs replays every regression case of testdata/fixedbugs: each

@@ -190,7 +190,7 @@ func TestParseCaseErrors(t *testing.T) {
 		{strings.Replace(full, "L1 Summarize", "L8", 1), "unknown lemma"},
 		{strings.Replace(full, "L1 Summarize", "", 1), "want `; expect: LEMMA [RULE]`"},
 		{strings.Replace(full, "; k: 2", "; k: two", 1), "non-negative integer"},
-		{strings.Replace(full, "; k: 2", "; k: -1", 1), "non-negative integer"},
+		{strings.Replace(full, "; k: 2", "; k: -2", 1), "non-negative integer"}, // -1 (unbounded) is the one negative k
 		{strings.Replace(full, "; steps: 150", "; steps: 150x", 1), "non-negative integer"},
 		{full + "; k: 3\n", "given twice"},
 		{strings.Replace(full, "published", " , ", 1), "names no variant"},
