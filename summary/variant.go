@@ -323,7 +323,7 @@ var Table = &choice.Table[Variant]{
 		{Name: "v6-min-ref", Kind: choice.Reading, Change: set(func(v *Variant) { v.Candidates = CandMinRef }),
 			Doc: "V6 read literally: r_a is the least reference whose L contains l_a, dropped unless it is an input reference"},
 		{Name: "v7-uninit-guard", Kind: choice.Fix, Change: set(func(v *Variant) { v.SummarizeGuard = GuardUninit }),
-			Doc: "PROPOSED FIX for V7, to be confirmed by the checker (not established): guard θ_null/θ_new/θ_alias by φ_x ∧ φ_un " +
+			Doc: "PROPOSED FIX for V7 (docs/FINDINGS.md F2: the checker confirmed V7 unsound; with this fix the lemmas hold on the generated stream): guard θ_null/θ_new/θ_alias by φ_x ∧ φ_un " +
 				"(φ_un the guard of l_un in L(R(l_x,f))) and θ_orig by ¬(φ_x ∧ φ_un), so a field written through one alias is not " +
 				"re-initialized when read through another"},
 		{Name: "kbound-assume", Kind: choice.Fix, Change: set(func(v *Variant) { v.KBound = KBoundAssume }),
