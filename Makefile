@@ -26,13 +26,19 @@ build: deps
 # demo runs both engines on the paper's LinkedList program, checks them
 # against each other with the published rules (which the checker refutes:
 # docs/FINDINGS.md) and with the corrected ones, then hunts a counterexample
-# to the tech report's rules on generated programs and shrinks it.
+# to the tech report's rules on generated programs and shrinks it; then the
+# other engines: Kiasan's lazier# (partition exactness), POSE-J against the
+# summary engine without GSE, and the published POSE merge refuted.
 demo: build
 	$(BIN) run -engine gse -k 3 -steps 300 testdata/programs/linkedlist.jl
 	$(BIN) run -engine summary -k 3 -steps 300 testdata/programs/linkedlist.jl
 	-$(BIN) check -variant published -k 2 testdata/programs/linkedlist.jl | head -12
 	$(BIN) check -variant fixed -k 2 testdata/programs/linkedlist.jl
 	-$(BIN) check -gen -n 50 -seed 1 -variant seed000 | head -16
+	$(BIN) engines
+	$(BIN) check -engine 'lazier#' -k -1 -steps 150 testdata/programs/swap.jl
+	$(BIN) check -engine pose -vs summary:fixed -k -1 -steps 150 testdata/programs/swap.jl
+	-$(BIN) check -engine pose:pose-published-merge -k -1 -steps 150 testdata/programs/pose_merge.jl | head -4
 
 vet: deps
 	$(GO) vet ./...

@@ -213,8 +213,11 @@ type Report struct {
 	Program *javalite.Program
 	// Engine is the engine under test, "NAME[:VARIANT]", and Lemmas the
 	// lemmas a check of it decides (Applicable).
-	Engine  string
-	Lemmas  []Lemma
+	Engine string
+	Lemmas []Lemma
+	// Versus is the second engine of an engine-against-engine check ("":
+	// the engine was checked against GSE); GSEPaths then counts its paths.
+	Versus  string
 	Verdict Verdict
 	// Checked counts, per lemma, how many times it was checked and held.
 	Checked map[Lemma]int

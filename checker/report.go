@@ -20,6 +20,11 @@ func (r *Report) Text(full bool) string {
 		if name == "" {
 			name = "summary"
 		}
+		if r.Versus != "" {
+			fmt.Fprintf(&b, "holds: %s (%d pairs; %s %d paths, %s %d paths; %s)\n",
+				r.checkedString(), r.Pairs, r.Engine, r.SummaryPaths, r.Versus, r.GSEPaths, r.Elapsed.Round(1e6))
+			return b.String()
+		}
 		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths; %s)\n",
 			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, r.Elapsed.Round(1e6))
 		return b.String()

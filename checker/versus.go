@@ -120,7 +120,7 @@ func (r *run) versus() error {
 	if err != nil {
 		return err
 	}
-	r.rep.SummaryPaths, r.rep.GSEPaths = apaths, bpaths
+	r.rep.SummaryPaths, r.rep.GSEPaths, r.rep.Versus = apaths, bpaths, r.opt.Versus
 	for h := range aseq {
 		if _, ok := bseq[h]; !ok {
 			return r.fail(Verdict{Lemma: C12, Reason: fmt.Sprintf("a control-flow sequence of %s (%d paths) is not one of %s (%d paths)", r.eut.Name(), apaths, r.other.Name(), bpaths)})
