@@ -15,6 +15,7 @@ import (
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 func init() {
@@ -73,8 +74,15 @@ func (c *checkFlags) options() (checker.Options, error) {
 		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
+		// Engines that ask the solver at construction need one to tell
+		// their shape.
+		sol, err := smt.NewSolver()
+		if err != nil {
+			return checker.Options{}, err
+		}
+		defer sol.Close()
 		for _, s := range []string{spec, opt.Versus} {
-			e, err := engine.New(s, engine.Config{K: c.k})
+			e, err := engine.New(s, engine.Config{K: c.k, Solver: sol})
 			if err != nil {
 				return checker.Options{}, err
 			}
