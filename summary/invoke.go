@@ -1,9 +1,9 @@
 package summary
 
 import (
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Invoke implements rules Invoke and Invoke′ of RULES.md §3 (V11, Java
@@ -25,24 +25,19 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 	if err != nil {
 		return nil, err
 	}
-	var out []machine.Succ
-	if nonNull {
-		// Rule: Invoke
-		si := s
+	return guarded.Split(s, theta0, nonNull, func(si *machine.State) ([]machine.Succ, error) {
+		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
 		if len(theta0) > 0 {
-			si = s.Clone()                            // Invoke′ below needs the state as it is
-			setPhi(si, smt.And(phiG, notAll(theta0))) // φ'_g
+			setPhi(si, guarded.PhiPrime(phiG, theta0)) // φ'_g
 		}
 		e.stats.Invoke++
-		out = append(out, machine.EnterMethod(si, r, v, c, k, e.Options()))
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{machine.EnterMethod(si, r, v, c, k, e.Options())}, nil
+	}, func(s *machine.State) ([]machine.Succ, error) {
 		// Rule: Invoke′
 		e.errorState(s, phiG, theta0)
 		e.stats.InvokeNull++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleInvokeNull})
-	}
-	return out, nil
+		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
+	})
 }
 
 // WithSemantics returns v with the V10/V11 choices of the semantics set sem
