@@ -216,15 +216,10 @@ func errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
 // (L R φ_g η r (* $ f → k)).
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(sa *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A), with Getfield (c1)/(c5) reading and
 		// Getfield (r1)/(r2) refining; (r1)'s ¬(Y = null) is φ'_g.
-		phiP := guarded.PhiPrime(phiG, theta0) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		for _, en := range sa.Get(r) {
 			if en.Loc < 0 || !symbolic(sa, en.Loc) {
 				continue // Getfield (c5): a new location's fields are never ⊥
@@ -252,9 +247,9 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		setPhi(sa, phiP)
 		sa.SetValue(machine.RefVal(r2), k)
 		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A′) — the null worlds POSE's (r1) assumes away.
-		errorState(s, phiG, theta0)
+		errorState(s, p.PhiG, p.Theta0)
 		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
 	})
 }
@@ -402,15 +397,10 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		return nil, fmt.Errorf("pose: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
 	}
 	rx := v.Ref()
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, rx, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(sw *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W), Putfield (c1)/(c5) per receiver entry,
 		// merged as (c2) does.
-		phiP := guarded.PhiPrime(phiG, theta0) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		value := sw.Get(r)
 		// Under the published merge, each branch of (c2) updates the
 		// aliases initialized before the write (H), not those a sibling
@@ -473,9 +463,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
 		return []machine.Succ{{S: sw, Rule: machine.RuleWriteW}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W′)
-		errorState(s, phiG, theta0)
+		errorState(s, p.PhiG, p.Theta0)
 		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
 	})
 }
@@ -610,19 +600,14 @@ func newVsIte(s *machine.State, a, b machine.GVS) bool {
 // lookup is static (Javalite has no subclassing), so POSE's dispatch
 // branching (Invoke (c2)–(c4)) never splits a path.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(si *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke (c2)
-		setPhi(si, guarded.PhiPrime(phiG, theta0))
+		setPhi(si, p.PhiPrime())
 		machine.EnterMethod(si, r, v, c, k, e.opt)
 		return []machine.Succ{{S: si, Rule: machine.RuleInvoke}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′
-		errorState(s, phiG, theta0)
+		errorState(s, p.PhiG, p.Theta0)
 		return []machine.Succ{{S: s, Rule: RuleInvokeNull}}, nil
 	})
 }

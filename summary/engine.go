@@ -189,45 +189,40 @@ func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.F
 // null, A′ for those where it is.
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(sa *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A); sa is a copy when A′ below needs the state before →S*
-		phiP := guarded.PhiPrime(phiG, theta0) // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
+		phiP := p.PhiPrime() // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
 		// (L R r f C) →S* (L' R' r f C) under φ'_g
-		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(phiG, phiP), e.accessPhi(phiG, phiP))
+		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(p.PhiG, phiP), e.accessPhi(p.PhiG, phiP))
 		if err != nil {
 			return nil, err
 		}
 		// r' = stack_r(), L'[r' ↦ VS(L',R',φ'_g,r,f)], φ'_g
-		vs, err := e.vs(sa, r, f, e.vsPhi(phiG, phiP, assumed))
+		vs, err := e.vs(sa, r, f, e.vsPhi(p.PhiG, phiP, assumed))
 		if err != nil {
 			return nil, err
 		}
 		r2 := sa.StackR()
 		sa.Set(r2, vs)
-		setPhi(sa, smt.And(e.accessPhi(phiG, phiP), assumed))
+		setPhi(sa, smt.And(e.accessPhi(p.PhiG, phiP), assumed))
 		sa.SetValue(machine.RefVal(r2), k)
 		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 and →S*'s assumptions go into the guards
-			if fires, err := e.distribute(sa, smt.And(notAll(theta0), assumed)); err != nil || !fires {
+			if fires, err := e.distribute(sa, smt.And(notAll(p.Theta0), assumed)); err != nil || !fires {
 				return nil, err
 			}
 		}
 		e.stats.Access++
 		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		if e.v.NullDeref == NullStuck { // V3
 			// Seed 000: no rule for a null dereference.
-			if !nonNull {
+			if !p.NonNull {
 				e.stats.Stuck++
 			}
 			return nil, nil
 		}
 		// Rule: Field access (A′)
-		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {
 			return nil, err
 		}
 		e.stats.AccessNull++
@@ -285,14 +280,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		return nil, fmt.Errorf("summary: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
 	}
 	rx := v.Ref()
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, rx, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(sw *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W)
-		phiP := guarded.PhiPrime(phiG, theta0) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		wAssumed := smt.True()
 		if e.v.InitBeforeWrite {
 			// V4, seed 001: initialize the written field first.
@@ -333,15 +323,15 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
 		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 (and V4's assumptions) go into the guards
-			if fires, err := e.distribute(sw, smt.And(notAll(theta0), wAssumed)); err != nil || !fires {
+			if fires, err := e.distribute(sw, smt.And(notAll(p.Theta0), wAssumed)); err != nil || !fires {
 				return nil, err
 			}
 		}
 		e.stats.Write++
 		return []machine.Succ{{S: sw, Rule: machine.RuleWriteW}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		if e.v.NullDeref == NullStuck { // V3
-			if !nonNull {
+			if !p.NonNull {
 				e.stats.Stuck++
 			}
 			return nil, nil
@@ -350,7 +340,7 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			return nil, nil
 		}
 		// Rule: Field write (W′)
-		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
+		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {
 			return nil, err
 		}
 		e.stats.WriteNull++

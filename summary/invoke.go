@@ -20,21 +20,16 @@ import (
 // dereference) is about A′ and W′ and does not apply here: a call is not a
 // dereference in the papers' rules, and under V11's Java reading GSE throws.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(si *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
-		if len(theta0) > 0 {
-			setPhi(si, guarded.PhiPrime(phiG, theta0)) // φ'_g
+		if len(p.Theta0) > 0 {
+			setPhi(si, p.PhiPrime()) // φ'_g
 		}
 		e.stats.Invoke++
 		return []machine.Succ{machine.EnterMethod(si, r, v, c, k, e.Options())}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′
-		e.errorState(s, phiG, theta0)
+		e.errorState(s, p.PhiG, p.Theta0)
 		e.stats.InvokeNull++
 		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
 	})

@@ -401,14 +401,9 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
-	phi := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phi)
-	if err != nil {
-		return nil, err
-	}
-	return guarded.Split(s, theta0, nonNull, func(sa *machine.State) ([]machine.Succ, error) {
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A)
-		phiP := guarded.PhiPrime(phi, theta0) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		if err := e.deferRead(sa, r, f, phiP); err != nil {
 			return nil, err
 		}
@@ -433,9 +428,9 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		setPhi(sa, phiP)
 		sa.SetValue(machine.RefVal(r2), k)
 		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
-	}, func(s *machine.State) ([]machine.Succ, error) {
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A′)
-		guarded.ErrorEnd(s, phi, theta0, false)
+		guarded.ErrorEnd(s, p.PhiG, p.Theta0, false)
 		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
 	})
 }

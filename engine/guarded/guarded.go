@@ -14,12 +14,15 @@
 //   - both may fire (Split): the non-null rule then works on a copy, as the
 //     null rule needs the state as it was.
 //
+// Pair is the whole skeleton: φ_g, the engine's θ_0, and Split.
+//
 // What differs between the engines stays with them and is passed in: how
 // a satisfiability question is asked and counted (Asker.Sat), an engine's
 // own check of a non-null entry (Asker.Check: uber rejects unresolved
-// locations), summary's reading V8 (ErrorEnd's keepPhi), and everything the
-// rules do besides (Split's closures: the engine's own successor, its
-// variants, mutations, U-ST withholding and counters).
+// locations), how θ_0 is computed (Pair's Guards: pose's mutation
+// null-ignored drops it), summary's reading V8 (ErrorEnd's keepPhi), and
+// everything the rules do besides (the Rule closures: the engine's own
+// successor, its variants, mutations, U-ST withholding and counters).
 package guarded
 
 import (
@@ -153,4 +156,38 @@ func Split(s *machine.State, theta0 []*smt.Formula, nonNull bool,
 		out = append(out, succ...)
 	}
 	return out, nil
+}
+
+// Premises are what a rule pair reads off L(r): φ_g, θ_0, and whether a
+// non-null entry of L(r) is satisfiable with φ_g.
+type Premises struct {
+	PhiG    *smt.Formula
+	Theta0  []*smt.Formula
+	NonNull bool
+}
+
+// PhiPrime is φ'_g of the premises.
+func (p Premises) PhiPrime() *smt.Formula { return PhiPrime(p.PhiG, p.Theta0) }
+
+// Guards computes θ_0 and whether a non-null entry is satisfiable, on L(r)
+// under φ_g: NullGuards with the engine's Asker, and the engine's own
+// choices around it.
+type Guards func(s *machine.State, r machine.Ref, phiG *smt.Formula) (theta0 []*smt.Formula, nonNull bool, err error)
+
+// Rule is one rule of a pair (Split) on the state it works on.
+type Rule func(s *machine.State, p Premises) ([]machine.Succ, error)
+
+// Pair is the whole skeleton of a rule pair on a possibly-null reference r:
+// φ_g is the path condition of s, guards computes θ_0, and Split runs rule
+// and nullRule as their premises say.
+func Pair(s *machine.State, r machine.Ref, guards Guards, rule, nullRule Rule) ([]machine.Succ, error) {
+	phiG := s.PathCondition()
+	theta0, nonNull, err := guards(s, r, phiG)
+	if err != nil {
+		return nil, err
+	}
+	p := Premises{PhiG: phiG, Theta0: theta0, NonNull: nonNull}
+	return Split(s, theta0, nonNull,
+		func(sn *machine.State) ([]machine.Succ, error) { return rule(sn, p) },
+		func(s *machine.State) ([]machine.Succ, error) { return nullRule(s, p) })
 }

@@ -159,3 +159,45 @@ func TestSplit(t *testing.T) {
 	require.ErrorIs(t, err, boom)
 	assert.Len(t, out, 1, "a null-rule error comes with the non-null successors")
 }
+
+func TestPair(t *testing.T) {
+	a := asker(t)
+	s, r, isNull := maybeNull()
+	s.AddFact(smt.Eq(7, machine.RNull))
+	phiG := s.PathCondition()
+	guards := func(s *machine.State, r machine.Ref, phi *smt.Formula) ([]*smt.Formula, bool, error) {
+		return NullGuards(a, s, r, phi)
+	}
+	var got []Premises
+	out, err := Pair(s, r, guards, func(sn *machine.State, p Premises) ([]machine.Succ, error) {
+		got = append(got, p)
+		SetPhi(sn, p.PhiPrime())
+		return []machine.Succ{{S: sn, Rule: "A"}}, nil
+	}, func(s *machine.State, p Premises) ([]machine.Succ, error) {
+		got = append(got, p)
+		ErrorEnd(s, p.PhiG, p.Theta0, false)
+		return []machine.Succ{{S: s, Rule: "A′"}}, nil
+	})
+	require.NoError(t, err)
+	require.Len(t, out, 2)
+	require.Len(t, got, 2)
+	assert.Equal(t, got[0], got[1], "both rules read the same premises")
+	assert.Equal(t, phiG.String(), got[0].PhiG.String(), "φ_g is the whole path condition, facts included")
+	assert.True(t, got[0].NonNull)
+	assert.Equal(t, smt.And(phiG, smt.Not(isNull)).String(), out[0].S.Phi.String())
+	assert.Equal(t, smt.And(phiG, isNull).String(), out[1].S.Phi.String())
+	assert.Equal(t, machine.ModeError, out[1].S.Mode)
+	assert.NotEqual(t, machine.ModeError, out[0].S.Mode)
+
+	boom := errors.New("boom")
+	_, err = Pair(s, r, func(*machine.State, machine.Ref, *smt.Formula) ([]*smt.Formula, bool, error) { return nil, false, boom },
+		func(*machine.State, Premises) ([]machine.Succ, error) {
+			t.Fatal("rule ran after a guards error")
+			return nil, nil
+		},
+		func(*machine.State, Premises) ([]machine.Succ, error) {
+			t.Fatal("rule ran after a guards error")
+			return nil, nil
+		})
+	require.ErrorIs(t, err, boom)
+}
