@@ -392,11 +392,10 @@ func (e *Engine) mergeSymbol(s *machine.State, theta *machine.GVS, errp *error, 
 // (L R φ_g η r (x $ f := * → k)).
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
 	f := fw.Field
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("pose: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
+	rx, err := guarded.WriteReceiver("pose", s, fw)
+	if err != nil {
+		return nil, err
 	}
-	rx := v.Ref()
 	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W), Putfield (c1)/(c5) per receiver entry,
 		// merged as (c2) does.

@@ -275,11 +275,10 @@ func (e *Engine) st(acc machine.GVS, s *machine.State, r machine.Ref, phi, phiG 
 // (L R φ_g η r (x $ f := * → k)). Both can fire.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
 	f := fw.Field
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("summary: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
+	rx, err := guarded.WriteReceiver("summary", s, fw)
+	if err != nil {
+		return nil, err
 	}
-	rx := v.Ref()
 	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W)
 		phiP := p.PhiPrime() // φ'_g

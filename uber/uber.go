@@ -440,12 +440,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 // Kiasan; seed 004's resolution of the written value is a use nothing
 // needs), then summary:fixed's W/W′.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("uber: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
+	rx, err := guarded.WriteReceiver("uber", s, fw)
+	if err != nil {
+		return nil, err
 	}
 	if e.Mut != MutWriteNoResolve {
-		if err := e.resolveAt(s, v.Ref()); err != nil {
+		if err := e.resolveAt(s, rx); err != nil {
 			return nil, err
 		}
 	}

@@ -28,6 +28,7 @@ package guarded
 import (
 	"fmt"
 
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -190,4 +191,15 @@ func Pair(s *machine.State, r machine.Ref, guards Guards, rule, nullRule Rule) (
 	return Split(s, theta0, nonNull,
 		func(sn *machine.State) ([]machine.Succ, error) { return rule(sn, p) },
 		func(s *machine.State) ([]machine.Succ, error) { return nullRule(s, p) })
+}
+
+// WriteReceiver is r_x of Field write's redex (x $ f := * → k): the
+// reference η binds x to, whose L(r_x) W/W′ split on. name prefixes the
+// error for an x bound to no reference.
+func WriteReceiver(name string, s *machine.State, fw *javalite.FieldWrite) (machine.Ref, error) {
+	v := s.Env[fw.Slot]
+	if !v.IsRef() {
+		return 0, fmt.Errorf("%s: %s: %s is not bound to a reference", name, fw.Pos(), fw.VarName)
+	}
+	return v.Ref(), nil
 }

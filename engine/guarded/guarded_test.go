@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -200,4 +201,15 @@ func TestPair(t *testing.T) {
 			return nil, nil
 		})
 	require.ErrorIs(t, err, boom)
+}
+
+func TestWriteReceiver(t *testing.T) {
+	s := &machine.State{Env: []machine.Value{machine.VTrue, machine.RefVal(machine.Ref(4))}}
+	rx, err := WriteReceiver("test", s, &javalite.FieldWrite{VarName: "x", Slot: 1})
+	require.NoError(t, err)
+	assert.Equal(t, machine.Ref(4), rx)
+	_, err = WriteReceiver("test", s, &javalite.FieldWrite{VarName: "b", Slot: 0})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "test: ")
+	assert.Contains(t, err.Error(), "b is not bound to a reference")
 }
