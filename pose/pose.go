@@ -58,6 +58,7 @@ import (
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/engine/view"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -146,7 +147,9 @@ func (e *Engine) st(acc, set machine.GVS, g, phi *smt.Formula) (machine.GVS, err
 	return acc, nil
 }
 
-func setPhi(s *machine.State, phi *smt.Formula) { s.Phi, s.Facts = phi, nil }
+// setPhi replaces the whole path condition of s (shared with summary and
+// uber: package guarded).
+var setPhi = guarded.SetPhi
 
 // symbolic reports whether l is a symbolic location l_Y (every input
 // location of a POSE-J state is: l_0 is the symbol of `this`).
@@ -190,40 +193,13 @@ func unGuard(set machine.GVS) *smt.Formula {
 	return nil
 }
 
-func notAll(fs []*smt.Formula) *smt.Formula {
-	out := make([]*smt.Formula, len(fs))
-	for i, f := range fs {
-		out[i] = smt.Not(f)
-	}
-	return smt.And(out...)
-}
-
-// nullGuards computes θ_0 (the satisfiable null guards of L(r) under φ_g)
-// and whether some non-null entry is satisfiable, shared by A/A′, W/W′ and
-// Invoke/Invoke′. A satisfiable l_un entry means the state is not well
-// formed (a stack reference to an uninitialized field): it is reported.
+// nullGuards is θ_0 of L(r) under φ_g and whether a non-null entry is
+// satisfiable (guarded.NullGuards), shared by A/A′, W/W′ and
+// Invoke/Invoke′; under the mutation null-ignored θ_0 is dropped.
 func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phiG *smt.Formula) (theta0 []*smt.Formula, nonNull bool, err error) {
-	set := s.Get(r)
-	if len(set) == 0 {
-		return nil, false, fmt.Errorf("pose: L(%s) is empty", machine.RefString(r))
-	}
-	for _, en := range set {
-		ok, err := e.sat(smt.And(en.Guard, phiG))
-		if err != nil {
-			return nil, false, err
-		}
-		if !ok {
-			continue
-		}
-		switch en.Loc {
-		case machine.LNull:
-			theta0 = append(theta0, en.Guard)
-		case machine.LUn:
-			return nil, false, fmt.Errorf("pose: L(%s) holds l_un under satisfiable guard %v: the state is not well formed",
-				machine.RefString(r), en.Guard)
-		default:
-			nonNull = true
-		}
+	theta0, nonNull, err = guarded.NullGuards(guarded.Asker{Name: "pose", Sat: e.sat}, s, r, phiG)
+	if err != nil {
+		return nil, false, err
 	}
 	if e.v.Mutation.NullIgnored {
 		theta0 = nil
@@ -233,28 +209,17 @@ func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phiG *smt.Formula) 
 
 // errorState makes s the error end of A′, W′ or Invoke′ under φ_g ∧ ⋁θ_0.
 func errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
-	setPhi(s, smt.And(phiG, smt.Or(theta0...)))
-	s.SetError()
+	guarded.ErrorEnd(s, phiG, theta0, false)
 }
 
 // FieldAccess implements A and A′ (ENGINES.md §4.3) on the state
 // (L R φ_g η r (* $ f → k)).
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	var out []machine.Succ
-	if nonNull {
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A), with Getfield (c1)/(c5) reading and
 		// Getfield (r1)/(r2) refining; (r1)'s ¬(Y = null) is φ'_g.
-		sa := s
-		if len(theta0) > 0 {
-			sa = s.Clone()
-		}
-		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		for _, en := range sa.Get(r) {
 			if en.Loc < 0 || !symbolic(sa, en.Loc) {
 				continue // Getfield (c5): a new location's fields are never ⊥
@@ -281,14 +246,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		sa.Set(r2, vs)
 		setPhi(sa, phiP)
 		sa.SetValue(machine.RefVal(r2), k)
-		out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A′) — the null worlds POSE's (r1) assumes away.
-		errorState(s, phiG, theta0)
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleFieldANull})
-	}
-	return out, nil
+		errorState(s, p.PhiG, p.Theta0)
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
+	})
 }
 
 // vs is VS(L,R,φ'_g,r,f): the field's entries through every non-null
@@ -429,25 +392,14 @@ func (e *Engine) mergeSymbol(s *machine.State, theta *machine.GVS, errp *error, 
 // (L R φ_g η r (x $ f := * → k)).
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
 	f := fw.Field
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("pose: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
-	}
-	rx := v.Ref()
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, rx, phiG)
+	rx, err := guarded.WriteReceiver("pose", s, fw)
 	if err != nil {
 		return nil, err
 	}
-	var out []machine.Succ
-	if nonNull {
+	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W), Putfield (c1)/(c5) per receiver entry,
 		// merged as (c2) does.
-		sw := s
-		if len(theta0) > 0 {
-			sw = s.Clone()
-		}
-		phiP := smt.And(phiG, notAll(theta0))
+		phiP := p.PhiPrime() // φ'_g
 		value := sw.Get(r)
 		// Under the published merge, each branch of (c2) updates the
 		// aliases initialized before the write (H), not those a sibling
@@ -509,14 +461,12 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		}
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
-		out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{{S: sw, Rule: machine.RuleWriteW}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W′)
-		errorState(s, phiG, theta0)
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleWriteWNull})
-	}
-	return out, nil
+		errorState(s, p.PhiG, p.Theta0)
+		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
+	})
 }
 
 // write sets field f of l to value in the worlds g and keeps the old value
@@ -649,26 +599,14 @@ func newVsIte(s *machine.State, a, b machine.GVS) bool {
 // lookup is static (Javalite has no subclassing), so POSE's dispatch
 // branching (Invoke (c2)–(c4)) never splits a path.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	var out []machine.Succ
-	if nonNull {
+	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke (c2)
-		si := s
-		if len(theta0) > 0 {
-			si = s.Clone()
-		}
-		setPhi(si, smt.And(phiG, notAll(theta0)))
+		setPhi(si, p.PhiPrime())
 		machine.EnterMethod(si, r, v, c, k, e.opt)
-		out = append(out, machine.Succ{S: si, Rule: machine.RuleInvoke})
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{{S: si, Rule: machine.RuleInvoke}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′
-		errorState(s, phiG, theta0)
-		out = append(out, machine.Succ{S: s, Rule: RuleInvokeNull})
-	}
-	return out, nil
+		errorState(s, p.PhiG, p.Theta0)
+		return []machine.Succ{{S: s, Rule: RuleInvokeNull}}, nil
+	})
 }

@@ -31,6 +31,7 @@ package summary
 import (
 	"fmt"
 
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -124,44 +125,17 @@ func (e *Engine) addPruned(s machine.GVS, g, phi *smt.Formula, l machine.Loc) (m
 	return e.merge(s, g, l), nil
 }
 
-// nullGuards computes the premises shared by A/A′ and W/W′ on L(r) under
-// φ_g: θ_0 (the satisfiable null guards) and whether some non-null entry is
-// satisfiable. An l_un entry that is satisfiable means the state is not
-// well formed (a stack reference to an uninitialized location); no rule
-// covers it, so it is reported rather than dereferenced.
+// nullGuards is θ_0 of L(r) under φ_g and whether a non-null entry is
+// satisfiable (guarded.NullGuards), asked through the engine's counted S.
 func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phiG *smt.Formula) (theta0 []*smt.Formula, nonNull bool, err error) {
-	for _, en := range s.Get(r) {
-		ok, err := e.sat(smt.And(en.Guard, phiG))
-		if err != nil {
-			return nil, false, err
-		}
-		if !ok {
-			continue
-		}
-		switch en.Loc {
-		case machine.LNull:
-			theta0 = append(theta0, en.Guard)
-		case machine.LUn:
-			return nil, false, fmt.Errorf("summary: L(%s) holds l_un under satisfiable guard %s: the state is not well formed",
-				machine.RefString(r), smt.Short(en.Guard))
-		default:
-			nonNull = true
-		}
-	}
-	if len(s.Get(r)) == 0 {
-		return nil, false, fmt.Errorf("summary: L(%s) is empty", machine.RefString(r))
-	}
-	return theta0, nonNull, nil
+	return guarded.NullGuards(guarded.Asker{Name: "summary", Sat: e.sat, Show: smt.Short}, s, r, phiG)
 }
 
-// notAll is ⋀_{φ∈fs} ¬φ.
-func notAll(fs []*smt.Formula) *smt.Formula {
-	out := make([]*smt.Formula, len(fs))
-	for i, f := range fs {
-		out[i] = smt.Not(f)
-	}
-	return smt.And(out...)
-}
+// The pieces of RULES.md §6 shared with pose and uber (package guarded).
+var (
+	notAll = guarded.NotAll // ⋀_{φ∈fs} ¬φ
+	setPhi = guarded.SetPhi // replaces the whole path condition of s
+)
 
 // The path conditions of Field access (A). RULES.md §6 computes →S*, VS
 // and the successor all under φ'_g; these three functions are the only
@@ -199,13 +173,8 @@ func (e *Engine) vsPhi(phiG, phiP, assumed *smt.Formula) *smt.Formula {
 // with φ = φ_g ∧ ⋁θ_0 (or φ_g under V8's published reading). It reports
 // whether the rule fires (always, except under U-ST).
 func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) (bool, error) {
-	phi := phiG
-	if !e.v.ErrorKeepsPhi { // V8
-		phi = smt.And(phiG, smt.Or(theta0...))
-	}
-	setPhi(s, phi)
-	s.SetError()
-	if e.v.Distributed { // U-ST
+	guarded.ErrorEnd(s, phiG, theta0, e.v.ErrorKeepsPhi) // V8
+	if e.v.Distributed {                                 // U-ST
 		c := smt.True()
 		if !e.v.ErrorKeepsPhi {
 			c = smt.Or(theta0...)
@@ -215,68 +184,50 @@ func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.F
 	return true, nil
 }
 
-// setPhi replaces the whole path condition of s.
-func setPhi(s *machine.State, phi *smt.Formula) { s.Phi, s.Facts = phi, nil }
-
 // FieldAccess implements rules A and A′ of RULES.md §6 on the state
 // (L R φ_g η r (* $ f → k)). Both can fire: A for the worlds where r is not
 // null, A′ for those where it is.
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	var out []machine.Succ
-	if nonNull {
-		// Rule: Field access (A)
-		sa := s
-		if len(theta0) > 0 {
-			sa = s.Clone() // A′ below needs the state before →S*
-		}
-		phiP := smt.And(phiG, notAll(theta0)) // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		// Rule: Field access (A); sa is a copy when A′ below needs the state before →S*
+		phiP := p.PhiPrime() // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
 		// (L R r f C) →S* (L' R' r f C) under φ'_g
-		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(phiG, phiP), e.accessPhi(phiG, phiP))
+		assumed, err := e.summarizeStar(sa, r, f, e.initPhi(p.PhiG, phiP), e.accessPhi(p.PhiG, phiP))
 		if err != nil {
 			return nil, err
 		}
 		// r' = stack_r(), L'[r' ↦ VS(L',R',φ'_g,r,f)], φ'_g
-		vs, err := e.vs(sa, r, f, e.vsPhi(phiG, phiP, assumed))
+		vs, err := e.vs(sa, r, f, e.vsPhi(p.PhiG, phiP, assumed))
 		if err != nil {
 			return nil, err
 		}
 		r2 := sa.StackR()
 		sa.Set(r2, vs)
-		setPhi(sa, smt.And(e.accessPhi(phiG, phiP), assumed))
+		setPhi(sa, smt.And(e.accessPhi(p.PhiG, phiP), assumed))
 		sa.SetValue(machine.RefVal(r2), k)
-		fires := true
 		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 and →S*'s assumptions go into the guards
-			if fires, err = e.distribute(sa, smt.And(notAll(theta0), assumed)); err != nil {
+			if fires, err := e.distribute(sa, smt.And(notAll(p.Theta0), assumed)); err != nil || !fires {
 				return nil, err
 			}
 		}
-		if fires {
-			e.stats.Access++
-			out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
-		}
-	}
-	if len(theta0) > 0 {
+		e.stats.Access++
+		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		if e.v.NullDeref == NullStuck { // V3
 			// Seed 000: no rule for a null dereference.
-			if !nonNull {
+			if !p.NonNull {
 				e.stats.Stuck++
 			}
-			return out, nil
+			return nil, nil
 		}
 		// Rule: Field access (A′)
-		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
-			return out, err
+		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {
+			return nil, err
 		}
 		e.stats.AccessNull++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleFieldANull})
-	}
-	return out, nil
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
+	})
 }
 
 // vs is VS(L,R,φ_g,r,f) = {(φ ∧ φ' l') | (φ l) ∈ L(r), l ≠ l_null,
@@ -324,24 +275,13 @@ func (e *Engine) st(acc machine.GVS, s *machine.State, r machine.Ref, phi, phiG 
 // (L R φ_g η r (x $ f := * → k)). Both can fire.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
 	f := fw.Field
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("summary: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
-	}
-	rx := v.Ref()
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, rx, phiG)
+	rx, err := guarded.WriteReceiver("summary", s, fw)
 	if err != nil {
 		return nil, err
 	}
-	var out []machine.Succ
-	if nonNull {
+	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field write (W)
-		sw := s
-		if len(theta0) > 0 {
-			sw = s.Clone()
-		}
-		phiP := smt.And(phiG, notAll(theta0)) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		wAssumed := smt.True()
 		if e.v.InitBeforeWrite {
 			// V4, seed 001: initialize the written field first.
@@ -381,35 +321,30 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		}
 		setPhi(sw, phiP)
 		sw.SetValue(machine.RefVal(r), k)
-		fires := true
 		if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 (and V4's assumptions) go into the guards
-			if fires, err = e.distribute(sw, smt.And(notAll(theta0), wAssumed)); err != nil {
+			if fires, err := e.distribute(sw, smt.And(notAll(p.Theta0), wAssumed)); err != nil || !fires {
 				return nil, err
 			}
 		}
-		if fires {
-			e.stats.Write++
-			out = append(out, machine.Succ{S: sw, Rule: machine.RuleWriteW})
-		}
-	}
-	if len(theta0) > 0 {
+		e.stats.Write++
+		return []machine.Succ{{S: sw, Rule: machine.RuleWriteW}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		if e.v.NullDeref == NullStuck { // V3
-			if !nonNull {
+			if !p.NonNull {
 				e.stats.Stuck++
 			}
-			return out, nil
+			return nil, nil
 		}
 		if e.v.Mutation.NoWriteNull { // Mutant m-no-write-null
-			return out, nil
+			return nil, nil
 		}
 		// Rule: Field write (W′)
-		if fires, err := e.errorState(s, phiG, theta0); err != nil || !fires {
-			return out, err
+		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {
+			return nil, err
 		}
 		e.stats.WriteNull++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleWriteWNull})
-	}
-	return out, nil
+		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
+	})
 }
 
 // EqualsRef implements rules E and E′ of RULES.md §6 on the state

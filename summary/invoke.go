@@ -1,9 +1,9 @@
 package summary
 
 import (
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Invoke implements rules Invoke and Invoke′ of RULES.md §3 (V11, Java
@@ -20,29 +20,19 @@ import (
 // dereference) is about A′ and W′ and does not apply here: a call is not a
 // dereference in the papers' rules, and under V11's Java reading GSE throws.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	phiG := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phiG)
-	if err != nil {
-		return nil, err
-	}
-	var out []machine.Succ
-	if nonNull {
-		// Rule: Invoke
-		si := s
-		if len(theta0) > 0 {
-			si = s.Clone()                            // Invoke′ below needs the state as it is
-			setPhi(si, smt.And(phiG, notAll(theta0))) // φ'_g
+	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
+		if len(p.Theta0) > 0 {
+			setPhi(si, p.PhiPrime()) // φ'_g
 		}
 		e.stats.Invoke++
-		out = append(out, machine.EnterMethod(si, r, v, c, k, e.Options()))
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{machine.EnterMethod(si, r, v, c, k, e.Options())}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′
-		e.errorState(s, phiG, theta0)
+		e.errorState(s, p.PhiG, p.Theta0)
 		e.stats.InvokeNull++
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleInvokeNull})
-	}
-	return out, nil
+		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
+	})
 }
 
 // WithSemantics returns v with the V10/V11 choices of the semantics set sem

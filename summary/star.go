@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -19,7 +20,7 @@ func (e *Engine) SummarizeStar(s *machine.State, r machine.Ref, f *javalite.Fiel
 	if err != nil || !nonNull {
 		return s, false, err
 	}
-	phiP := smt.And(phiG, notAll(theta0)) // φ'_g
+	phiP := guarded.PhiPrime(phiG, theta0) // φ'_g
 	assumed, err := e.summarizeStar(s, r, f, e.initPhi(phiG, phiP), phiP)
 	if err != nil {
 		return s, false, err

@@ -61,6 +61,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/engine/guarded"
 	"github.com/lockstep-dev/lockstep/engine/view"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -197,7 +198,9 @@ func (e *Engine) sat(f *smt.Formula) (bool, error) {
 	return ok, nil
 }
 
-func setPhi(s *machine.State, phi *smt.Formula) { s.Phi, s.Facts = phi, nil }
+// setPhi replaces the whole path condition of s (shared with summary and
+// pose: package guarded).
+var setPhi = guarded.SetPhi
 
 func unresolved(s *machine.State, l machine.Loc) bool { return l >= 0 && s.Locs[l].Unresolved }
 
@@ -380,39 +383,15 @@ func (e *Engine) deferRead(s *machine.State, r machine.Ref, f *javalite.Field, p
 }
 
 // nullGuards is θ_0 (the satisfiable null guards of L(r) under φ) and
-// whether some non-null entry is satisfiable, after resolution.
+// whether some non-null entry is satisfiable, after resolution
+// (guarded.NullGuards); an unresolved location left in L(r) is an error.
 func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phi *smt.Formula) (theta0 []*smt.Formula, nonNull bool, err error) {
-	if len(s.Get(r)) == 0 {
-		return nil, false, fmt.Errorf("uber: L(%s) is empty", machine.RefString(r))
-	}
-	for _, en := range s.Get(r) {
-		ok, err := e.sat(smt.And(en.Guard, phi))
-		if err != nil {
-			return nil, false, err
+	return guarded.NullGuards(guarded.Asker{Name: "uber", Sat: e.sat, Check: func(s *machine.State, r machine.Ref, l machine.Loc) error {
+		if unresolved(s, l) {
+			return fmt.Errorf("uber: L(%s) names unresolved %v after resolution", machine.RefString(r), l)
 		}
-		if !ok {
-			continue
-		}
-		switch {
-		case en.Loc == machine.LNull:
-			theta0 = append(theta0, en.Guard)
-		case en.Loc == machine.LUn:
-			return nil, false, fmt.Errorf("uber: L(%s) holds l_un under satisfiable guard %v: the state is not well formed", machine.RefString(r), en.Guard)
-		case unresolved(s, en.Loc):
-			return nil, false, fmt.Errorf("uber: L(%s) names unresolved %v after resolution", machine.RefString(r), en.Loc)
-		default:
-			nonNull = true
-		}
-	}
-	return theta0, nonNull, nil
-}
-
-func notAll(fs []*smt.Formula) *smt.Formula {
-	out := make([]*smt.Formula, len(fs))
-	for i, f := range fs {
-		out[i] = smt.Not(f)
-	}
-	return smt.And(out...)
+		return nil
+	}}, s, r, phi)
 }
 
 // FieldAccess implements Field access (A) and (A′) (RULES.md §6) with the
@@ -422,19 +401,9 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
-	phi := s.PathCondition()
-	theta0, nonNull, err := e.nullGuards(s, r, phi)
-	if err != nil {
-		return nil, err
-	}
-	var out []machine.Succ
-	if nonNull {
+	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A)
-		sa := s
-		if len(theta0) > 0 {
-			sa = s.Clone()
-		}
-		phiP := smt.And(phi, notAll(theta0)) // φ'_g
+		phiP := p.PhiPrime() // φ'_g
 		if err := e.deferRead(sa, r, f, phiP); err != nil {
 			return nil, err
 		}
@@ -458,15 +427,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		sa.Set(r2, vs)
 		setPhi(sa, phiP)
 		sa.SetValue(machine.RefVal(r2), k)
-		out = append(out, machine.Succ{S: sa, Rule: machine.RuleFieldA})
-	}
-	if len(theta0) > 0 {
+		return []machine.Succ{{S: sa, Rule: machine.RuleFieldA}}, nil
+	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A′)
-		setPhi(s, smt.And(phi, smt.Or(theta0...)))
-		s.SetError()
-		out = append(out, machine.Succ{S: s, Rule: machine.RuleFieldANull})
-	}
-	return out, nil
+		guarded.ErrorEnd(s, p.PhiG, p.Theta0, false)
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
+	})
 }
 
 // FieldWrite implements Field write (W) and (W′): the receiver is resolved
@@ -474,12 +440,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 // Kiasan; seed 004's resolution of the written value is a use nothing
 // needs), then summary:fixed's W/W′.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
-	v := s.Env[fw.Slot]
-	if !v.IsRef() {
-		return nil, fmt.Errorf("uber: %s: %s is not bound to a reference", fw.Pos(), fw.VarName)
+	rx, err := guarded.WriteReceiver("uber", s, fw)
+	if err != nil {
+		return nil, err
 	}
 	if e.Mut != MutWriteNoResolve {
-		if err := e.resolveAt(s, v.Ref()); err != nil {
+		if err := e.resolveAt(s, rx); err != nil {
 			return nil, err
 		}
 	}
