@@ -24,12 +24,19 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
 		if len(p.Theta0) > 0 {
 			setPhi(si, p.PhiPrime()) // φ'_g
+			if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 goes into the guards, as in A
+				if fires, err := e.distribute(si, notAll(p.Theta0)); err != nil || !fires {
+					return nil, err
+				}
+			}
 		}
 		e.stats.Invoke++
 		return []machine.Succ{machine.EnterMethod(si, r, v, c, k, e.Options())}, nil
 	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
-		// Rule: Invoke′
-		e.errorState(s, p.PhiG, p.Theta0)
+		// Rule: Invoke′ (withheld under U-ST when no world is left, as A′)
+		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {
+			return nil, err
+		}
 		e.stats.InvokeNull++
 		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
 	})
