@@ -24,7 +24,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
 		if len(p.Theta0) > 0 {
 			setPhi(si, p.PhiPrime()) // φ'_g
-			if e.v.Distributed { // U-ST: φ'_g's ⋀¬θ_0 goes into the guards, as in A
+			if e.v.Distributed {     // U-ST: φ'_g's ⋀¬θ_0 goes into the guards, as in A
 				if fires, err := e.distribute(si, notAll(p.Theta0)); err != nil || !fires {
 					return nil, err
 				}
