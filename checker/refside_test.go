@@ -6,17 +6,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-func parse(t *testing.T, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	require.NoError(t, err)
-	return p
-}
+// parse is the shared helper under the name these tests use.
+var parse = testutil.Parse
 
 // TestReferenceLemmasChecked: under fixed, GPC and ORC are really checked
 // (not skipped) on the example programs and hold.

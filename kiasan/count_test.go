@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/stretchr/testify/assert"
@@ -14,9 +15,7 @@ import (
 
 func loadProgram(t testing.TB, path string) *javalite.Program {
 	t.Helper()
-	p, err := javalite.LoadFile(filepath.Join("..", "testdata", path))
-	require.NoError(t, err)
-	return p
+	return testutil.Program(t, filepath.Join("..", "testdata", path))
 }
 
 // counts are the path ends of one exploration, split as machine.Explore's

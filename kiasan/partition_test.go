@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
@@ -15,13 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newSolver(t testing.TB) *smt.Solver {
-	t.Helper()
-	s, err := smt.NewSolver()
-	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	return s
-}
+// newSolver is the shared helper under the name these tests use.
+var newSolver = testutil.Solver
 
 // gseHeaps maps control → the set of canonical GSE heaps at that control.
 func gseHeaps(t testing.TB, states []*machine.State) map[string]map[string]bool {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -12,12 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func parse(t testing.TB, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	require.NoError(t, err)
-	return p
-}
+// parse is the shared helper under the name these tests use.
+var parse = testutil.Parse
 
 // end is one path end with the heap rules (those with a seed part) taken
 // along it.

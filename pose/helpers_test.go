@@ -3,7 +3,6 @@ package pose
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,35 +10,22 @@ import (
 
 	"github.com/lockstep-dev/lockstep/concrete"
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
-	"github.com/lockstep-dev/lockstep/smt"
 )
 
-func newSolver(t testing.TB) *smt.Solver {
-	t.Helper()
-	sol, err := smt.NewSolver()
-	require.NoError(t, err)
-	t.Cleanup(sol.Close)
-	return sol
-}
-
-func parse(t testing.TB, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	require.NoError(t, err)
-	return p
-}
+// newSolver and parse are the shared helpers under the names these tests use.
+var (
+	newSolver = testutil.Solver
+	parse     = testutil.Parse
+)
 
 // load reads a program of testdata/ (path relative to the repository root).
 func load(t testing.TB, path string) *javalite.Program {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", path))
-	require.NoError(t, err)
-	p, err := javalite.ParseAndCheck(path, src)
-	require.NoError(t, err)
-	return p
+	return testutil.Program(t, filepath.Join("..", path))
 }
 
 func variant(t testing.TB, name string) Variant {

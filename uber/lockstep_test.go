@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
@@ -17,27 +18,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newSolver(t testing.TB) *smt.Solver {
-	t.Helper()
-	s, err := smt.NewSolver()
-	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	return s
-}
+// newSolver is the shared helper under the name these tests use.
+var newSolver = testutil.Solver
 
 func loadProgram(t testing.TB, path string) *javalite.Program {
 	t.Helper()
-	p, err := javalite.LoadFile(filepath.Join("..", "testdata", path))
-	require.NoError(t, err)
-	return p
+	return testutil.Program(t, filepath.Join("..", "testdata", path))
 }
 
-func parseProgram(t testing.TB, src string) *javalite.Program {
-	t.Helper()
-	p, err := javalite.ParseAndCheck("test.jl", []byte(src))
-	require.NoError(t, err)
-	return p
-}
+// parseProgram is the shared helper under the name these tests use.
+var parseProgram = testutil.Parse
 
 func mustNew(t testing.TB, variant string, k int, solver *smt.Solver) *Engine {
 	t.Helper()
