@@ -39,7 +39,7 @@
 // null test of a δ̂, which appendix C leaves to the general "initialize the
 // symbolic operands first" sentence), the auxiliary function is named
 // instead: init-sym-ref* (δ̂ to null or δ), init-sym-loc* (δ to an object).
-// LockstepRule strips the seed part. The code names each rule in a
+// machine.BaseRule strips the seed part. The code names each rule in a
 // "// Rule:" comment at the place it is applied.
 package kiasan
 
@@ -210,11 +210,6 @@ func (e *Engine) View(s *machine.State) (*machine.State, error) {
 // Shape implements engine.UnderTest: several states per control whose
 // concretizations partition the GSE group.
 func (e *Engine) Shape() engine.Shape { return engine.Partition }
-
-// LockstepRule returns the lockstep part of a rule string of this package
-// ("Field access (A) / GETFIELD2-A" → "Field access (A)"); other strings
-// are returned unchanged.
-func LockstepRule(rule string) string { return machine.BaseRule(rule) }
 
 // ruleName joins a lockstep rule and the seed-002 rules of a step.
 func ruleName(lockstep string, seed []string) string {

@@ -30,7 +30,7 @@ func ends(t testing.TB, p *javalite.Program, e *Engine) []end {
 	var out []end
 	_, err := machine.ExploreWith(context.Background(), machine.Initial(p), e, 500, []string(nil),
 		func(parent []string, _ int, sc machine.Succ) []string {
-			if LockstepRule(sc.Rule) == sc.Rule {
+			if machine.BaseRule(sc.Rule) == sc.Rule {
 				return parent
 			}
 			return append(append([]string(nil), parent...), sc.Rule)
@@ -267,5 +267,5 @@ func TestVariantsParse(t *testing.T) {
 	assert.Equal(t, "lazier#:acmp-null-full+stamp-kbound", e.Name())
 	_, err = New(Lazier, "nope", 2)
 	require.Error(t, err)
-	assert.Equal(t, "Field access (A)", LockstepRule("Field access (A) / GETFIELD2-A"))
+	assert.Equal(t, "Field access (A)", machine.BaseRule("Field access (A) / GETFIELD2-A"))
 }

@@ -85,3 +85,10 @@ func TestVarScopeRules(t *testing.T) {
 		require.Equal(t, machine.VUndef, s.Env[2], "%s: y is unbound again", sem)
 	}
 }
+
+// TestBaseRule: an engine's compound rule name is charged to its lockstep
+// rule; a plain name is its own base.
+func TestBaseRule(t *testing.T) {
+	require.Equal(t, "Field access (A)", machine.BaseRule("Field access (A) / GETFIELD2-A"))
+	require.Equal(t, machine.RuleWriteW, machine.BaseRule(machine.RuleWriteW))
+}
