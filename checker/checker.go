@@ -147,6 +147,22 @@ func (o Options) SemanticsName() string {
 	return o.Semantics.SemanticsName()
 }
 
+// Validate builds the engines a run of these options builds (the engine
+// under test, and with Versus the second engine) and makes the same checks
+// a run makes before its first step, so that a caller checking many
+// programs can refuse bad options once, before any of them (the CLI's exit
+// 2). The solver is only lent to the engines' constructors.
+func (o Options) Validate(solver *smt.Solver) error {
+	eut, err := o.newEngine(solver)
+	if err != nil {
+		return err
+	}
+	if o.Versus != "" {
+		_, err = versusEngine(o, eut, solver)
+	}
+	return err
+}
+
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
 	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}

@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Engine against engine (ENGINES.md §8.4). Two OnePerControl engines that
@@ -22,20 +23,9 @@ import (
 // setVersus builds the second engine and checks that the two can be
 // compared.
 func (r *run) setVersus() error {
-	b, err := engine.New(r.opt.Versus, engine.Config{K: r.opt.K, Solver: r.solver, Machine: r.mopt})
+	b, err := versusEngine(r.opt, r.eut, r.solver)
 	if err != nil {
 		return err
-	}
-	if _, ref := b.(*gse.Engine); ref {
-		return fmt.Errorf("checker: gse is the reference engine; check an engine against it without -vs")
-	}
-	for _, e := range []engine.UnderTest{r.eut, b} {
-		if e.Shape() != engine.OnePerControl {
-			return fmt.Errorf("checker: -vs compares one-per-control engines; %s is %s", e.Name(), e.Shape())
-		}
-	}
-	if b.Options() != r.mopt {
-		return fmt.Errorf("checker: %s and %s read the common rules differently (%+v, %+v): they cannot run in lockstep", r.opt.EngineSpec(), r.opt.Versus, r.mopt, b.Options())
 	}
 	r.other = b
 	_, ia := r.eut.(engine.IdentityView)
@@ -47,6 +37,30 @@ func (r *run) setVersus() error {
 	}
 	r.rep.Lemmas = append(r.rep.Lemmas, VS)
 	return nil
+}
+
+// versusEngine builds the second engine of an engine-against-engine check
+// (opt.Versus) for the engine under test a, and checks that the two can be
+// compared: neither is the reference, both are one-per-control, and both
+// read the common rules alike.
+func versusEngine(opt Options, a engine.UnderTest, solver *smt.Solver) (engine.UnderTest, error) {
+	mopt := a.Options()
+	b, err := engine.New(opt.Versus, engine.Config{K: opt.K, Solver: solver, Machine: mopt})
+	if err != nil {
+		return nil, err
+	}
+	if _, ref := b.(*gse.Engine); ref {
+		return nil, fmt.Errorf("checker: gse is the reference engine; check an engine against it without -vs")
+	}
+	for _, e := range []engine.UnderTest{a, b} {
+		if e.Shape() != engine.OnePerControl {
+			return nil, fmt.Errorf("checker: -vs compares one-per-control engines; %s is %s", e.Name(), e.Shape())
+		}
+	}
+	if b.Options() != mopt {
+		return nil, fmt.Errorf("checker: %s and %s read the common rules differently (%+v, %+v): they cannot run in lockstep", opt.EngineSpec(), opt.Versus, mopt, b.Options())
+	}
+	return b, nil
 }
 
 // versus is the engine-against-engine driver, depth-first over pairs of

@@ -63,35 +63,23 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if c.workers < 1 {
 		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
 	}
-	for _, s := range []string{spec, c.versus} {
-		if name, _ := engine.Split(s); name == "gse" {
-			return checker.Options{}, fmt.Errorf("gse is the reference engine: it cannot be checked against itself (see 'lockstep engines')")
-		}
-	}
 	opt := checker.DefaultOptions()
 	opt.Engine, opt.Semantics = spec, sem
 	if c.versus != "" {
 		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
-		// Engines that ask the solver at construction need one to tell
-		// their shape.
-		sol, err := smt.NewSolver()
-		if err != nil {
-			return checker.Options{}, err
-		}
-		defer sol.Close()
-		for _, s := range []string{spec, opt.Versus} {
-			e, err := engine.New(s, engine.Config{K: c.k, Solver: sol})
-			if err != nil {
-				return checker.Options{}, err
-			}
-			if e.Shape() != engine.OnePerControl {
-				return checker.Options{}, fmt.Errorf("-vs compares one-per-control engines; %s is %s", s, e.Shape())
-			}
-		}
 	}
 	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	// Bad options are a usage error once, not an internal error per program.
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return checker.Options{}, err
+	}
+	defer sol.Close()
+	if err := opt.Validate(sol); err != nil {
+		return checker.Options{}, err
+	}
 	return opt, nil
 }
 
