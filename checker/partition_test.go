@@ -149,6 +149,9 @@ func TestPartitionWithoutFactsP1(t *testing.T) {
 	require.Equal(t, P1, rep.Verdict.Lemma, rep.Text(false))
 	require.NotNil(t, rep.Verdict.Sibling)
 	require.Contains(t, rep.Text(false), "sibling state")
+	// The engine side is named after the engine under test.
+	require.Contains(t, rep.Text(false), "gse-facts state:")
+	require.NotContains(t, rep.Text(false), "summary state")
 }
 
 // handRun is a run of the Partition driver for hand-built states.

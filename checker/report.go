@@ -50,11 +50,17 @@ func (r *Report) Text(full bool) string {
 	if r.Program != nil {
 		fmt.Fprintf(&b, "\nprogram (%d lines):\n%s\n", Lines(r.Program), javalite.Print(r.Program))
 	}
+	// The engine side is named after the engine under test: "summary
+	// state" only when it is one, "lazier# state" for Kiasan's, and so on.
+	side, _ := engine.Split(r.Engine)
+	if side == "" {
+		side = "summary"
+	}
 	if v.Before != nil {
-		fmt.Fprintf(&b, "summary state before the step:\n%s\n", indent(v.Before.Dump()))
+		fmt.Fprintf(&b, "%s state before the step:\n%s\n", side, indent(v.Before.Dump()))
 	}
 	if v.Summary != nil {
-		fmt.Fprintf(&b, "summary state:\n%s\n", indent(v.Summary.Dump()))
+		fmt.Fprintf(&b, "%s state:\n%s\n", side, indent(v.Summary.Dump()))
 	}
 	if v.Sibling != nil {
 		label := "state of the second engine (-vs)"
