@@ -227,7 +227,8 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration, compared string) 
 	for _, ref := range Refs {
 		fmt.Fprintf(w, "    %s: %s\n", ref.Ref, ref.Source)
 	}
-	fmt.Fprintf(w, "cut >%v: the run exceeded the time budget; its counts are lower bounds. skipped: a smaller case of the series was cut for that engine.\n", budget)
+	fmt.Fprintf(w, "cut >%v: the run exceeded the time budget; its counts are lower bounds. skipped: a smaller case of the series was cut for that engine,\n", budget)
+	fmt.Fprintf(w, "  or, for an engine whose rules do not stop within a rule application (uber, pose), took more than a quarter of the budget.\n")
 	fmt.Fprintf(w, "heap: %s.\n", HeapNote)
 	if flagged {
 		for _, r := range rows {

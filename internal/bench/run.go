@@ -190,6 +190,17 @@ func CheckAlso(also []string) error {
 // for it.
 var Unbounded = map[string]bool{"pose": true}
 
+// Uninterruptible are the engines of the registry whose heap rules do not
+// look at the context within one rule application, so the budget stops
+// them only between rules, and a single application can outlast it by
+// far: uber-lazy on LinkedList×5 at k = 5 was still inside one rule after
+// five minutes with 8 GiB of heap (the summary engine, on the same case,
+// is cut at the budget); POSE-J on LinkedList×3 at k = 3 likewise. For
+// them a series stops early: once a run takes more than a quarter of the
+// budget, the later (in these series ×5–10 costlier) cases of the series
+// are Skipped, with a note.
+var Uninterruptible = map[string]bool{"uber": true, "pose": true}
+
 // applies says whether an engine of Options.Also runs case c, and if not,
 // why.
 func applies(spec string, c Case) (bool, string) {
@@ -224,6 +235,10 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 		run  func(p *javalite.Program, k, steps int) (Result, error)
 		res  func(*Row) *Result
 		cut  map[string]bool
+		// early: the lane is Uninterruptible; cut then also holds a
+		// series after a run over Budget/4.
+		early bool
+		note  map[string]string
 	}
 	lanes := []*lane{
 		{name: "gse", res: func(r *Row) *Result { return &r.GSE },
@@ -232,11 +247,22 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 			run: func(p *javalite.Program, k, steps int) (Result, error) { return runSummary(ctx, p, k, steps, opt) }},
 	}
 	for i, spec := range opt.Also {
+		name, _ := engine.Split(spec)
 		lanes = append(lanes, &lane{name: spec, res: func(r *Row) *Result { return &r.Others[i].Result },
-			run: func(p *javalite.Program, k, steps int) (Result, error) { return runOther(ctx, p, spec, k, steps, opt) }})
+			run:   func(p *javalite.Program, k, steps int) (Result, error) { return runOther(ctx, p, spec, k, steps, opt) },
+			early: Uninterruptible[name]})
 	}
 	for _, l := range lanes {
 		l.cut = map[string]bool{}
+		l.note = map[string]string{}
+	}
+	// stop records whether lane l's run r ends series of its lane.
+	stop := func(l *lane, series string, r Result) {
+		l.cut[series] = r.Status == Budget
+		if l.early && r.Status == Done && r.Wall > opt.Budget/4 {
+			l.cut[series] = true
+			l.note[series] = fmt.Sprintf("an earlier case took %v > budget/4 and %s does not stop within a rule", FormatDuration(r.Wall), l.name)
+		}
 	}
 	progs := map[string]*javalite.Program{}
 	// A case that appears in two series (LinkedList×5 at k = CallsK) is
@@ -279,13 +305,13 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 				}
 			}
 			if l.cut[c.Series] {
-				out.Status = Skipped
+				out.Status, out.Note = Skipped, l.note[c.Series]
 				continue
 			}
 			if again {
 				if r := *l.res(&prev); r.Status == Done || r.Status == Budget {
 					*out = r
-					l.cut[c.Series] = r.Status == Budget
+					stop(l, c.Series, r)
 					continue
 				}
 			}
@@ -294,7 +320,7 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 				return rows, fmt.Errorf("bench: %s k=%s %s: %w", c.Program, KString(c.K), l.name, err)
 			}
 			*out = r
-			l.cut[c.Series] = r.Status == Budget
+			stop(l, c.Series, r)
 			progress(opt.Progress, l.name, c, r)
 		}
 		if !again {
