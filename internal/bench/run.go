@@ -30,7 +30,8 @@ const (
 	// the counts are lower bounds.
 	Budget Status = "cut"
 	// Skipped: not run, because the same engine exceeded its budget on an
-	// earlier, smaller case of the same series.
+	// earlier, smaller case of the same series (or, for an Uninterruptible
+	// engine, took more than a quarter of it: Result.Note says so).
 	Skipped Status = "skipped"
 	// NotRun: the case does not apply to the engine (Result.Note says
 	// why), e.g. a finite k-bound for an engine that has none.
@@ -63,7 +64,7 @@ type Result struct {
 	// PeakHeap is the peak Go heap during the run above the heap before
 	// it, in bytes (see the package comment).
 	PeakHeap uint64 `json:"peak_heap_bytes"`
-	// Note says why a case was NotRun.
+	// Note says why a case was NotRun, or Skipped early.
 	Note string `json:"note,omitempty"`
 }
 
