@@ -308,6 +308,29 @@ func TestBudgetCutAndSkip(t *testing.T) {
 	}
 }
 
+// TestEndsSeries: the budget ends a series for every engine; a long
+// finished run ends it early only for an Uninterruptible engine.
+func TestEndsSeries(t *testing.T) {
+	b := time.Minute
+	for _, c := range []struct {
+		early bool
+		r     Result
+		want  bool
+	}{
+		{false, Result{Status: Budget, Wall: b}, true},
+		{true, Result{Status: Budget, Wall: b}, true},
+		{false, Result{Status: Done, Wall: b / 2}, false},
+		{true, Result{Status: Done, Wall: b / 2}, true},
+		{true, Result{Status: Done, Wall: b / 4}, false},
+		{true, Result{Status: Done, Wall: time.Second}, false},
+	} {
+		got, note := endsSeries("uber", c.early, c.r, b)
+		assert.Equal(t, c.want, got, "%+v", c)
+		assert.Equal(t, c.want && c.r.Status == Done, note != "", "note %q for %+v", note, c)
+	}
+	assert.True(t, Uninterruptible["uber"] && Uninterruptible["pose"] && !Uninterruptible["lazier#"])
+}
+
 func TestRunRejectsBadOptions(t *testing.T) {
 	for _, o := range []Options{{Root: "../..", Steps: 10}, {Root: "../..", Budget: time.Second}} {
 		if _, err := Run(context.Background(), Quick(), o); err == nil {

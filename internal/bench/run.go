@@ -202,6 +202,20 @@ var Unbounded = map[string]bool{"pose": true}
 // are Skipped, with a note.
 var Uninterruptible = map[string]bool{"uber": true, "pose": true}
 
+// endsSeries says whether run r of engine name ends its series (the later
+// cases are Skipped), and why when not because of the budget: a run cut by
+// the budget does, and so does a finished run of an Uninterruptible
+// engine (early) that took more than a quarter of the budget.
+func endsSeries(name string, early bool, r Result, budget time.Duration) (bool, string) {
+	if r.Status == Budget {
+		return true, ""
+	}
+	if early && r.Status == Done && r.Wall > budget/4 {
+		return true, fmt.Sprintf("an earlier case took %v > budget/4 and %s does not stop within a rule", FormatDuration(r.Wall), name)
+	}
+	return false, ""
+}
+
 // applies says whether an engine of Options.Also runs case c, and if not,
 // why.
 func applies(spec string, c Case) (bool, string) {
@@ -259,11 +273,7 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 	}
 	// stop records whether lane l's run r ends series of its lane.
 	stop := func(l *lane, series string, r Result) {
-		l.cut[series] = r.Status == Budget
-		if l.early && r.Status == Done && r.Wall > opt.Budget/4 {
-			l.cut[series] = true
-			l.note[series] = fmt.Sprintf("an earlier case took %v > budget/4 and %s does not stop within a rule", FormatDuration(r.Wall), l.name)
-		}
+		l.cut[series], l.note[series] = endsSeries(l.name, l.early, r, opt.Budget)
 	}
 	progs := map[string]*javalite.Program{}
 	// A case that appears in two series (LinkedList×5 at k = CallsK) is
