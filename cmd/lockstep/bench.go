@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -21,8 +22,8 @@ import (
 func init() {
 	register(&command{
 		name:   "bench",
-		short:  "reproduce the papers' evaluation: run a suite through GSE and heap summaries, print one table",
-		usage:  "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		short:  "reproduce the papers' evaluation: run a suite through GSE, heap summaries and the other engines, print one table",
+		usage:  "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-also LIST] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
 		runCtx: runBench,
 	})
 }
@@ -35,8 +36,13 @@ type benchConfig struct {
 	out, plotDir, root   string
 	variant              summary.Variant
 	engine               string // canonical NAME[:VARIANT]
+	also                 []string
 	sem                  machine.Options
 }
+
+// defaultAlso are the engines bench runs beside GSE and the compared
+// engine unless -also says otherwise.
+const defaultAlso = "lazier,lazier#,pose,uber"
 
 func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	var c benchConfig
@@ -48,6 +54,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figures (fig2 and growth, .png and .svg) into this directory")
 	fs.StringVar(&c.plotDir, "plot", "", "write the figures (fig2 and growth, .png and .svg) into this directory")
 	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
+	also := fs.String("also", defaultAlso, "comma-separated engines (NAME[:VARIANT]) run on every case beside GSE and -engine; \"none\" for none")
 	var ef engineFlags
 	ef.register(fs, "summary:published", "the engine compared with GSE")
 	sem := semanticsFlag(fs)
@@ -71,6 +78,21 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	c.engine = spec
 	if c.sem, err = machine.ParseSemantics(*sem); err != nil {
 		return c, fmt.Errorf("-semantics: %w", err)
+	}
+	if *also != "none" && *also != "" {
+		for _, spec := range strings.Split(*also, ",") {
+			spec = strings.TrimSpace(spec)
+			if _, _, err := engine.Lookup(spec); err != nil {
+				return c, fmt.Errorf("-also: %w", err)
+			}
+			if name, _ := engine.Split(spec); name == "gse" {
+				return c, errors.New("-also: gse is the reference and always runs")
+			}
+			c.also = append(c.also, spec)
+		}
+		if err := bench.CheckAlso(c.also); err != nil {
+			return c, err
+		}
 	}
 	if name, variant := engine.Split(spec); name == "summary" {
 		if c.variant, err = summary.Lookup(variant); err != nil {
@@ -98,7 +120,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if c.quick {
 		suite = bench.Quick()
 	}
-	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Engine: c.engine, Variant: c.variant, Semantics: c.sem, Progress: stderr}
+	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Engine: c.engine, Variant: c.variant, Semantics: c.sem, Also: c.also, Progress: stderr}
 	if c.steps > 0 {
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
@@ -108,8 +130,9 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if label == "" {
 		label = c.engine
 	}
-	rep := bench.Report{Suite: suite.Name, Variant: label, Semantics: c.sem.SemanticsName(), Steps: opt.Steps, Budget: c.budget,
-		GoMaxP: runtime.GOMAXPROCS(0), Total: time.Since(start), Rows: rows}
+	rep := bench.Report{Suite: suite.Name, Variant: label, Also: c.also, Semantics: c.sem.SemanticsName(), Steps: opt.Steps, Budget: c.budget,
+		GoMaxP: runtime.GOMAXPROCS(0), Total: time.Since(start), Rows: rows,
+		Command: strings.Join(append([]string{"lockstep", "bench"}, args...), " ")}
 	if c.steps == 0 {
 		rep.Steps = 0 // per case: see each row's step_bound
 	}
@@ -122,10 +145,15 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	}
 
 	var table, js, csv bytes.Buffer
-	if err := bench.WriteTable(&table, rows, c.budget); err != nil {
+	if err := bench.WriteTable(&table, rows, c.budget, c.engine); err != nil {
 		return err
 	}
-	fmt.Fprintf(&table, "suite %s, variant %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, label, c.sem.SemanticsName(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	alsoLabel := "none"
+	if len(c.also) > 0 {
+		alsoLabel = strings.Join(c.also, ",")
+	}
+	fmt.Fprintf(&table, "suite %s, variant %s, also %s, semantics %s, %d rows in %v (GOMAXPROCS %d).\n", suite.Name, label, alsoLabel, c.sem.SemanticsName(), len(rows), rep.Total.Round(time.Millisecond), rep.GoMaxP)
+	fmt.Fprintf(&table, "command: %s\n", rep.Command)
 	if rep.Interrupted {
 		fmt.Fprintf(&table, "%s: the rows above are the cases that finished.\n", interruptNote(ctx))
 	}

@@ -18,6 +18,9 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "-variant", "no-such-variant"},
 		{"bench", "extra"},
 		{"bench", "-root", "/"},
+		{"bench", "-also", "no-such-engine"},
+		{"bench", "-also", "lazier,gse"},
+		{"bench", "-also", "pose:no-such-variant"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {
@@ -46,13 +49,33 @@ func TestBenchQuickCSVAndOut(t *testing.T) {
 	if r := recs[3]; r[0] != "LinkedList" || r[1] != "3" || r[5] != "93" || r[15] != "8" {
 		t.Errorf("LinkedList k=3 row: %v", r)
 	}
-	for _, f := range []string{"table.txt", "results.json", "results.csv", "fig2.png", "fig2.svg"} {
+	// The default -also engines have their columns, and the published
+	// numbers theirs.
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"lazier_paths", "lazier#_paths", "pose_paths", "uber_paths", "paper_pose_paths"} {
+		if _, ok := col[h]; !ok {
+			t.Errorf("CSV header lacks %s: %v", h, recs[0])
+		}
+	}
+	for _, f := range []string{"table.txt", "results.json", "results.csv", "fig2.png", "fig2.svg", "growth.png", "growth.svg"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("-out did not write %s: %v", f, err)
 		}
 	}
 	table, _ := os.ReadFile(filepath.Join(dir, "table.txt"))
-	if !strings.Contains(string(table), "GSE paths") || !strings.Contains(string(table), "hasNull") {
-		t.Errorf("table.txt:\n%s", table)
+	for _, want := range []string{"GSE", "hasNull", "lazier#", "dll_indexOf", "command: lockstep bench -quick -csv -out "} {
+		if want == "dll_indexOf" {
+			// Full suite only: a quick run must stay quick.
+			if strings.Contains(string(table), want) {
+				t.Errorf("table.txt has %s", want)
+			}
+			continue
+		}
+		if !strings.Contains(string(table), want) {
+			t.Errorf("table.txt lacks %q:\n%s", want, table)
+		}
 	}
 }

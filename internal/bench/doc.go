@@ -1,14 +1,21 @@
 // Package bench reproduces the evaluation of the seed papers (seed 000's
-// Table 1 and Figure 2, seed 003's Fig. 1 table) on lockstep's own engines:
-// it runs a suite of Javalite programs through GSE (gse.New) and heap
-// summaries (summary.New) on the shared machine, one exploration per engine
-// and case, and reports paths by end kind, states, solver work, wall time and
-// peak heap side by side, as a table, JSON, CSV, and a plot.
+// Table 1 and Figure 2, seed 003's Fig. 1 and Table 1) on lockstep's own
+// engines: it runs a suite of Javalite programs through GSE (gse.New), the
+// engine compared with it (heap summaries, summary.New, by default) and
+// the engines of Options.Also (`lockstep bench` runs Kiasan's lazier and
+// lazier#, POSE-J and uber-lazy) on the shared machine, one exploration
+// per engine and case, and reports paths by end kind, states, steps, solver
+// work, wall time and peak heap side by side, as a table (one line per
+// case and engine), JSON, CSV, and two plots. Beside each engine stands the
+// number a seed paper publishes for the algorithm it implements (Published:
+// seed 000's lazy, lazier# and SH paths, seed 003's lazy, lazier# and POSE
+// traces and queries), with its source, and whether our count equals it.
 //
 // Design choices that shape the numbers:
 //
-//   - Both engines run with the same k-bound and the same step bound, as
-//     RULES.md requires for them to be comparable. A path is counted at every
+//   - Every engine runs with the same k-bound and the same step bound, as
+//     RULES.md requires for them to be comparable. An engine without a
+//     k-bound (Unbounded: POSE) runs only the cases without one. A path is counted at every
 //     end of the explorer: value, error, cut (step bound) and stuck, and the
 //     table shows the four kinds separately, because the papers count only
 //     completed executions and Javalite makes a null dereference an explicit
@@ -29,8 +36,9 @@
 //     lower-bound counts it reached; later cases of the same series (larger k,
 //     more calls) are then not run for that engine and are marked as skipped,
 //     never left out.
-//   - Each summary run gets its own solver, so its cache starts empty and
-//     the solver counts belong to that run alone. GSE never asks the solver.
+//   - Each run of an engine other than GSE gets its own solver, so its
+//     cache starts empty and the solver counts belong to that run alone.
+//     GSE never asks the solver, and neither do Kiasan's explicit engines.
 //   - Peak memory is the largest Go heap (runtime/metrics
 //     /memory/classes/heap/objects:bytes, live and not yet swept objects)
 //     sampled every 5 ms during a run, minus the heap before it. Z3's own C

@@ -15,6 +15,10 @@ import (
 type Report struct {
 	Suite   string `json:"suite"`
 	Variant string `json:"variant"`
+	// Also are the engines run beside GSE and the compared engine.
+	Also []string `json:"also"`
+	// Command is the command line that made the report.
+	Command string `json:"command,omitempty"`
 	// Semantics is the common-rule semantics (V10/V11) of both engines.
 	Semantics string        `json:"semantics"`
 	Steps     int           `json:"step_bound"`
@@ -49,30 +53,43 @@ var csvHeader = []string{
 	"paper_gse_paths", "paper_sum_paths", "paper_gse_s", "paper_sum_s",
 }
 
-// paperRow is seed 000's Table 1 row for a row of the five-call k series,
-// if the paper has one.
-func paperRow(r Row) (gse, sum, gseS, sumS string, ok bool) {
-	if r.Series != SeriesLinkedList5K {
-		return "", "", "", "", false
+// otherCols are the CSV columns of each engine of Options.Also, after the
+// fixed ones, prefixed by the engine's spec.
+var otherCols = []string{"status", "paths", "value", "error", "cut", "cut_cyclic", "stuck", "states", "steps", "wall_s", "peak_heap_bytes", "solver_queries", "solver_decided_go", "solver_cache_hits", "solver_time_s"}
+
+// pubCols are the CSV columns of the published numbers, last.
+var pubCols = []string{"paper_gse_queries", "paper_lazier#_paths", "paper_pose_paths", "paper_pose_queries", "paper_refs"}
+
+// comparedName is the registry name of the engine compared with GSE in a
+// table labelled label ("summary:published", "pose"), for matching the
+// published numbers.
+func comparedName(label string) string {
+	name, _, _ := strings.Cut(label, ":")
+	if name == "" {
+		return "summary"
 	}
-	num := func(f float64) string {
-		if f == 0 {
-			return "-" // not published
-		}
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	for _, p := range PaperLinkedList5 {
-		if p.K == r.K {
-			return num(p.GSE), num(p.SH), num(p.GSETime), num(p.SHTm), true
-		}
-	}
-	return "", "", "", "", false
+	return name
 }
 
-// WriteCSV writes one line per row with a header.
+// WriteCSV writes one line per row with a header: the fixed columns of GSE
+// and the compared engine, the columns of each engine of Options.Also
+// (prefixed by its spec), then the published numbers.
 func WriteCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	var also []string
+	if len(rows) > 0 {
+		for _, o := range rows[0].Others {
+			also = append(also, o.Engine)
+		}
+	}
+	header := append([]string{}, csvHeader...)
+	for _, spec := range also {
+		for _, c := range otherCols {
+			header = append(header, spec+"_"+c)
+		}
+	}
+	header = append(header, pubCols...)
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
@@ -83,14 +100,42 @@ func WriteCSV(w io.Writer, rows []Row) error {
 		}
 		return strconv.FormatFloat(f, 'f', 3, 64)
 	}
+	pub := func(r Row, eng string, val func(Pub) string) string {
+		if p, ok := pubFor(r, eng); ok {
+			return val(p)
+		}
+		return ""
+	}
+	pPaths := func(p Pub) string { return i(p.Paths) }
+	pSecs := func(p Pub) string {
+		if p.Seconds == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(p.Seconds, 'f', -1, 64)
+	}
+	pQueries := func(p Pub) string {
+		if p.Queries < 0 {
+			return ""
+		}
+		return i(p.Queries)
+	}
 	for _, r := range rows {
 		rec := []string{r.Program, KString(r.K), strconv.Itoa(r.Calls), strconv.Itoa(r.Steps)}
 		for _, e := range []Result{r.GSE, r.Summary} {
 			rec = append(rec, string(e.Status), i(e.Paths), i(e.Value), i(e.Error), i(e.Cut), i(e.CutCyclic), i(e.Stuck), i(e.States), sec(e.Wall), strconv.FormatUint(e.PeakHeap, 10))
 		}
 		rec = append(rec, i(r.Summary.Queries), i(r.Summary.Decided), i(r.Summary.CacheHits), sec(r.Summary.SolverTime), ratio(r.PathRatio()), ratio(r.TimeRatio()))
-		pg, ps, pgs, pss, _ := paperRow(r)
-		rec = append(rec, strings.TrimPrefix(pg, "-"), strings.TrimPrefix(ps, "-"), strings.TrimPrefix(pgs, "-"), strings.TrimPrefix(pss, "-"))
+		rec = append(rec, pub(r, "gse", pPaths), pub(r, "summary", pPaths), pub(r, "gse", pSecs), pub(r, "summary", pSecs))
+		for _, spec := range also {
+			e, _ := r.Other(spec)
+			rec = append(rec, string(e.Status), i(e.Paths), i(e.Value), i(e.Error), i(e.Cut), i(e.CutCyclic), i(e.Stuck), i(e.States), i(e.Steps), sec(e.Wall),
+				strconv.FormatUint(e.PeakHeap, 10), i(e.Queries), i(e.Decided), i(e.CacheHits), sec(e.SolverTime))
+		}
+		var refs []string
+		for _, p := range r.Published {
+			refs = append(refs, p.Algorithm+": "+p.Ref)
+		}
+		rec = append(rec, pub(r, "gse", pQueries), pub(r, "lazier#", pPaths), pub(r, "pose", pPaths), pub(r, "pose", pQueries), strings.Join(refs, "; "))
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -99,53 +144,124 @@ func WriteCSV(w io.Writer, rows []Row) error {
 	return cw.Error()
 }
 
-// WriteTable writes the rows as one aligned text table, followed by a
-// legend. budget is printed in the cells of runs cut by it.
-func WriteTable(w io.Writer, rows []Row, budget time.Duration) error {
+// WriteTable writes the rows as one aligned text table, one line per case
+// and engine (GSE, the compared engine, labelled compared, then the
+// engines of Options.Also), each with the published number of the
+// algorithm it implements where a seed gives one, followed by a legend.
+// budget is printed in the cells of runs cut by it.
+func WriteTable(w io.Writer, rows []Row, budget time.Duration, compared string) error {
+	if compared == "" {
+		compared = "summary"
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tk\tcalls\tGSE paths\tv/e/c/s\tSH paths\tv/e/c/s\tGSE states\tSH states\tSH Z3\tSH Go\tSH cache\tSH solver\tGSE wall\tSH wall\tGSE heap\tSH heap\tpaths G/S\ttime G/S\tpaper GSE\tpaper SH\tpaper GSE s\tpaper SH s\t")
+	fmt.Fprintln(tw, "program\tk\tcalls\tengine\tpaths\tv/e/c/s\tstates\tsteps\tZ3\tGo\tcache\tsolver\twall\theap\tGSE/x paths\tGSE/x time\tpaper\tpaper paths\tpaper queries\tpaper s\tsame\tsource\t")
+	flagged := false
 	for _, r := range rows {
 		calls := ""
 		if r.Calls > 0 {
 			calls = strconv.Itoa(r.Calls)
 		}
-		g, s := r.GSE, r.Summary
-		cells := []string{r.Program, KString(r.K), calls,
-			paths(g, budget), ends(g), paths(s, budget), ends(s),
-			count(g, g.States), count(s, s.States),
-			count(s, s.Queries), count(s, s.Decided), count(s, s.CacheHits), dur(s, s.SolverTime),
-			dur(g, g.Wall), dur(s, s.Wall), mem(g), mem(s),
-			ratio(r.PathRatio()), ratio(r.TimeRatio())}
-		if pg, ps, pgs, pss, ok := paperRow(r); ok {
-			cells = append(cells, pg, ps, pgs, pss)
-		} else {
-			cells = append(cells, "", "", "", "")
+		type lane struct {
+			label, name string
+			res         Result
 		}
-		if r.BoundTooSmall() {
-			cells[0] += " (!)"
+		lanes := []lane{{"GSE", "gse", r.GSE}, {compared, comparedName(compared), r.Summary}}
+		for _, o := range r.Others {
+			name, _, _ := strings.Cut(o.Engine, ":")
+			lanes = append(lanes, lane{o.Engine, name, o.Result})
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		for i, l := range lanes {
+			e := l.res
+			prog, k := r.Program, KString(r.K)
+			if i > 0 {
+				prog, k, calls = "", "", ""
+			} else if r.BoundTooSmall() {
+				prog += " (!)"
+				flagged = true
+			}
+			cells := []string{prog, k, calls, l.label,
+				paths(e, budget), ends(e), count(e, e.States), count(e, e.Steps),
+				count(e, e.Queries), count(e, e.Decided), count(e, e.CacheHits), dur(e, e.SolverTime),
+				dur(e, e.Wall), mem(e)}
+			if i == 0 {
+				cells = append(cells, "", "")
+			} else {
+				cells = append(cells, ratio(pathRatio(r.GSE, e)), ratio(timeRatio(r.GSE, e)))
+			}
+			if p, ok := pubFor(r, l.name); ok {
+				q, sec, same := "", "", "?"
+				if p.Queries >= 0 {
+					q = strconv.FormatInt(p.Queries, 10)
+				}
+				if p.Seconds > 0 {
+					sec = strconv.FormatFloat(p.Seconds, 'f', -1, 64)
+				}
+				if agree, ok := p.Agrees(e); ok {
+					same = "≠"
+					if agree {
+						same = "="
+					}
+					if p.Value {
+						same += "v"
+					}
+				}
+				cells = append(cells, p.Algorithm, pubCell(p), q, sec, same, p.Ref)
+			} else {
+				cells = append(cells, "", "", "", "", "", "")
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nv/e/c/s: value / error / cut by the step bound / stuck (paths = their sum). SH = heap summaries.\n")
-	fmt.Fprintf(w, "SH Z3 / SH Go: satisfiability checks answered by Z3 / by smt's Go decision procedure; SH solver: time inside Z3.\n")
-	fmt.Fprintf(w, "paper: seed 000's Table 1 (five calls, JPF on the authors' machine; seconds as published), beside the five-call rows.\n")
-	fmt.Fprintf(w, "cut >%v: the run exceeded the time budget; its counts are lower bounds. skipped: a smaller case of the series was cut.\n", budget)
+	fmt.Fprintf(w, "\nOne line per case and engine: GSE, the compared engine (%s), then the engines of -also, with the same k-bound, step bound and budget.\n", compared)
+	fmt.Fprintf(w, "v/e/c/s: value / error / cut by the step bound / stuck (paths = their sum). states, steps: machine states created and steps taken.\n")
+	fmt.Fprintf(w, "Z3 / Go: satisfiability checks answered by Z3 / by smt's Go decision procedure; cache: answered from the solver's cache; solver: time inside Z3.\n")
+	fmt.Fprintf(w, "GSE/x: GSE's paths and wall time over this engine's. n/a: the case does not apply (an engine without a k-bound on a finite-k case).\n")
+	fmt.Fprintf(w, "paper: the algorithm of the seed paper printed beside the engine that implements it (lazy initialization beside GSE, SH beside the summary engine),\n")
+	fmt.Fprintf(w, "  its paths or traces, solver queries and seconds as published (their machines and tools, not ours). same: '=' if it equals our completed paths\n")
+	fmt.Fprintf(w, "  (value + error; the papers count neither step-bound cuts, which are the cyclic lists their invariant excludes, nor stuck ends), '=v'/'≠v'\n")
+	fmt.Fprintf(w, "  compared with our value paths (POSE has no NPE traces); '?' if our run did not finish. docs/RESULTS.md says why each '≠' differs.\n")
+	fmt.Fprintf(w, "  †: not in the seed's OCR text (shared/seeds/); the source says where it comes from. Sources:\n")
+	for _, ref := range Refs {
+		fmt.Fprintf(w, "    %s: %s\n", ref.Ref, ref.Source)
+	}
+	fmt.Fprintf(w, "cut >%v: the run exceeded the time budget; its counts are lower bounds. skipped: a smaller case of the series was cut for that engine,\n", budget)
+	fmt.Fprintf(w, "  or, for an engine whose rules do not stop within a rule application (uber, pose), took more than a quarter of the budget.\n")
 	fmt.Fprintf(w, "heap: %s.\n", HeapNote)
-	for _, r := range rows {
-		if r.BoundTooSmall() {
-			fmt.Fprintf(w, "(!) %s k=%s: the step bound %d cut a path whose heap has no cycle; raise -steps.\n", r.Program, KString(r.K), r.Steps)
+	if flagged {
+		for _, r := range rows {
+			if r.BoundTooSmall() {
+				fmt.Fprintf(w, "(!) %s k=%s: the step bound %d cut a path whose heap has no cycle; raise -steps.\n", r.Program, KString(r.K), r.Steps)
+			}
 		}
 	}
 	return nil
+}
+
+// pathRatio is g's paths over e's, 0 when either did not finish.
+func pathRatio(g, e Result) float64 {
+	if g.Status != Done || e.Status != Done || e.Paths == 0 {
+		return 0
+	}
+	return float64(g.Paths) / float64(e.Paths)
+}
+
+// timeRatio is g's wall time over e's, 0 when either did not finish.
+func timeRatio(g, e Result) float64 {
+	if g.Status != Done || e.Status != Done || e.Wall == 0 {
+		return 0
+	}
+	return float64(g.Wall) / float64(e.Wall)
 }
 
 func paths(e Result, budget time.Duration) string {
 	switch e.Status {
 	case Skipped:
 		return "skipped"
+	case NotRun:
+		return "n/a"
 	case Budget:
 		return fmt.Sprintf("≥%d cut >%v", e.Paths, budget)
 	}
@@ -153,21 +269,21 @@ func paths(e Result, budget time.Duration) string {
 }
 
 func ends(e Result) string {
-	if e.Status == Skipped {
+	if e.Status == Skipped || e.Status == NotRun {
 		return "-"
 	}
 	return fmt.Sprintf("%d/%d/%d/%d", e.Value, e.Error, e.Cut, e.Stuck)
 }
 
 func count(e Result, n int64) string {
-	if e.Status == Skipped {
+	if e.Status == Skipped || e.Status == NotRun {
 		return "-"
 	}
 	return strconv.FormatInt(n, 10)
 }
 
 func dur(e Result, d time.Duration) string {
-	if e.Status == Skipped {
+	if e.Status == Skipped || e.Status == NotRun {
 		return "-"
 	}
 	return FormatDuration(d)
@@ -185,7 +301,7 @@ func FormatDuration(d time.Duration) string {
 }
 
 func mem(e Result) string {
-	if e.Status == Skipped {
+	if e.Status == Skipped || e.Status == NotRun {
 		return "-"
 	}
 	b := float64(e.PeakHeap)

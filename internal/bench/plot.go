@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -16,16 +17,25 @@ import (
 )
 
 // PaperLinkedList5 is seed 000's Table 1 (LinkedList, five calls): k, GSE
-// paths, summary paths, GSE seconds, summary seconds. k = 7..10 have
-// summary paths only. It is drawn for comparison, never used in tests.
-var PaperLinkedList5 = []struct {
-	K             int
-	GSE, SH       float64
-	GSETime, SHTm float64
-}{
-	{3, 1656, 25, 1, 1}, {4, 17485, 39, 3, 2}, {5, 232743, 56, 20, 3}, {6, 3731094, 76, 338, 8},
-	{7, 0, 99, 0, 0}, {8, 0, 125, 0, 0}, {9, 0, 154, 0, 0}, {10, 0, 186, 0, 0},
-}
+// paths, summary paths, lazier# paths, GSE seconds, summary seconds,
+// drawn from the table of Published (published.go, which cites the
+// sources; k = 7..10 and the lazier# paths are the published version's,
+// not in the seed's OCR text). It is drawn for comparison, never used in
+// tests.
+var PaperLinkedList5 = func() (out []struct {
+	K                    int
+	GSE, SH, LazierSharp float64
+	GSETime, SHTm        float64
+}) {
+	for _, p := range linkedList5Pub {
+		out = append(out, struct {
+			K                    int
+			GSE, SH, LazierSharp float64
+			GSETime, SHTm        float64
+		}{p.k, float64(p.gse), float64(p.sh), float64(p.lzs), p.gseSec, p.shSec})
+	}
+	return out
+}()
 
 // Figure file names written by Plot, without extension.
 const (
@@ -38,7 +48,50 @@ var (
 	colGSE   = color.RGBA{R: 0x1f, G: 0x5f, B: 0xbf, A: 0xff}
 	colSH    = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
 	colPaper = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
+	// colOther colours the engines of Options.Also by registry name; an
+	// engine not listed gets colFallback.
+	colOther = map[string]color.Color{
+		"lazier":  color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+		"lazier#": color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+		"uber":    color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+		"pose":    color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+	}
+	colFallback = color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}
 )
+
+// lanes are the engines of the rows with their colours: GSE, the compared
+// engine ("summary" in the legends) and the engines of Options.Also.
+func lanes(rows []Row) (names []string, res []func(Row) Result, cols []color.Color) {
+	names = []string{"GSE", "summary"}
+	res = []func(Row) Result{func(r Row) Result { return r.GSE }, func(r Row) Result { return r.Summary }}
+	cols = []color.Color{colGSE, colSH}
+	if len(rows) == 0 {
+		return
+	}
+	for _, o := range rows[0].Others {
+		spec := o.Engine
+		name, _, _ := strings.Cut(spec, ":")
+		c, ok := colOther[name]
+		if !ok {
+			c = colFallback
+		}
+		names = append(names, spec)
+		res = append(res, func(r Row) Result { e, _ := r.Other(spec); return e })
+		cols = append(cols, c)
+	}
+	return
+}
+
+// asksSolver says whether engine res asked the solver anything in rows:
+// its work is then its satisfiability checks, else its states.
+func asksSolver(rows []Row, res func(Row) Result) bool {
+	for _, r := range rows {
+		if e := res(r); e.Queries+e.Decided > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 type series struct {
 	label  string
@@ -76,7 +129,7 @@ func Plot(rows []Row, dir string) error {
 	}
 	return writeGrid([][]*plot.Plot{{
 		panel("Wall time vs k-bound (LinkedList)", "k", "seconds", gTime),
-		panel("Work vs k-bound: summary solver checks (Z3 + Go), GSE states", "k", "count", gWork),
+		panel("Work vs k-bound: solver checks (Z3 + Go) of the engines that ask, states of the others", "k", "count", gWork),
 	}}, dir, GrowthName)
 }
 
@@ -115,10 +168,11 @@ func writeGrid(grid [][]*plot.Plot, dir, name string) error {
 }
 
 // growth collects the lines of the growth figure: wall time and work
-// against k for both engines, one and five calls. GSE asks no solver
-// questions (its path conditions are decided by construction), so its work
-// is its number of states; the summary engine's is its satisfiability
-// checks (Z3 and Go-decided; cache hits left out).
+// against k for every engine, one and five calls. An engine that asks no
+// solver questions (GSE, whose path conditions are decided by
+// construction, and Kiasan's explicit engines) has its states as work;
+// the others (heap summaries, uber-lazy) their satisfiability checks (Z3
+// and Go-decided; cache hits left out).
 func growth(rows []Row) (times, work []series) {
 	pick := func(res func(Row) Result, val func(Result) float64) func(Row) (float64, float64, bool) {
 		return func(r Row) (float64, float64, bool) {
@@ -138,23 +192,22 @@ func growth(rows []Row) (times, work []series) {
 		}
 		return s
 	}
-	gse := func(r Row) Result { return r.GSE }
-	sh := func(r Row) Result { return r.Summary }
 	secs := func(e Result) float64 { return e.Wall.Seconds() }
 	states := func(e Result) float64 { return float64(e.States) }
 	checks := func(e Result) float64 { return float64(e.Queries + e.Decided) }
 	circle, square := draw.CircleGlyph{}, draw.SquareGlyph{}
-	times = []series{
-		line("GSE, 1 call", colGSE, false, circle, SeriesLinkedListK, pick(gse, secs)),
-		line("summary, 1 call", colSH, false, circle, SeriesLinkedListK, pick(sh, secs)),
-		line("GSE, 5 calls", colGSE, true, square, SeriesLinkedList5K, pick(gse, secs)),
-		line("summary, 5 calls", colSH, true, square, SeriesLinkedList5K, pick(sh, secs)),
-	}
-	work = []series{
-		line("GSE states, 1 call", colGSE, false, circle, SeriesLinkedListK, pick(gse, states)),
-		line("summary checks, 1 call", colSH, false, circle, SeriesLinkedListK, pick(sh, checks)),
-		line("GSE states, 5 calls", colGSE, true, square, SeriesLinkedList5K, pick(gse, states)),
-		line("summary checks, 5 calls", colSH, true, square, SeriesLinkedList5K, pick(sh, checks)),
+	names, res, cols := lanes(rows)
+	for i, name := range names {
+		what, val := "states", states
+		if asksSolver(rows, res[i]) {
+			what, val = "checks", checks
+		}
+		times = append(times,
+			line(name+", 1 call", cols[i], false, circle, SeriesLinkedListK, pick(res[i], secs)),
+			line(name+", 5 calls", cols[i], true, square, SeriesLinkedList5K, pick(res[i], secs)))
+		work = append(work,
+			line(name+" "+what+", 1 call", cols[i], false, circle, SeriesLinkedListK, pick(res[i], val)),
+			line(name+" "+what+", 5 calls", cols[i], true, square, SeriesLinkedList5K, pick(res[i], val)))
 	}
 	for _, s := range times {
 		if len(s.xys) > 0 {
@@ -191,52 +244,60 @@ func figures(rows []Row) (kPaths, kTime, cPaths, cTime []series) {
 			return float64(r.Calls), val(e), e.Status == Done
 		}
 	}
-	gse := func(r Row) Result { return r.GSE }
-	sh := func(r Row) Result { return r.Summary }
 	nPaths := func(e Result) float64 { return float64(e.Paths) }
 	secs := func(e Result) float64 { return max(e.Wall.Seconds(), 1e-4) }
 	circle, square, tri := draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}
+	names, res, cols := lanes(rows)
 
 	for _, m := range []struct {
 		out *[]series
 		val func(Result) float64
 	}{{&kPaths, nPaths}, {&kTime, secs}} {
-		*m.out = append(*m.out,
-			line("GSE, 1 call", colGSE, false, circle, byK(gse, m.val), inSeries(SeriesLinkedListK)),
-			line("summary, 1 call", colSH, false, circle, byK(sh, m.val), inSeries(SeriesLinkedListK)),
-			line("GSE, 5 calls", colGSE, true, square, byK(gse, m.val), inSeries(SeriesLinkedList5K)),
-			line("summary, 5 calls", colSH, true, square, byK(sh, m.val), inSeries(SeriesLinkedList5K)))
+		for i, name := range names {
+			*m.out = append(*m.out,
+				line(name+", 1 call", cols[i], false, circle, byK(res[i], m.val), inSeries(SeriesLinkedListK)),
+				line(name+", 5 calls", cols[i], true, square, byK(res[i], m.val), inSeries(SeriesLinkedList5K)))
+		}
 	}
-	var pg, ps, tg, ts plotter.XYs
+	var pg, ps, pl, tg, ts plotter.XYs
 	for _, p := range PaperLinkedList5 {
 		if p.GSE > 0 {
 			pg = append(pg, plotter.XY{X: float64(p.K), Y: p.GSE})
 			tg = append(tg, plotter.XY{X: float64(p.K), Y: p.GSETime})
 		}
 		ps = append(ps, plotter.XY{X: float64(p.K), Y: p.SH})
+		if p.LazierSharp > 0 {
+			pl = append(pl, plotter.XY{X: float64(p.K), Y: p.LazierSharp})
+		}
 		if p.SHTm > 0 {
 			ts = append(ts, plotter.XY{X: float64(p.K), Y: p.SHTm})
 		}
 	}
-	kPaths = append(kPaths,
-		series{label: "seed 000 GSE, 5 calls (JPF)", xys: pg, color: colPaper, dashed: true, glyph: tri},
-		series{label: "seed 000 summary, 5 calls (JPF)", xys: ps, color: colPaper, glyph: tri})
-	kTime = append(kTime,
-		series{label: "seed 000 GSE, 5 calls (JPF)", xys: tg, color: colPaper, dashed: true, glyph: tri},
-		series{label: "seed 000 summary, 5 calls (JPF)", xys: ts, color: colPaper, glyph: tri})
-
-	calls := inSeries(SeriesLinkedListCalls)
-	cPaths = []series{line("GSE", colGSE, false, circle, byCalls(gse, nPaths), calls), line("summary", colSH, false, circle, byCalls(sh, nPaths), calls)}
-	cTime = []series{line("GSE", colGSE, false, circle, byCalls(gse, secs), calls), line("summary", colSH, false, circle, byCalls(sh, secs), calls)}
-	if len(cPaths[0].xys)+len(cPaths[1].xys) == 0 {
-		cPaths, cTime = nil, nil
-	}
 	has := false
-	for _, s := range kPaths[:4] {
+	for _, s := range kPaths {
 		has = has || len(s.xys) > 0
 	}
 	if !has {
 		kPaths, kTime = nil, nil
+	} else {
+		kPaths = append(kPaths,
+			series{label: "seed 000 GSE, 5 calls (JPF)", xys: pg, color: colPaper, dashed: true, glyph: tri},
+			series{label: "seed 000 summary, 5 calls (JPF)", xys: ps, color: colPaper, glyph: tri},
+			series{label: "seed 000 lazier#, 5 calls (†: published version, RULES.md §10)", xys: pl, color: colOther["lazier#"], dashed: true, glyph: tri})
+		kTime = append(kTime,
+			series{label: "seed 000 GSE, 5 calls (JPF)", xys: tg, color: colPaper, dashed: true, glyph: tri},
+			series{label: "seed 000 summary, 5 calls (JPF)", xys: ts, color: colPaper, glyph: tri})
+	}
+
+	calls := inSeries(SeriesLinkedListCalls)
+	n := 0
+	for i, name := range names {
+		cPaths = append(cPaths, line(name, cols[i], false, circle, byCalls(res[i], nPaths), calls))
+		cTime = append(cTime, line(name, cols[i], false, circle, byCalls(res[i], secs), calls))
+		n += len(cPaths[i].xys)
+	}
+	if n == 0 {
+		cPaths, cTime = nil, nil
 	}
 	return
 }

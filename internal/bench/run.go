@@ -30,8 +30,12 @@ const (
 	// the counts are lower bounds.
 	Budget Status = "cut"
 	// Skipped: not run, because the same engine exceeded its budget on an
-	// earlier, smaller case of the same series.
+	// earlier, smaller case of the same series (or, for an Uninterruptible
+	// engine, took more than a quarter of it: Result.Note says so).
 	Skipped Status = "skipped"
+	// NotRun: the case does not apply to the engine (Result.Note says
+	// why), e.g. a finite k-bound for an engine that has none.
+	NotRun Status = "n/a"
 )
 
 // Result is one engine's exploration of one case.
@@ -60,39 +64,67 @@ type Result struct {
 	// PeakHeap is the peak Go heap during the run above the heap before
 	// it, in bytes (see the package comment).
 	PeakHeap uint64 `json:"peak_heap_bytes"`
+	// Note says why a case was NotRun, or Skipped early.
+	Note string `json:"note,omitempty"`
 }
 
-// Row is one case with both engines' results.
+// Completed is the number of paths that ended by themselves with a value
+// or an error: the count the papers' "paths" and "traces" compare with
+// (they count neither our step-bound cuts nor stuck ends).
+func (r Result) Completed() int64 { return r.Value + r.Error }
+
+// Other is the run of one more engine (Options.Also) on a case.
+type Other struct {
+	// Engine is the engine's spec as given in Options.Also.
+	Engine string `json:"engine"`
+	Result
+}
+
+// Row is one case with every engine's results: GSE, the engine compared
+// with it (Options.Engine, the summary engine by default) and the engines
+// of Options.Also, in that order.
 type Row struct {
 	Case
-	Steps   int    `json:"step_bound"`
-	GSE     Result `json:"gse"`
-	Summary Result `json:"summary"`
+	Steps   int     `json:"step_bound"`
+	GSE     Result  `json:"gse"`
+	Summary Result  `json:"summary"`
+	Others  []Other `json:"others,omitempty"`
+	// Published are the seed papers' numbers for this case (Published).
+	Published []Pub `json:"published,omitempty"`
+}
+
+// Other returns the result of the engine spec of Options.Also, if the row
+// has it.
+func (r Row) Other(spec string) (Result, bool) {
+	for _, o := range r.Others {
+		if o.Engine == spec {
+			return o.Result, true
+		}
+	}
+	return Result{}, false
 }
 
 // PathRatio is GSE paths / summary paths, or 0 when either run did not
 // finish.
-func (r Row) PathRatio() float64 {
-	if r.GSE.Status != Done || r.Summary.Status != Done || r.Summary.Paths == 0 {
-		return 0
-	}
-	return float64(r.GSE.Paths) / float64(r.Summary.Paths)
-}
+func (r Row) PathRatio() float64 { return pathRatio(r.GSE, r.Summary) }
 
 // TimeRatio is GSE wall time / summary wall time, or 0 when either run did
 // not finish.
-func (r Row) TimeRatio() float64 {
-	if r.GSE.Status != Done || r.Summary.Status != Done || r.Summary.Wall == 0 {
-		return 0
-	}
-	return float64(r.GSE.Wall) / float64(r.Summary.Wall)
-}
+func (r Row) TimeRatio() float64 { return timeRatio(r.GSE, r.Summary) }
 
 // BoundTooSmall reports whether an engine cut a path whose heap has no
 // cycle: then the step bound, not the acyclicity of the list, ended it.
 func (r Row) BoundTooSmall() bool {
-	return (r.GSE.Status == Done && r.GSE.Cut != r.GSE.CutCyclic) ||
-		(r.Summary.Status == Done && r.Summary.Cut != r.Summary.CutCyclic)
+	bad := func(e Result) bool { return e.Status == Done && e.Cut != e.CutCyclic }
+	if bad(r.GSE) || bad(r.Summary) {
+		return true
+	}
+	for _, o := range r.Others {
+		if bad(o.Result) {
+			return true
+		}
+	}
+	return false
 }
 
 // Options configure a run.
@@ -115,6 +147,11 @@ type Options struct {
 	// Semantics are the common-rule readings V10/V11 of an Engine named by
 	// the registry (a Variant carries its own).
 	Semantics machine.Options
+	// Also are more engines ("NAME[:VARIANT]" of the registry) run on
+	// every case beside GSE and Engine, each with its own solver, with the
+	// same k-bound, step bound, budget and common rules as GSE. An engine
+	// without a k-bound (Unbounded) runs only the cases without one.
+	Also []string
 	// Progress, if not nil, gets one line per finished exploration.
 	Progress io.Writer
 }
@@ -127,10 +164,72 @@ const DefaultSteps = 2000
 // DefaultBudget is the default time budget of one exploration.
 const DefaultBudget = 60 * time.Second
 
-// Run runs every case of the suite through both engines, in order. It
-// stops early only when ctx is cancelled or a case cannot be loaded or an
-// engine fails (a solver unknown, a rule error): a budget overrun is a
-// result, not an error.
+// CheckAlso builds every engine of also once, so that an unknown engine
+// or variant is an error before any case runs.
+func CheckAlso(also []string) error {
+	if len(also) == 0 {
+		return nil
+	}
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
+	}
+	defer sol.Close()
+	for _, spec := range also {
+		if _, err := engine.New(spec, engine.Config{K: -1, Solver: sol}); err != nil {
+			return fmt.Errorf("bench: -also %s: %w", spec, err)
+		}
+	}
+	return nil
+}
+
+// Unbounded are the engines of the registry that have no k-bound: POSE
+// (seed 003 bounds nothing; POSE-J ignores Config.K). On a case with a
+// finite k such an engine would explore lists bounded only by the step
+// bound, which neither compares with the other engines nor stays within
+// memory (LinkedList×5 at k = 3 passed 5 GiB), so those cases are NotRun
+// for it.
+var Unbounded = map[string]bool{"pose": true}
+
+// Uninterruptible are the engines of the registry whose heap rules do not
+// look at the context within one rule application, so the budget stops
+// them only between rules, and a single application can outlast it by
+// far: uber-lazy on LinkedList×5 at k = 5 was still inside one rule after
+// five minutes with 8 GiB of heap (the summary engine, on the same case,
+// is cut at the budget); POSE-J on LinkedList×3 at k = 3 likewise. For
+// them a series stops early: once a run takes more than a quarter of the
+// budget, the later (in these series ×5–10 costlier) cases of the series
+// are Skipped, with a note.
+var Uninterruptible = map[string]bool{"uber": true, "pose": true}
+
+// endsSeries says whether run r of engine name ends its series (the later
+// cases are Skipped), and why when not because of the budget: a run cut by
+// the budget does, and so does a finished run of an Uninterruptible
+// engine (early) that took more than a quarter of the budget.
+func endsSeries(name string, early bool, r Result, budget time.Duration) (bool, string) {
+	if r.Status == Budget {
+		return true, ""
+	}
+	if early && r.Status == Done && r.Wall > budget/4 {
+		return true, fmt.Sprintf("an earlier case took %v > budget/4 and %s does not stop within a rule", FormatDuration(r.Wall), name)
+	}
+	return false, ""
+}
+
+// applies says whether an engine of Options.Also runs case c, and if not,
+// why.
+func applies(spec string, c Case) (bool, string) {
+	name, _ := engine.Split(spec)
+	if Unbounded[name] && c.K >= 0 {
+		return false, name + " has no k-bound"
+	}
+	return true, ""
+}
+
+// Run runs every case of the suite through GSE, the compared engine and
+// the engines of Options.Also, in order. It stops early only when ctx is
+// cancelled or a case cannot be loaded or an engine fails (a solver
+// unknown, a rule error): a budget overrun is a result, not an error.
 func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 	if opt.Budget <= 0 {
 		return nil, errors.New("bench: the time budget must be positive")
@@ -141,11 +240,45 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 	if opt.Variant.Name == "" {
 		opt.Variant = summary.Variants()[0]
 	}
-	cutGSE := map[string]bool{}
-	cutSum := map[string]bool{}
+	if err := CheckAlso(opt.Also); err != nil {
+		return nil, err
+	}
+	// A lane is one engine's column of results: it is cut for a series
+	// once a run of it exceeds the budget.
+	type lane struct {
+		name string
+		run  func(p *javalite.Program, k, steps int) (Result, error)
+		res  func(*Row) *Result
+		cut  map[string]bool
+		// early: the lane is Uninterruptible; cut then also holds a
+		// series after a run over Budget/4.
+		early bool
+		note  map[string]string
+	}
+	lanes := []*lane{
+		{name: "gse", res: func(r *Row) *Result { return &r.GSE },
+			run: func(p *javalite.Program, k, steps int) (Result, error) { return runGSE(ctx, p, k, steps, opt) }},
+		{name: "summary", res: func(r *Row) *Result { return &r.Summary },
+			run: func(p *javalite.Program, k, steps int) (Result, error) { return runSummary(ctx, p, k, steps, opt) }},
+	}
+	for i, spec := range opt.Also {
+		name, _ := engine.Split(spec)
+		lanes = append(lanes, &lane{name: spec, res: func(r *Row) *Result { return &r.Others[i].Result },
+			run:   func(p *javalite.Program, k, steps int) (Result, error) { return runOther(ctx, p, spec, k, steps, opt) },
+			early: Uninterruptible[name]})
+	}
+	for _, l := range lanes {
+		l.cut = map[string]bool{}
+		l.note = map[string]string{}
+	}
+	// stop records whether lane l's run r ends series of its lane.
+	stop := func(l *lane, series string, r Result) {
+		l.cut[series], l.note[series] = endsSeries(l.name, l.early, r, opt.Budget)
+	}
 	progs := map[string]*javalite.Program{}
 	// A case that appears in two series (LinkedList×5 at k = CallsK) is
-	// run once: the second row reuses the results.
+	// run once: the second row reuses the results of the engines that ran
+	// it.
 	type key struct {
 		file     string
 		k, steps int
@@ -169,37 +302,39 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 		if c.Steps > 0 && !opt.ForceSteps {
 			steps = c.Steps
 		}
-		row := Row{Case: c, Steps: steps}
-		if prev, ok := seen[key{c.File, c.K, steps}]; ok && !cutGSE[c.Series] && !cutSum[c.Series] {
-			row.GSE, row.Summary = prev.GSE, prev.Summary
-			cutGSE[c.Series] = row.GSE.Status == Budget
-			cutSum[c.Series] = row.Summary.Status == Budget
-			rows = append(rows, row)
-			continue
+		row := Row{Case: c, Steps: steps, Published: Published(c)}
+		for _, spec := range opt.Also {
+			row.Others = append(row.Others, Other{Engine: spec})
 		}
-		if cutGSE[c.Series] {
-			row.GSE.Status = Skipped
-		} else {
-			r, err := runGSE(ctx, p, c.K, steps, opt)
-			if err != nil {
-				return rows, fmt.Errorf("bench: %s k=%s: %w", c.Program, KString(c.K), err)
+		prev, again := seen[key{c.File, c.K, steps}]
+		for i, l := range lanes {
+			out := l.res(&row)
+			if i >= 2 {
+				if ok, why := applies(l.name, c); !ok {
+					*out = Result{Status: NotRun, Note: why}
+					continue
+				}
 			}
-			row.GSE = r
-			cutGSE[c.Series] = r.Status == Budget
-			progress(opt.Progress, "gse", c, r)
-		}
-		if cutSum[c.Series] {
-			row.Summary.Status = Skipped
-		} else {
-			r, err := runSummary(ctx, p, c.K, steps, opt)
-			if err != nil {
-				return rows, fmt.Errorf("bench: %s k=%s: %w", c.Program, KString(c.K), err)
+			if l.cut[c.Series] {
+				out.Status, out.Note = Skipped, l.note[c.Series]
+				continue
 			}
-			row.Summary = r
-			cutSum[c.Series] = r.Status == Budget
-			progress(opt.Progress, "summary", c, r)
+			if again {
+				if r := *l.res(&prev); r.Status == Done || r.Status == Budget {
+					*out = r
+					stop(l, c.Series, r)
+					continue
+				}
+			}
+			r, err := l.run(p, c.K, steps)
+			if err != nil {
+				return rows, fmt.Errorf("bench: %s k=%s %s: %w", c.Program, KString(c.K), l.name, err)
+			}
+			*out = r
+			stop(l, c.Series, r)
+			progress(opt.Progress, l.name, c, r)
 		}
-		if row.GSE.Status != Skipped && row.Summary.Status != Skipped {
+		if !again {
 			seen[key{c.File, c.K, steps}] = row
 		}
 		rows = append(rows, row)
@@ -211,7 +346,7 @@ func progress(w io.Writer, eng string, c Case, r Result) {
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "%-16s k=%-2s %-7s %-3s paths %d (value %d, error %d, cut %d, stuck %d) in %v\n",
+	fmt.Fprintf(w, "%-16s k=%-2s %-8s %-3s paths %d (value %d, error %d, cut %d, stuck %d) in %v\n",
 		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, r.Wall.Round(time.Millisecond))
 }
 
@@ -249,6 +384,25 @@ func (opt Options) machineOptions() (machine.Options, error) {
 		return machine.Options{}, err
 	}
 	return eng.Options(), nil
+}
+
+// runOther runs one engine of Options.Also on its own solver.
+func runOther(ctx context.Context, p *javalite.Program, spec string, k, steps int, opt Options) (Result, error) {
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return Result{}, err
+	}
+	defer sol.Close()
+	// The common rules are GSE's, which are the compared engine's.
+	mopt, err := opt.machineOptions()
+	if err != nil {
+		return Result{}, err
+	}
+	eng, err := engine.New(spec, engine.Config{K: k, Solver: sol, Machine: mopt})
+	if err != nil {
+		return Result{}, err
+	}
+	return explore(ctx, p, eng, sol, steps, opt.Budget)
 }
 
 func runSummary(ctx context.Context, p *javalite.Program, k, steps int, opt Options) (Result, error) {
