@@ -103,8 +103,16 @@ type decider struct {
 	kids  []int32
 	local map[*Formula]int32
 
-	levels  []mark // one per Assume
-	unsatAt int    // first level whose assumption conflicted, or -1
+	levels []mark // one per Assume
+	// models[i] are models of the assumptions of levels 0..i (models.go).
+	models [][]model
+	// found is the model of the last search that answered sat, when
+	// capture asks for it.
+	capture bool
+	found   model
+	// fromModel counts questions answered from a kept model.
+	fromModel int64
+	unsatAt   int // first level whose assumption conflicted, or -1
 
 	// The separation matrix: bit (a, b) (row a, column b, rows of stride
 	// bits) is set when a disequality separates the classes of roots a and
@@ -434,6 +442,9 @@ func (d *decider) search() bool {
 		}
 	}
 	if best < 0 {
+		if d.capture {
+			d.found = d.snapshot()
+		}
 		return true // every pending disjunction is true
 	}
 	l := d.pend[best]
@@ -471,8 +482,18 @@ func (d *decider) query(f *Formula) (r Result, decided bool) {
 		return Unsat, true
 	}
 	d.work, d.gaveUp = 0, false
+	if d.fromModels(f) {
+		d.fromModel++
+		return Sat, true
+	}
 	m := d.mark()
+	d.capture, d.found = len(d.levels) > 0, nil
 	ok := d.assert(f, true) && d.search()
+	d.capture = false
+	if ok && d.found != nil {
+		d.addModel(len(d.levels)-1, d.found)
+		d.found = nil
+	}
 	d.undo(m)
 	if d.gaveUp {
 		return Unknown, false
@@ -502,6 +523,7 @@ func (d *decider) reset() {
 // evaluates them again.
 func (d *decider) push(f *Formula) {
 	d.levels = append(d.levels, d.mark())
+	d.models = append(d.models, nil)
 	if d.unsatAt >= 0 {
 		return
 	}
@@ -539,6 +561,14 @@ func (d *decider) pop() {
 	n := len(d.levels) - 1
 	d.undo(d.levels[n])
 	d.levels = d.levels[:n]
+	// The models of the level are models of its parent's assumptions too.
+	if n > 0 {
+		for _, m := range d.models[n] {
+			d.addModel(n-1, m)
+		}
+	}
+	d.models[n] = nil
+	d.models = d.models[:n]
 	if d.unsatAt >= n {
 		d.unsatAt = -1
 	}
@@ -577,6 +607,7 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 		r = decideFault(r)
 	}
 	s.stats.Decided++
+	s.stats.FromModels = s.dec.fromModel
 	if s.dec.cross {
 		zr, err := s.z3Check(f)
 		if err == nil {
