@@ -112,7 +112,17 @@ type decider struct {
 	found   model
 	// fromModel counts questions answered from a kept model.
 	fromModel int64
-	unsatAt   int // first level whose assumption conflicted, or -1
+	// Constraint independence (models.go): base is the model of the
+	// assumptions a restricted search completes; rmark marks the classes
+	// of R (== rq); nrefs caches the constant indices of arena nodes;
+	// restricted counts the restricted searches.
+	base       model
+	rmark      []uint32
+	rq         uint32
+	nrefs      [][]int32
+	relBuf     []bool
+	restricted int64
+	unsatAt    int // first level whose assumption conflicted, or -1
 
 	// The separation matrix: bit (a, b) (row a, column b, rows of stride
 	// bits) is set when a disequality separates the classes of roots a and
@@ -250,6 +260,7 @@ func (d *decider) compile(f *Formula) int32 {
 	d.form = append(d.form, f)
 	d.memo = append(d.memo, triOpen)
 	d.stamp = append(d.stamp, 0)
+	d.nrefs = append(d.nrefs, nil)
 	d.local[f] = n
 	return n
 }
@@ -443,7 +454,11 @@ func (d *decider) search() bool {
 	}
 	if best < 0 {
 		if d.capture {
-			d.found = d.snapshot()
+			if d.base != nil {
+				d.found = d.combined(d.base)
+			} else {
+				d.found = d.snapshot()
+			}
 		}
 		return true // every pending disjunction is true
 	}
@@ -487,9 +502,16 @@ func (d *decider) query(f *Formula) (r Result, decided bool) {
 		return Sat, true
 	}
 	m := d.mark()
-	d.capture, d.found = len(d.levels) > 0, nil
-	ok := d.assert(f, true) && d.search()
-	d.capture = false
+	d.capture, d.found, d.base = len(d.levels) > 0, nil, nil
+	ok := d.assert(f, true)
+	if ok {
+		if n := len(d.levels) - 1; n >= 0 && len(d.models[n]) > 0 && d.restrict(f, m.pend) {
+			d.restricted++
+			d.base = d.models[n][len(d.models[n])-1]
+		}
+		ok = d.search()
+	}
+	d.capture, d.base = false, nil
 	if ok && d.found != nil {
 		d.addModel(len(d.levels)-1, d.found)
 		d.found = nil
@@ -514,6 +536,9 @@ func (d *decider) reset() {
 	d.parent, d.size = d.parent[:0], d.size[:0]
 	clear(d.local)
 	d.nodes, d.kids, d.memo, d.stamp = d.nodes[:0], d.kids[:0], d.memo[:0], d.stamp[:0]
+	clear(d.nrefs)
+	d.nrefs = d.nrefs[:0]
+	clear(d.rmark)
 	clear(d.form)
 	d.form = d.form[:0]
 }
@@ -546,6 +571,7 @@ func (d *decider) push(f *Formula) {
 			return
 		}
 	}
+	d.inherit(f)
 }
 
 func (d *decider) nextEpoch() {

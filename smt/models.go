@@ -117,3 +117,130 @@ func (d *decider) evalIn(n int32, m model) bool {
 	}
 	return v
 }
+
+// Constraint independence (KLEE's other trick), made exact by a model.
+//
+// A question f under assumptions whose newest level has a kept model M (so
+// the assumptions are satisfiable) need not satisfy again the pending
+// disjunctions of the assumptions that share no class with f. Let R be the
+// classes, after f's conjunctive part is asserted, of f's constants,
+// closed under the pending disjunctions that touch them (a disjunction
+// touching a class of R brings all of its classes in). The search then
+// only has to satisfy the disjunctions inside R (and f's own): it decides
+// unions and separations among the constants of R only. If it finds a
+// model N, the partition that is N on the constants of R and M on all
+// others satisfies everything: the state's equalities and disequalities
+// inside each side (N extends the state on R; M extends it elsewhere, and
+// f asserted nothing outside R), those across the sides (the two sides
+// share no element), the disjunctions inside R (by N) and those outside
+// (their constants are all outside R, where it is M). If it finds none,
+// there is none with more constraints either. So the answer is exact both
+// ways, and the combined partition is kept as a model.
+
+// restrict turns off, until the query's undo, the pending disjunctions
+// below from (the assumptions') that share no class with f or with the
+// disjunctions f added, closing over shared classes. It reports whether
+// it turned any off.
+func (d *decider) restrict(f *Formula, from int) bool {
+	d.rq++
+	if d.rq == 0 {
+		clear(d.rmark)
+		d.rq = 1
+	}
+	for len(d.rmark) < len(d.parent) {
+		d.rmark = append(d.rmark, 0)
+	}
+	markRefs := func(ix []int32) {
+		for _, i := range ix {
+			d.rmark[d.find(i)] = d.rq
+		}
+	}
+	touches := func(ix []int32) bool {
+		for _, i := range ix {
+			if d.rmark[d.find(i)] == d.rq {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range f.refs {
+		if i, ok := d.idx[r]; ok {
+			d.rmark[d.find(i)] = d.rq
+		}
+	}
+	for _, l := range d.pend[from:] {
+		markRefs(d.nodeRefs(l.n))
+	}
+	rel := d.relBuf[:0]
+	for range from {
+		rel = append(rel, false)
+	}
+	d.relBuf = rel
+	for changed := true; changed; {
+		changed = false
+		for j := range from {
+			if rel[j] || d.pend[j].off {
+				continue
+			}
+			if ix := d.nodeRefs(d.pend[j].n); touches(ix) {
+				rel[j], changed = true, true
+				markRefs(ix)
+			}
+		}
+	}
+	any := false
+	for j := range from {
+		if !rel[j] && !d.pend[j].off {
+			d.pend[j].off = true
+			d.done = append(d.done, int32(j))
+			any = true
+		}
+	}
+	return any
+}
+
+// nodeRefs is the dense indices of the constants of node n.
+func (d *decider) nodeRefs(n int32) []int32 {
+	if ix := d.nrefs[n]; ix != nil {
+		return ix
+	}
+	refs := d.form[n].refs
+	ix := make([]int32, 0, len(refs))
+	for _, r := range refs {
+		ix = append(ix, d.index(r))
+	}
+	d.nrefs[n] = ix
+	return ix
+}
+
+// combined is the model at a leaf of a restricted search: the state's
+// classes on the constants of R, base's elsewhere (shifted so that the two
+// sides share no representative).
+func (d *decider) combined(base model) model {
+	m := make(model, len(d.parent))
+	shift := int32(len(d.parent))
+	for i := range m {
+		if r := d.find(int32(i)); int(r) < len(d.rmark) && d.rmark[r] == d.rq {
+			m[i] = r
+		} else {
+			m[i] = base.rep(int32(i)) + shift
+		}
+	}
+	return m
+}
+
+// inherit gives the newest level the models of its parent that make its
+// assumption f true (they are models of the new level).
+func (d *decider) inherit(f *Formula) {
+	n := len(d.levels) - 1
+	if n < 1 || len(d.models[n-1]) == 0 {
+		return
+	}
+	root := d.compile(f)
+	for _, m := range d.models[n-1] {
+		d.nextEpoch()
+		if d.evalIn(root, m) {
+			d.addModel(n, m)
+		}
+	}
+}
