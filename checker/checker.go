@@ -278,7 +278,7 @@ type run struct {
 	gpcHeld map[*machine.Fact]bool
 	// exactHeld holds the exactness answers that held, by content
 	// (memo.go).
-	exactHeld map[string]relation.ExactResult
+	exactHeld map[[32]byte]relation.ExactResult // by SHA-256 of the contents
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The

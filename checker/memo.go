@@ -1,7 +1,8 @@
 package checker
 
 import (
-	"strings"
+	"crypto/sha256"
+	"encoding/binary"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
@@ -25,19 +26,29 @@ import (
 var reuseExact = true
 
 // exactMemoKey is the key of (P, q) when every member of P has q's control
-// (otherwise represents fails on the controls, and nothing is reused).
-func exactMemoKey(P []*machine.State, q *machine.State) (string, bool) {
+// (otherwise represents fails on the controls, and nothing is reused): the
+// SHA-256 of the contents, so that a run with large groups does not keep
+// their whole contents per pair. Each content is length-prefixed, so
+// different sequences of contents hash different inputs; equal hashes of
+// different inputs (a SHA-256 collision) are not a practical concern.
+func exactMemoKey(P []*machine.State, q *machine.State) ([sha256.Size]byte, bool) {
 	ck := q.ControlKey()
-	var b strings.Builder
-	b.WriteString(relation.ContentKey(q))
+	h := sha256.New()
+	write := func(k string) {
+		var n [binary.MaxVarintLen64]byte
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
+		h.Write([]byte(k))
+	}
+	write(relation.ContentKey(q))
 	for _, p := range P {
 		if p.ControlKey() != ck {
-			return "", false
+			return [sha256.Size]byte{}, false
 		}
-		b.WriteByte('|')
-		b.WriteString(relation.ContentKey(p))
+		write(relation.ContentKey(p))
 	}
-	return b.String(), true
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key, true
 }
 
 // exactMemoized is ExactWellFormed with the Holds answers of this run
@@ -56,7 +67,7 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	res := relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
-			r.exactHeld = map[string]relation.ExactResult{}
+			r.exactHeld = map[[sha256.Size]byte]relation.ExactResult{}
 		}
 		r.exactHeld[key] = res
 	}
