@@ -163,4 +163,3 @@ func TestIndependenceRestricts(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unsat, r)
 }
-
