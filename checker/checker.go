@@ -251,6 +251,8 @@ type Report struct {
 	Elapsed          time.Duration
 	// Faults counts the solver faults injected while checking (Options.Faults).
 	Faults smt.FaultStats
+	// exactReused counts the exactness answers reused (memo.go).
+	exactReused int
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -274,6 +276,9 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// exactHeld holds the exactness answers that held, by content
+	// (memo.go).
+	exactHeld map[[32]byte]relation.ExactResult // by SHA-256 of the contents
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -605,7 +610,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 // NoExactness. q's well-formedness has been checked by then (checkPair,
 // checkInit), so it is not checked again.
 func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
-	return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+	return r.exactMemoized(P, q) // memo.go
 }
 
 // view is the engine's View of its state q (the identity for the summary

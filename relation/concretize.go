@@ -49,13 +49,11 @@ func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, b
 		return nil, err == nil, err
 	}
 	c.lits = []*smt.Formula{phi}
-	if err := c.prepare(); err != nil {
-		return nil, false, err
-	}
 	// The search asks its questions incrementally: every literal it
 	// chooses is asserted in a solver scope (push), so a question is only
-	// the new guard, relative to φ_q and the choices above it. Every exit
-	// leaves the solver as it found it.
+	// the new guard, relative to φ_q and the choices above it; so are the
+	// questions of prepare, relative to φ_q. Every exit leaves the solver
+	// as it found it.
 	base := solver.Assumptions()
 	defer func() {
 		for solver.Assumptions() > base {
@@ -63,6 +61,9 @@ func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, b
 		}
 	}()
 	if err := solver.Assume(phi); err != nil {
+		return nil, false, err
+	}
+	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
 	err = c.search(0)
@@ -141,9 +142,9 @@ func (c *concretizer) popTo(mark int) error {
 	return nil
 }
 
+// prepare runs with φ_q assumed.
 func (c *concretizer) prepare() error {
 	q := c.q
-	phi := c.lits[0]
 	c.trusted = map[machine.Ref]bool{}
 	for _, r := range RefsInUse(q) {
 		g := q.Get(r)
@@ -152,14 +153,14 @@ func (c *concretizer) prepare() error {
 		for i, e := range g {
 			guards[i] = e.Guard
 		}
-		if ok, err := c.sat(smt.And(phi, smt.Not(smt.Or(guards...)))); err != nil {
+		if ok, err := c.satHere(smt.Not(smt.Or(guards...))); err != nil {
 			return err
 		} else if ok {
 			trusted = false
 		}
 		for i := 0; trusted && i < len(g); i++ {
 			for j := i + 1; trusted && j < len(g); j++ {
-				if ok, err := c.sat(smt.And(phi, g[i].Guard, g[j].Guard)); err != nil {
+				if ok, err := c.satHere(g[i].Guard, g[j].Guard); err != nil {
 					return err
 				} else if ok {
 					trusted = false
@@ -334,7 +335,7 @@ func (c *concretizer) leaf() error {
 		return errStop
 	}
 	c.leaves++
-	h := &Heap{Assignment: smt.And(c.lits[1:]...)}
+	h := &Heap{}
 	index := make([]Target, len(c.q.Locs))
 	for l, info := range c.q.Locs {
 		if c.exists[l] != 1 {
@@ -365,6 +366,8 @@ func (c *concretizer) leaf() error {
 	}
 	if k := Canonical(h); !c.seen[k] {
 		c.seen[k] = true
+		// Only the heaps kept need their assignment (for reporting).
+		h.Assignment = smt.And(c.lits[1:]...)
 		c.out = append(c.out, h)
 	}
 	return nil

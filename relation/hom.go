@@ -2,6 +2,7 @@ package relation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/machine"
@@ -48,6 +49,9 @@ type Hom struct {
 	HC *smt.Formula
 	// Nodes is the number of search nodes visited up to this homomorphism.
 	Nodes int
+	// sat records that the search established S(φ_q ∧ HC) (PruneHC), so
+	// that represents need not ask again.
+	sat bool
 }
 
 // Apply returns h(l), with h(l_null) = l_null and h(l_un) = l_un.
@@ -95,8 +99,85 @@ type homSearch struct {
 	guards  []*smt.Formula    // guards used so far, a stack
 	satOK   map[*smt.Formula]bool
 	nodes   int
+
+	// Incremental pruning (PruneHC): φ_q and the guards of every search
+	// node are assumed in the solver along the depth-first path, so that a
+	// question is only the new guard, relative to φ_q and the guards above
+	// it, and no conjunction is built or asserted again per question.
+	// levels holds the guard count at each node's assumption (its mark);
+	// base is the solver's assumption count before the search. inc caches
+	// the answers to entry guards per level: an answer found at level d of
+	// generation gen holds while that level is on the path (gens[d] ==
+	// gen), unsat also below it.
+	inc     bool
+	base    int
+	levels  []int
+	gens    []uint64
+	gen     uint64
+	incOK   map[*smt.Formula]incAnswer
 	yield   func(*Hom) bool
 	stopped bool
+}
+
+type incAnswer struct {
+	gen   uint64
+	depth int
+	ok    bool
+}
+
+// assume asserts g as a new solver level of the search; mark is the guard
+// count before the node's guards.
+func (s *homSearch) assume(g *smt.Formula, mark int) error {
+	if err := s.solver.Assume(g); err != nil {
+		return err
+	}
+	s.levels = append(s.levels, mark)
+	s.gen++
+	s.gens = append(s.gens, s.gen)
+	return nil
+}
+
+// release drops the newest level.
+func (s *homSearch) release() error {
+	s.levels = s.levels[:len(s.levels)-1]
+	s.gens = s.gens[:len(s.gens)-1]
+	return s.solver.Release()
+}
+
+// releaseAll leaves the solver as the search found it.
+func (s *homSearch) releaseAll() error {
+	var err error
+	for s.solver.Assumptions() > s.base {
+		if e := s.solver.Release(); err == nil {
+			err = e
+		}
+	}
+	s.levels, s.gens = s.levels[:0], s.gens[:0]
+	return err
+}
+
+// reassume restores the levels of the current path (after releaseAll, for
+// a yield that lets the search go on): φ_q, then each node's guards.
+func (s *homSearch) reassume(marks []int) error {
+	if err := s.assume(s.phiQ, -1); err != nil {
+		return err
+	}
+	for i := 1; i < len(marks); i++ {
+		end := len(s.guards)
+		if i+1 < len(marks) {
+			end = marks[i+1]
+		}
+		if err := s.assume(smt.And(s.guards[marks[i]:end]...), marks[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// satHere asks whether the levels assumed so far are satisfiable.
+func (s *homSearch) satHere() (bool, error) {
+	r, err := s.solver.Check(smt.True())
+	return r == smt.Sat, err
 }
 
 type fixedConstraint struct {
@@ -125,7 +206,7 @@ func Homomorphisms(p, q *machine.State, solver *smt.Solver, opt Options, yield f
 }
 
 // homomorphisms is Homomorphisms that also reports the nodes visited.
-func homomorphisms(p, q *machine.State, solver *smt.Solver, opt Options, yield func(*Hom) bool) (int, error) {
+func homomorphisms(p, q *machine.State, solver *smt.Solver, opt Options, yield func(*Hom) bool) (nodes int, rerr error) {
 	if err := checkState(p); err != nil {
 		return 0, fmt.Errorf("p: %w", err)
 	}
@@ -136,6 +217,22 @@ func homomorphisms(p, q *machine.State, solver *smt.Solver, opt Options, yield f
 		satOK: map[*smt.Formula]bool{}, yield: yield}
 	if err := s.prepare(); err != nil {
 		return 0, err
+	}
+	if opt.PruneHC {
+		// Incremental: φ_q is the first level; every exit releases what
+		// the search assumed.
+		s.inc, s.base, s.incOK = true, solver.Assumptions(), map[*smt.Formula]incAnswer{}
+		defer func() {
+			if err := s.releaseAll(); err != nil && rerr == nil {
+				rerr = err
+			}
+		}()
+		if err := s.assume(s.phiQ, -1); err != nil {
+			return 0, err
+		}
+		if ok, err := s.satHere(); err != nil || !ok {
+			return 0, err
+		}
 	}
 	base, err := s.checkFixed()
 	if err != nil || !base {
@@ -245,6 +342,9 @@ func (s *homSearch) entryGuard(r machine.Ref, l machine.Loc) (*smt.Formula, bool
 }
 
 func (s *homSearch) satWithPhi(g *smt.Formula) (bool, error) {
+	if s.inc {
+		return s.satIncremental(g)
+	}
 	if ok, found := s.satOK[g]; found {
 		return ok, nil
 	}
@@ -260,6 +360,30 @@ func (s *homSearch) satWithPhi(g *smt.Formula) (bool, error) {
 	return ok, nil
 }
 
+// satIncremental is satWithPhi under PruneHC: whether g can hold together
+// with φ_q and the guards of the current path (the solver's levels). A
+// guard unsatisfiable there leaves no completion with S(φ_q ∧ HC), which
+// is all the pruning needs.
+func (s *homSearch) satIncremental(g *smt.Formula) (bool, error) {
+	switch {
+	case g.IsTrue():
+		return true, nil
+	case g.IsFalse():
+		return false, nil
+	}
+	d := len(s.gens) - 1
+	if a, found := s.incOK[g]; found && a.depth < len(s.gens) && s.gens[a.depth] == a.gen && (a.depth == d || !a.ok) {
+		return a.ok, nil
+	}
+	r, err := s.solver.Check(g)
+	if err != nil {
+		return false, err
+	}
+	ok := r == smt.Sat
+	s.incOK[g] = incAnswer{gen: s.gens[d], depth: d, ok: ok}
+	return ok, nil
+}
+
 // checkFixed checks the roots of p that point to l_null or l_un and pushes
 // their guards.
 func (s *homSearch) checkFixed() (bool, error) {
@@ -269,6 +393,12 @@ func (s *homSearch) checkFixed() (bool, error) {
 			return false, err
 		}
 		s.guards = append(s.guards, g)
+	}
+	if s.inc && len(s.guards) > 0 {
+		if err := s.assume(smt.And(s.guards...), 0); err != nil {
+			return false, err
+		}
+		return s.satHere()
 	}
 	return true, nil
 }
@@ -381,11 +511,23 @@ func (s *homSearch) tryImage(l, c machine.Loc) (bool, error) {
 
 func (s *homSearch) assign(i int) error {
 	if i == len(s.order) {
-		h := &Hom{Map: append([]machine.Loc(nil), s.h...), HC: smt.And(s.guards...), Nodes: s.nodes}
+		h := &Hom{Map: append([]machine.Loc(nil), s.h...), HC: smt.And(s.guards...), Nodes: s.nodes, sat: s.inc}
+		if !s.inc {
+			if !s.yield(h) {
+				s.stopped = true
+			}
+			return nil
+		}
+		// yield sees the solver as the caller left it.
+		marks := slices.Clone(s.levels)
+		if err := s.releaseAll(); err != nil {
+			return err
+		}
 		if !s.yield(h) {
 			s.stopped = true
+			return nil
 		}
-		return nil
+		return s.reassume(marks)
 	}
 	l := s.order[i]
 	for _, c := range s.candidates(l) {
@@ -395,25 +537,28 @@ func (s *homSearch) assign(i int) error {
 		}
 		mark := len(s.guards)
 		ok, err := s.tryImage(l, c)
-		if err == nil && ok && s.opt.PruneHC && len(s.guards) > mark {
-			ok, err = s.satWithPhi(smt.And(s.guards...))
+		assumed := false
+		if err == nil && ok && s.inc && len(s.guards) > mark {
+			if err = s.assume(smt.And(s.guards[mark:]...), mark); err == nil {
+				assumed = true
+				ok, err = s.satHere()
+			}
 		}
-		if err != nil {
-			return err
-		}
-		if ok {
+		if err == nil && ok {
 			s.h[l] = c
 			prev := s.owner[c]
 			s.owner[c] = l
 			err = s.assign(i + 1)
 			s.owner[c] = prev
 			s.h[l] = Unmapped
-			if err != nil || s.stopped {
-				s.guards = s.guards[:mark]
-				return err
-			}
+		}
+		if assumed && !s.stopped && err == nil {
+			err = s.release()
 		}
 		s.guards = s.guards[:mark]
+		if err != nil || s.stopped {
+			return err
+		}
 	}
 	return nil
 }

@@ -79,6 +79,10 @@ func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Opti
 	var found *Hom
 	var satErr error
 	nodes, err := homomorphisms(p, q, solver, opt, func(h *Hom) bool {
+		if h.sat { // the search established S(φ_q ∧ HC)
+			found = h
+			return false
+		}
 		ok, err := solver.Sat(smt.And(phiQ, h.HC))
 		if err != nil {
 			satErr = err

@@ -103,8 +103,26 @@ type decider struct {
 	kids  []int32
 	local map[*Formula]int32
 
-	levels  []mark // one per Assume
-	unsatAt int    // first level whose assumption conflicted, or -1
+	levels []mark // one per Assume
+	// models[i] are models of the assumptions of levels 0..i (models.go).
+	models [][]model
+	// found is the model of the last search that answered sat, when
+	// capture asks for it.
+	capture bool
+	found   model
+	// fromModel counts questions answered from a kept model.
+	fromModel int64
+	// Constraint independence (models.go): base is the model of the
+	// assumptions a restricted search completes; rmark marks the classes
+	// of R (== rq); nrefs caches the constant indices of arena nodes;
+	// restricted counts the restricted searches.
+	base       model
+	rmark      []uint32
+	rq         uint32
+	nrefs      [][]int32
+	relBuf     []bool
+	restricted int64
+	unsatAt    int // first level whose assumption conflicted, or -1
 
 	// The separation matrix: bit (a, b) (row a, column b, rows of stride
 	// bits) is set when a disequality separates the classes of roots a and
@@ -242,6 +260,7 @@ func (d *decider) compile(f *Formula) int32 {
 	d.form = append(d.form, f)
 	d.memo = append(d.memo, triOpen)
 	d.stamp = append(d.stamp, 0)
+	d.nrefs = append(d.nrefs, nil)
 	d.local[f] = n
 	return n
 }
@@ -434,6 +453,13 @@ func (d *decider) search() bool {
 		}
 	}
 	if best < 0 {
+		if d.capture {
+			if d.base != nil {
+				d.found = d.combined(d.base)
+			} else {
+				d.found = d.snapshot()
+			}
+		}
 		return true // every pending disjunction is true
 	}
 	l := d.pend[best]
@@ -471,8 +497,25 @@ func (d *decider) query(f *Formula) (r Result, decided bool) {
 		return Unsat, true
 	}
 	d.work, d.gaveUp = 0, false
+	if d.fromModels(f) {
+		d.fromModel++
+		return Sat, true
+	}
 	m := d.mark()
-	ok := d.assert(f, true) && d.search()
+	d.capture, d.found, d.base = len(d.levels) > 0, nil, nil
+	ok := d.assert(f, true)
+	if ok {
+		if n := len(d.levels) - 1; n >= 0 && len(d.models[n]) > 0 && d.restrict(f, m.pend) {
+			d.restricted++
+			d.base = d.models[n][len(d.models[n])-1]
+		}
+		ok = d.search()
+	}
+	d.capture, d.base = false, nil
+	if ok && d.found != nil {
+		d.addModel(len(d.levels)-1, d.found)
+		d.found = nil
+	}
 	d.undo(m)
 	if d.gaveUp {
 		return Unknown, false
@@ -493,6 +536,9 @@ func (d *decider) reset() {
 	d.parent, d.size = d.parent[:0], d.size[:0]
 	clear(d.local)
 	d.nodes, d.kids, d.memo, d.stamp = d.nodes[:0], d.kids[:0], d.memo[:0], d.stamp[:0]
+	clear(d.nrefs)
+	d.nrefs = d.nrefs[:0]
+	clear(d.rmark)
 	clear(d.form)
 	d.form = d.form[:0]
 }
@@ -502,6 +548,7 @@ func (d *decider) reset() {
 // evaluates them again.
 func (d *decider) push(f *Formula) {
 	d.levels = append(d.levels, d.mark())
+	d.models = append(d.models, nil)
 	if d.unsatAt >= 0 {
 		return
 	}
@@ -524,6 +571,7 @@ func (d *decider) push(f *Formula) {
 			return
 		}
 	}
+	d.inherit(f)
 }
 
 func (d *decider) nextEpoch() {
@@ -539,6 +587,14 @@ func (d *decider) pop() {
 	n := len(d.levels) - 1
 	d.undo(d.levels[n])
 	d.levels = d.levels[:n]
+	// The models of the level are models of its parent's assumptions too.
+	if n > 0 {
+		for _, m := range d.models[n] {
+			d.addModel(n-1, m)
+		}
+	}
+	d.models[n] = nil
+	d.models = d.models[:n]
 	if d.unsatAt >= n {
 		d.unsatAt = -1
 	}
@@ -577,6 +633,7 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 		r = decideFault(r)
 	}
 	s.stats.Decided++
+	s.stats.FromModels = s.dec.fromModel
 	if s.dec.cross {
 		zr, err := s.z3Check(f)
 		if err == nil {

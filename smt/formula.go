@@ -357,6 +357,11 @@ func Or(fs ...*Formula) *Formula { return nary(OpOr, fs) }
 func Implies(a, b *Formula) *Formula { return Or(Not(a), b) }
 
 func nary(op Op, fs []*Formula) *Formula {
+	if len(fs) == 1 {
+		// Already built by these constructors: flattened, sorted and
+		// simplified, so the one operand is its own result.
+		return fs[0]
+	}
 	unit, zero := trueF, falseF // And: drop True, False absorbs
 	if op == OpOr {
 		unit, zero = falseF, trueF

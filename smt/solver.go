@@ -38,6 +38,7 @@ var ErrClosed = errors.New("smt: solver is closed")
 type Stats struct {
 	Queries    int64         // checks that reached Z3 (AllSAT counts each step)
 	Decided    int64         // checks answered exactly in Go, without Z3 (decide.go)
+	FromModels int64         // of Decided: answered sat by a kept model of the assumptions (models.go)
 	CacheHits  int64         // Sat calls answered from the cache
 	Unknowns   int64         // checks Z3 answered unknown
 	SolverTime time.Duration // wall time spent inside Z3 checks

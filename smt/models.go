@@ -1,0 +1,246 @@
+package smt
+
+// Model reuse under assumptions (KLEE's counterexample cache, for the
+// equality fragment).
+//
+// A search that answers "sat" ends in a state of the union-find that is a
+// model: every class one element, so an atom a = b is true iff a and b are
+// in one class. When the query was asked under assumptions, that model
+// satisfies every assumption in force; it stays a model of those
+// assumptions as long as they are in force, and it is a model of every
+// shallower level too (a deeper level only adds assumptions). So each
+// assumption level keeps the last few models found at it or below it, and
+// a question under the level is answered "sat" at once when one of them
+// makes the question's formula true. That answer is exact (the model is a
+// witness); any other question is searched as before, and "unsat" is never
+// answered from a model.
+//
+// A model is the class representative of every constant indexed when it
+// was found. A constant indexed later appears in no assumption of the
+// level (assumptions are indexed when asserted), so the model may give it
+// an element of its own: its representative is itself.
+
+// modelsPerLevel bounds the models a level keeps (the newest are kept).
+const modelsPerLevel = 4
+
+// model is a class representative per constant index.
+type model []int32
+
+func (m model) rep(i int32) int32 {
+	if int(i) < len(m) {
+		return m[i]
+	}
+	return i
+}
+
+// snapshot is the current state as a model (valid only at a leaf of the
+// search that found every pending disjunction true).
+func (d *decider) snapshot() model {
+	m := make(model, len(d.parent))
+	for i := range m {
+		m[i] = d.find(int32(i))
+	}
+	return m
+}
+
+// addModel keeps m at level lv, dropping the oldest past the bound.
+func (d *decider) addModel(lv int, m model) {
+	ms := d.models[lv]
+	if len(ms) >= modelsPerLevel {
+		copy(ms, ms[1:])
+		ms = ms[:len(ms)-1]
+	}
+	d.models[lv] = append(ms, m)
+}
+
+// fromModels reports whether a kept model of the newest level makes f
+// true, so that the assumptions ∧ f are satisfiable.
+func (d *decider) fromModels(f *Formula) bool {
+	n := len(d.levels) - 1
+	if n < 0 || len(d.models[n]) == 0 {
+		return false
+	}
+	if f.op == OpTrue {
+		return true
+	}
+	root := d.compile(f)
+	for _, m := range d.models[n] {
+		d.nextEpoch()
+		if d.evalIn(root, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalIn is the truth value of node n in model m, memoized in the current
+// epoch (formulas are DAGs).
+func (d *decider) evalIn(n int32, m model) bool {
+	if d.stamp[n] == d.epoch {
+		return d.memo[n] == triTrue
+	}
+	c := &d.nodes[n]
+	var v bool
+	switch c.op {
+	case OpTrue:
+		v = true
+	case OpFalse:
+		v = false
+	case OpEq:
+		v = m.rep(c.a) == m.rep(c.b)
+	case OpNot:
+		v = !d.evalIn(d.kids[c.k0], m)
+	case OpAnd:
+		v = true
+		for _, k := range d.kids[c.k0:c.k1] {
+			if !d.evalIn(k, m) {
+				v = false
+				break
+			}
+		}
+	case OpOr:
+		v = false
+		for _, k := range d.kids[c.k0:c.k1] {
+			if d.evalIn(k, m) {
+				v = true
+				break
+			}
+		}
+	default:
+		panic("smt: bad formula op " + c.op.String())
+	}
+	d.stamp[n] = d.epoch
+	if v {
+		d.memo[n] = triTrue
+	} else {
+		d.memo[n] = triFalse
+	}
+	return v
+}
+
+// Constraint independence (KLEE's other trick), made exact by a model.
+//
+// A question f under assumptions whose newest level has a kept model M (so
+// the assumptions are satisfiable) need not satisfy again the pending
+// disjunctions of the assumptions that share no class with f. Let R be the
+// classes, after f's conjunctive part is asserted, of f's constants,
+// closed under the pending disjunctions that touch them (a disjunction
+// touching a class of R brings all of its classes in). The search then
+// only has to satisfy the disjunctions inside R (and f's own): it decides
+// unions and separations among the constants of R only. If it finds a
+// model N, the partition that is N on the constants of R and M on all
+// others satisfies everything: the state's equalities and disequalities
+// inside each side (N extends the state on R; M extends it elsewhere, and
+// f asserted nothing outside R), those across the sides (the two sides
+// share no element), the disjunctions inside R (by N) and those outside
+// (their constants are all outside R, where it is M). If it finds none,
+// there is none with more constraints either. So the answer is exact both
+// ways, and the combined partition is kept as a model.
+
+// restrict turns off, until the query's undo, the pending disjunctions
+// below from (the assumptions') that share no class with f or with the
+// disjunctions f added, closing over shared classes. It reports whether
+// it turned any off.
+func (d *decider) restrict(f *Formula, from int) bool {
+	d.rq++
+	if d.rq == 0 {
+		clear(d.rmark)
+		d.rq = 1
+	}
+	for len(d.rmark) < len(d.parent) {
+		d.rmark = append(d.rmark, 0)
+	}
+	markRefs := func(ix []int32) {
+		for _, i := range ix {
+			d.rmark[d.find(i)] = d.rq
+		}
+	}
+	touches := func(ix []int32) bool {
+		for _, i := range ix {
+			if d.rmark[d.find(i)] == d.rq {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range f.refs {
+		if i, ok := d.idx[r]; ok {
+			d.rmark[d.find(i)] = d.rq
+		}
+	}
+	for _, l := range d.pend[from:] {
+		markRefs(d.nodeRefs(l.n))
+	}
+	rel := d.relBuf[:0]
+	for range from {
+		rel = append(rel, false)
+	}
+	d.relBuf = rel
+	for changed := true; changed; {
+		changed = false
+		for j := range from {
+			if rel[j] || d.pend[j].off {
+				continue
+			}
+			if ix := d.nodeRefs(d.pend[j].n); touches(ix) {
+				rel[j], changed = true, true
+				markRefs(ix)
+			}
+		}
+	}
+	any := false
+	for j := range from {
+		if !rel[j] && !d.pend[j].off {
+			d.pend[j].off = true
+			d.done = append(d.done, int32(j))
+			any = true
+		}
+	}
+	return any
+}
+
+// nodeRefs is the dense indices of the constants of node n.
+func (d *decider) nodeRefs(n int32) []int32 {
+	if ix := d.nrefs[n]; ix != nil {
+		return ix
+	}
+	refs := d.form[n].refs
+	ix := make([]int32, 0, len(refs))
+	for _, r := range refs {
+		ix = append(ix, d.index(r))
+	}
+	d.nrefs[n] = ix
+	return ix
+}
+
+// combined is the model at a leaf of a restricted search: the state's
+// classes on the constants of R, base's elsewhere (shifted so that the two
+// sides share no representative).
+func (d *decider) combined(base model) model {
+	m := make(model, len(d.parent))
+	shift := int32(len(d.parent))
+	for i := range m {
+		if r := d.find(int32(i)); int(r) < len(d.rmark) && d.rmark[r] == d.rq {
+			m[i] = r
+		} else {
+			m[i] = base.rep(int32(i)) + shift
+		}
+	}
+	return m
+}
+
+// inherit gives the newest level the models of its parent that make its
+// assumption f true (they are models of the new level).
+func (d *decider) inherit(f *Formula) {
+	n := len(d.levels) - 1
+	if n < 1 || len(d.models[n-1]) == 0 {
+		return
+	}
+	root := d.compile(f)
+	for _, m := range d.models[n-1] {
+		d.nextEpoch()
+		if d.evalIn(root, m) {
+			d.addModel(n, m)
+		}
+	}
+}
