@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/mutation"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -18,14 +19,27 @@ import (
 func init() {
 	register(&command{
 		name:  "mutants",
-		short: "mutation testing of the checker: hunt for a counterexample to each single-point mutant of 'fixed'",
-		usage: "[-engine summary:fixed] [-n N] [-seed S] [-workers W] [-json] [-only NAME[,NAME...]] [-list]",
+		short: "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
+		usage: "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
 		run:   runMutants,
 	})
 }
 
+// The mutants command hunts, for each mutant of one engine's catalog
+// (internal/mutation: the engine's registered engine.Mutants, each mutant
+// the engine's base variant plus one mutation, an engine spec such as
+// "lazier:default+resolve-no-alias"), a generated program on which the
+// checker reports a lemma violation, shrinks it, and confirms it by running
+// the base engine on the shrunk program (the base must hold). Each engine's
+// mutants run at its catalog's k and step bound unless -k or -steps is
+// given: k = 2 for the summary engine, k = −1 with 60 steps for lazier,
+// lazier#, pose and uber (ENGINES.md §8.4: at a finite k these engines
+// diverge from GSE by design, docs/FINDINGS.md KB-1..3). Results are in
+// docs/MUTANTS.md.
+
 // mutantsJSON is the -json output.
 type mutantsJSON struct {
+	Engine  string            `json:"engine"`
 	Base    string            `json:"base"`
 	Sem     string            `json:"semantics"`
 	N       int               `json:"n"`
@@ -43,32 +57,49 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	n := fs.Int("n", 200, "programs per mutant at most")
 	seed := fs.Int64("seed", 1, "seed of the program stream (the same for every mutant)")
 	workers := fs.Int("workers", 2, "parallel workers, one Z3 context each")
-	k := fs.Int("k", 2, "k-bound on input depth, the same in both engines")
-	steps := fs.Int("steps", 200, "step bound, the same in both engines")
+	k := fs.Int("k", 2, "k-bound on input depth, the same in both engines (if not given: the catalog's, 2 for summary, −1 for the others)")
+	steps := fs.Int("steps", 200, "step bound, the same in both engines (if not given: the catalog's, 200 for summary, 60 for the others)")
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
 	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
 	asJSON := fs.Bool("json", false, "print one JSON object with every result and the summary")
-	only := fs.String("only", "", "run only these mutants (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
+	only := fs.String("only", "", "run only these mutants of the engine (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
 	list := fs.Bool("list", false, "list the mutants and exit")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
 	sem := semanticsFlag(fs)
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
 	shardSpec := shardFlag(fs)
 	var ef engineFlags
-	ef.register(fs, "summary:"+mutation.BaseName, "the engine whose mutants are hunted")
+	ef.register(fs, mutation.DefaultEngine, "the engine whose mutants are hunted (its catalog: "+strings.Join(mutation.Engines(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	shard, err := checker.ParseShardFlag(*shardSpec)
 	if err != nil {
 		return err
 	}
-	// Mutants are per engine (ENGINES.md §8.1); the catalog has mutants of
-	// one engine so far, each built on its base variant.
-	if spec, err := ef.spec(); err != nil {
+	// Mutants are per engine (ENGINES.md §8.1), each built on the base
+	// variant of the engine's catalog: -engine names the engine, alone or
+	// with that base.
+	if _, err := ef.spec(); err != nil {
 		return err
-	} else if spec != "summary:"+mutation.BaseName {
-		return fmt.Errorf("no mutants of %s: the catalog holds mutants of summary:%s only", spec, mutation.BaseName)
+	}
+	name, variant := engine.Split(ef.def)
+	switch {
+	case ef.variant != "":
+		name, variant = "summary", ef.variant
+	case ef.engine != "":
+		name, variant = engine.Split(ef.engine)
+	}
+	ms, err := mutation.Of(name)
+	if err != nil {
+		return err
+	}
+	info, _, _ := engine.Lookup(name)
+	cat := info.Mutants
+	if variant != "" && variant != cat.Base {
+		return fmt.Errorf("the mutants of %s are built on %s:%s; give -engine %s or %s:%s", name, name, cat.Base, name, name, cat.Base)
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
@@ -77,16 +108,24 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if *n < 1 || *workers < 1 {
 		return fmt.Errorf("-n and -workers must be at least 1")
 	}
-	ms := mutation.Mutants()
 	if *only != "" {
 		ms = nil
-		for _, name := range strings.Split(*only, ",") {
-			m, err := mutation.Lookup(strings.TrimSpace(name))
+		for _, o := range strings.Split(*only, ",") {
+			m, err := mutation.LookupIn(name, strings.TrimSpace(o))
 			if err != nil {
 				return err
 			}
 			ms = append(ms, m)
 		}
+	}
+	// The bounds: the catalog's unless given (per mutant: one may carry
+	// its own k).
+	fixed := set["k"] || set["steps"]
+	if !set["k"] {
+		*k = cat.K
+	}
+	if !set["steps"] && cat.Steps > 0 {
+		*steps = cat.Steps
 	}
 	if *list {
 		for _, m := range ms {
@@ -94,7 +133,11 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			if m.Equivalent != "" {
 				eq = " [argued equivalent]"
 			}
-			fmt.Fprintf(stdout, "%-38s %s%s\n", m.Name, m.Doc, eq)
+			kk := ""
+			if !fixed && m.K != *k {
+				kk = fmt.Sprintf(" (hunted at k = %d)", m.K)
+			}
+			fmt.Fprintf(stdout, "%-38s %s%s%s\n", m.Name, m.Doc, eq, kk)
 		}
 		return nil
 	}
@@ -104,11 +147,11 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime}
+	opt := mutation.Options{Check: copt, FixedBounds: fixed, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime}
 
 	if !*asJSON {
-		fmt.Fprintf(stdout, "mutants of %s, semantics %s: up to %d programs each (seed %d, k=%d, %d workers)\n\n",
-			mutation.BaseName, semOpt.SemanticsName(), *n, *seed, *k, *workers)
+		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",
+			name, cat.Base, semOpt.SemanticsName(), *n, *seed, *k, *steps, *workers)
 		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
 	}
 	var results []mutation.Result
@@ -137,6 +180,9 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		}
 		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8d %8.2f %6s\n",
 			r.Mutant, r.Status(), r.Killer, r.Rule, r.Programs, r.Seconds, lines)
+		if r.K != *k {
+			fmt.Fprintf(stdout, "%-38s (hunted at k = %d)\n", "", r.K)
+		}
 		if r.Inconclusive > 0 && !r.Killed {
 			fmt.Fprintf(stdout, "%-38s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
 		}
@@ -149,7 +195,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	sum := mutation.Summarize(results)
 	if *asJSON {
-		out := mutantsJSON{Base: mutation.BaseName, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
+		out := mutantsJSON{Engine: name, Base: cat.Base, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
