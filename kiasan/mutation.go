@@ -57,11 +57,21 @@ var (
 	lazierOnly = []Mode{Lazier}
 )
 
+// kZero is the k of resolve-fresh-beyond-k's hunt: at k = −1 (the k of
+// every other mutant) "fresh" is offered at every depth anyway, so the
+// mutation changes nothing. At k = 0 the specified engines hold on the
+// programs that reach no depth-1 object twice, and the mutant's fresh
+// objects beyond the bound are heaps GSE's bound cuts off: lemma KB
+// (finite-k divergence; the checker's rerun at k = −1, where the mutant is
+// the base, holds). At k = 1 the hunt stops at the base's own divergences
+// (docs/FINDINGS.md KB-1, KB-2) first.
+var kZero = 0
+
 // Mutations lists every mutation with its name and one-line documentation.
 var Mutations = []MutationInfo{
 	{Mut: MutDropAliases, Name: "resolve-no-alias", Doc: "RESOLVE drops the alias candidates (only null and fresh)"},
 	{Mut: MutAllLocations, Name: "resolve-all-locations", Doc: "RESOLVE also aliases (new C) locations, not only materialized input locations"},
-	{Mut: MutFreshBeyondK, Name: "resolve-fresh-beyond-k", Doc: "RESOLVE offers a fresh location beyond the k-bound"},
+	{Mut: MutFreshBeyondK, Name: "resolve-fresh-beyond-k", Doc: "RESOLVE offers a fresh location beyond the k-bound", K: &kZero},
 	{Mut: MutLocalSubst, Name: "resolve-local-subst", Doc: "a resolution rewrites only the reference at hand, not every entry naming l_u"},
 	{Mut: MutForgetNonNull, Name: "ifnull-forget-nonnull", Doc: "the non-null branch of a δ̂ null test forgets r_u ≠ null (MayBeNull stays set)", Modes: sharpOnly},
 	{Mut: MutMayBeNullAsNonNull, Name: "ifnull-maybenull-nonnull", Doc: "a δ̂ null test treats MayBeNull as non-null (no null branch)", Modes: sharpOnly},

@@ -254,15 +254,7 @@ func (r Result) Status() string {
 // hunt is recorded in the result (the other mutants can still be run); the
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
-	copt := opt.Check
-	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
-	copt.Semantics = opt.Semantics
-	if !opt.FixedBounds {
-		copt.K = m.K
-		if m.Steps > 0 {
-			copt.Steps = m.Steps
-		}
-	}
+	copt := opt.checkOptions(m)
 	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
@@ -295,6 +287,21 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	}
 	res.Base = base
 	return res, nil
+}
+
+// checkOptions are the checker's options for hunting m: its engine, the
+// common-rule semantics, and the mutant's bounds unless FixedBounds.
+func (opt Options) checkOptions(m Mutant) checker.Options {
+	copt := opt.Check
+	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
+	copt.Semantics = opt.Semantics
+	if !opt.FixedBounds {
+		copt.K = m.K
+		if m.Steps > 0 {
+			copt.Steps = m.Steps
+		}
+	}
+	return copt
 }
 
 // confirm runs the base engine (opt.Engine, at the bounds of the hunt) on
