@@ -61,6 +61,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	steps := fs.Int("steps", 200, "step bound, the same in both engines (if not given: the catalog's, 200 for summary, 60 for the others)")
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
 	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
+	confirmTimeout := fs.Duration("confirm-timeout", 2*time.Minute, "time limit of the base engine's run on each shrunk counterexample (it explores every path the mutant's violation cut short)")
 	asJSON := fs.Bool("json", false, "print one JSON object with every result and the summary")
 	only := fs.String("only", "", "run only these mutants of the engine (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
 	list := fs.Bool("list", false, "list the mutants and exit")
@@ -147,7 +148,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, FixedBounds: fixed, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime}
+	opt := mutation.Options{Check: copt, FixedBounds: fixed, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime, ConfirmTimeout: *confirmTimeout}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",

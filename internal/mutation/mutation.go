@@ -185,6 +185,12 @@ type Options struct {
 	Shard      checker.Shard // the part of the stream to check (zero: all of it)
 	Workers    int
 	ShrinkTime time.Duration
+	// ConfirmTimeout is the time limit of the base's run on the shrunk
+	// counterexample (0: Check.Timeout). It is one program that decides
+	// whether the kill counts, and the base can take much longer on it
+	// than the mutant took to fail (the mutant stops at its first
+	// violation; the base explores every path), so callers give it more.
+	ConfirmTimeout time.Duration
 	// Progress, if not nil, is called after every program of the hunt.
 	Progress func(done, holds, inconclusive int64)
 }
@@ -281,6 +287,9 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.Killer, res.Rule, res.Reason = rep.Verdict.Lemma, rep.Verdict.Rule, rep.Verdict.Reason
 	res.Program = javalite.Print(rep.Program)
 	copt.Engine = m.Base
+	if opt.ConfirmTimeout > 0 {
+		copt.Timeout = opt.ConfirmTimeout
+	}
 	base, err := confirm(ctx, copt, rep.Program)
 	if err != nil {
 		res.Error = err.Error()
