@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -57,8 +59,9 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	n := fs.Int("n", 200, "programs per mutant at most")
 	seed := fs.Int64("seed", 1, "seed of the program stream (the same for every mutant)")
 	workers := fs.Int("workers", 2, "parallel workers, one Z3 context each")
-	k := fs.Int("k", 2, "k-bound on input depth, the same in both engines (if not given: the catalog's, 2 for summary, −1 for the others)")
-	steps := fs.Int("steps", 200, "step bound, the same in both engines (if not given: the catalog's, 200 for summary, 60 for the others)")
+	var kFlag, stepsFlag optionalInt
+	fs.Var(&kFlag, "k", "k-bound `K` on input depth, the same in both engines, for every mutant (default: the catalog's, 2 for summary, −1 for the others, a mutant's own where it has one)")
+	fs.Var(&stepsFlag, "steps", "step bound `S`, the same in both engines (default: the catalog's, 200 for summary, 60 for the others)")
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
 	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
 	confirmTimeout := fs.Duration("confirm-timeout", 2*time.Minute, "time limit of the base engine's run on each shrunk counterexample (it explores every path the mutant's violation cut short)")
@@ -74,8 +77,6 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	shard, err := checker.ParseShardFlag(*shardSpec)
 	if err != nil {
 		return err
@@ -121,12 +122,13 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	// The bounds: the catalog's unless given (per mutant: one may carry
 	// its own k).
-	fixed := set["k"] || set["steps"]
-	if !set["k"] {
+	fixed := kFlag.set || stepsFlag.set
+	k, steps := &kFlag.v, &stepsFlag.v
+	if !kFlag.set {
 		*k = cat.K
 	}
-	if !set["steps"] && cat.Steps > 0 {
-		*steps = cat.Steps
+	if !stepsFlag.set {
+		*steps = cmp.Or(cat.Steps, checker.DefaultOptions().Steps)
 	}
 	if *list {
 		for _, m := range ms {
@@ -138,7 +140,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			if !fixed && m.K != *k {
 				kk = fmt.Sprintf(" (hunted at k = %d)", m.K)
 			}
-			fmt.Fprintf(stdout, "%-38s %s%s%s\n", m.Name, m.Doc, eq, kk)
+			fmt.Fprintf(stdout, "%-41s %s%s%s\n", m.Name, m.Doc, eq, kk)
 		}
 		return nil
 	}
@@ -153,7 +155,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",
 			name, cat.Base, semOpt.SemanticsName(), *n, *seed, *k, *steps, *workers)
-		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
+		fmt.Fprintf(stdout, "%-41s %-17s %-5s %-17s %8s %8s %6s\n", "mutant", "status", "lemma", "rule", "programs", "seconds", "lines")
 	}
 	var results []mutation.Result
 	for i, m := range ms {
@@ -179,13 +181,13 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 				lines += "*"
 			}
 		}
-		fmt.Fprintf(stdout, "%-38s %-17s %-5s %-17s %8d %8.2f %6s\n",
+		fmt.Fprintf(stdout, "%-41s %-17s %-5s %-17s %8d %8.2f %6s\n",
 			r.Mutant, r.Status(), r.Killer, r.Rule, r.Programs, r.Seconds, lines)
 		if r.K != *k {
-			fmt.Fprintf(stdout, "%-38s (hunted at k = %d)\n", "", r.K)
+			fmt.Fprintf(stdout, "%-41s (hunted at k = %d)\n", "", r.K)
 		}
 		if r.Inconclusive > 0 && !r.Killed {
-			fmt.Fprintf(stdout, "%-38s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
+			fmt.Fprintf(stdout, "%-41s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
 		}
 		if r.Error != "" {
 			fmt.Fprintf(stdout, "%s\n", indentText(r.Error))
@@ -224,6 +226,29 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		// A surviving non-equivalent mutant is a finding about the checker.
 		return errViolation
 	}
+	return nil
+}
+
+// optionalInt is an int flag that knows whether it was given (its help
+// then names no default: the default depends on the engine).
+type optionalInt struct {
+	v   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.v)
+}
+
+func (o *optionalInt) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return err
+	}
+	o.v, o.set = v, true
 	return nil
 }
 
