@@ -105,15 +105,15 @@ var smoke = []string{"summary:fixed+m-drop-null", "summary:fixed+m-new-ignores-a
 
 // TestSmoke runs a few mutants through the whole pipeline: hunt, shrink,
 // confirmation on the base. LOCKSTEP_MUTANTS_N=N also runs every mutant of
-// the catalog on N programs and fails on a survivor that is not argued
-// equivalent (a deep run: minutes).
+// every engine's catalog (at the catalog's bounds) on N programs and fails
+// on a survivor that is not argued equivalent (a deep run: minutes).
 func TestSmoke(t *testing.T) {
 	opt := Options{Check: checker.DefaultOptions(), N: 10, Seed: 1, Workers: 2, ShrinkTime: 2 * time.Second}
 	opt.Check.Timeout = 10 * time.Second
 	names := smoke
 	if n, _ := strconv.Atoi(os.Getenv("LOCKSTEP_MUTANTS_N")); n > 0 {
 		opt.N, names = n, nil
-		for _, m := range Mutants() {
+		for _, m := range All() {
 			names = append(names, m.Name)
 		}
 	}
