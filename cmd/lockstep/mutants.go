@@ -122,7 +122,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	}
 	// The bounds: the catalog's unless given (per mutant: one may carry
 	// its own k).
-	fixed := kFlag.set || stepsFlag.set
+	fixed := kFlag.set
 	k, steps := &kFlag.v, &stepsFlag.v
 	if !kFlag.set {
 		*k = cat.K
@@ -150,7 +150,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, FixedBounds: fixed, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime, ConfirmTimeout: *confirmTimeout}
+	opt := mutation.Options{Check: copt, FixedK: kFlag.set, FixedSteps: stepsFlag.set, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime, ConfirmTimeout: *confirmTimeout}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",

@@ -77,7 +77,7 @@ type Mutant struct {
 	// mutant from the base under the relations the checker verifies.
 	Equivalent string
 	// K and Steps are the bounds of its hunt unless the caller fixes them
-	// (Options.FixedBounds): the catalog's, or the mutant's own k.
+	// (Options.FixedK, FixedSteps): the catalog's, or the mutant's own k.
 	K, Steps int
 }
 
@@ -172,11 +172,11 @@ func LookupIn(eng, name string) (Mutant, error) {
 // Options configure Run.
 type Options struct {
 	// Check are the checker's options; the engine is replaced by each
-	// mutant's, and K and Steps by the mutant's unless FixedBounds.
+	// mutant's, and K and Steps by the mutant's unless fixed.
 	Check checker.Options
-	// FixedBounds hunts every mutant at Check.K and Check.Steps instead of
-	// its catalog's bounds (Mutant.K, Mutant.Steps).
-	FixedBounds bool
+	// FixedK hunts every mutant at Check.K instead of its own (Mutant.K),
+	// FixedSteps at Check.Steps instead of Mutant.Steps.
+	FixedK, FixedSteps bool
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
 	Semantics  machine.Options
@@ -299,16 +299,16 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 }
 
 // checkOptions are the checker's options for hunting m: its engine, the
-// common-rule semantics, and the mutant's bounds unless FixedBounds.
+// common-rule semantics, and the mutant's bounds unless fixed.
 func (opt Options) checkOptions(m Mutant) checker.Options {
 	copt := opt.Check
 	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
 	copt.Semantics = opt.Semantics
-	if !opt.FixedBounds {
+	if !opt.FixedK {
 		copt.K = m.K
-		if m.Steps > 0 {
-			copt.Steps = m.Steps
-		}
+	}
+	if !opt.FixedSteps && m.Steps > 0 {
+		copt.Steps = m.Steps
 	}
 	return copt
 }
