@@ -103,6 +103,52 @@ type Info struct {
 	// New builds the engine for a variant ("" = Default). Variants may
 	// compose with "+" where the engine supports it.
 	New func(variant string, cfg Config) (UnderTest, error)
+	// Mutants is the engine's mutation catalog (internal/mutation), nil if
+	// it has none.
+	Mutants *Mutants
+}
+
+// Mutants is an engine's mutation catalog: single-point errors in its
+// rules, each added to one base variant, that the checker must find
+// (`lockstep mutants`). Each engine fills it from its own table of
+// mutations, so the registry is the one list of every engine's mutants.
+type Mutants struct {
+	// Base is the variant every mutant is built on: a variant that holds
+	// on generated programs at K, so that a counterexample is evidence
+	// about the mutation. "NAME:Base+MUTANT" must build through New.
+	Base string
+	// K is the k-bound of a hunt unless the caller names one: the k at
+	// which Base holds (−1 where a finite k makes the engine diverge from
+	// GSE by design: Kiasan's KB, ENGINES.md §8.4).
+	K int
+	// Steps is the step bound of a hunt unless the caller names one (0:
+	// the caller's default).
+	Steps int
+	// List returns the mutants in catalog order.
+	List func() []Mutant
+}
+
+// Mutant is one entry of a mutation catalog.
+type Mutant struct {
+	// Name is the mutation as a variant part: the mutant is the engine
+	// "NAME:"+Base+"+"+Name.
+	Name string
+	// Doc says what is wrong, in the terms of the engine's rules.
+	Doc string
+	// Equivalent, if not empty, argues why no program can tell the mutant
+	// from the base under the relations the checker verifies (at the K
+	// the mutant is hunted at). Such a mutant is run all the same.
+	Equivalent string
+	// K, if not nil, is the k-bound this mutant is hunted at instead of
+	// the catalog's K (a mutation of the k-bound itself is invisible
+	// without one).
+	K *int
+}
+
+// Spec is the engine spec of mutant m of the engine named name:
+// "lazier:default+resolve-no-alias".
+func (c *Mutants) Spec(name string, m Mutant) string {
+	return name + ":" + c.Base + "+" + m.Name
 }
 
 var (

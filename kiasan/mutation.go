@@ -33,22 +33,50 @@ const (
 	MutNoNullAtRead
 )
 
-// MutationInfo names and documents a mutation.
+// MutationInfo names and documents a mutation: one row of the mutation
+// catalog of lazier and lazier# (engine.Mutants, `lockstep mutants`).
 type MutationInfo struct {
 	Mut       Mutation
 	Name, Doc string
+	// Modes are the engines whose rules read the mutation (nil: both); a
+	// mutation of a rule one engine does not have is no mutant of it.
+	Modes []Mode
+	// Equivalent, if not empty, argues why no program can tell the mutant
+	// from the default engine under the checked relations.
+	Equivalent string
+	// K, if not nil, is the k-bound the mutant is hunted at instead of
+	// k = −1.
+	K *int
 }
+
+// The mutations of a rule only one engine has: a null test of a δ̂ exists
+// in lazier# alone (lazier's δ is never MayBeNull), the null branch at a
+// read in lazier alone.
+var (
+	sharpOnly  = []Mode{LazierSharp}
+	lazierOnly = []Mode{Lazier}
+)
+
+// kZero is the k of resolve-fresh-beyond-k's hunt: at k = −1 (the k of
+// every other mutant) "fresh" is offered at every depth anyway, so the
+// mutation changes nothing. At k = 0 the specified engines hold on the
+// programs that reach no depth-1 object twice, and the mutant's fresh
+// objects beyond the bound are heaps GSE's bound cuts off: lemma KB
+// (finite-k divergence; the checker's rerun at k = −1, where the mutant is
+// the base, holds). At k = 1 the hunt stops at the base's own divergences
+// (docs/FINDINGS.md KB-1, KB-2) first.
+var kZero = 0
 
 // Mutations lists every mutation with its name and one-line documentation.
 var Mutations = []MutationInfo{
-	{MutDropAliases, "resolve-no-alias", "RESOLVE drops the alias candidates (only null and fresh)"},
-	{MutAllLocations, "resolve-all-locations", "RESOLVE also aliases (new C) locations, not only materialized input locations"},
-	{MutFreshBeyondK, "resolve-fresh-beyond-k", "RESOLVE offers a fresh location beyond the k-bound"},
-	{MutLocalSubst, "resolve-local-subst", "a resolution rewrites only the reference at hand, not every entry naming l_u"},
-	{MutForgetNonNull, "ifnull-forget-nonnull", "the non-null branch of a δ̂ null test forgets r_u ≠ null (MayBeNull stays set)"},
-	{MutMayBeNullAsNonNull, "ifnull-maybenull-nonnull", "a δ̂ null test treats MayBeNull as non-null (no null branch)"},
-	{MutSameUnequal, "acmpeq-same-unequal", "IF_ACMPEQ1: an unresolved location compared with itself is unequal"},
-	{MutNoNullAtRead, "lazier-no-null-read", "lazier reads an uninitialized field without the GETFIELD3-S null branch"},
+	{Mut: MutDropAliases, Name: "resolve-no-alias", Doc: "RESOLVE drops the alias candidates (only null and fresh)"},
+	{Mut: MutAllLocations, Name: "resolve-all-locations", Doc: "RESOLVE also aliases (new C) locations, not only materialized input locations"},
+	{Mut: MutFreshBeyondK, Name: "resolve-fresh-beyond-k", Doc: "RESOLVE offers a fresh location beyond the k-bound", K: &kZero},
+	{Mut: MutLocalSubst, Name: "resolve-local-subst", Doc: "a resolution rewrites only the reference at hand, not every entry naming l_u"},
+	{Mut: MutForgetNonNull, Name: "ifnull-forget-nonnull", Doc: "the non-null branch of a δ̂ null test forgets r_u ≠ null (MayBeNull stays set)", Modes: sharpOnly},
+	{Mut: MutMayBeNullAsNonNull, Name: "ifnull-maybenull-nonnull", Doc: "a δ̂ null test treats MayBeNull as non-null (no null branch)", Modes: sharpOnly},
+	{Mut: MutSameUnequal, Name: "acmpeq-same-unequal", Doc: "IF_ACMPEQ1: an unresolved location compared with itself is unequal"},
+	{Mut: MutNoNullAtRead, Name: "lazier-no-null-read", Doc: "lazier reads an uninitialized field without the GETFIELD3-S null branch", Modes: lazierOnly},
 }
 
 func (m Mutation) String() string {

@@ -24,5 +24,16 @@ func init() {
 			}
 			return New(v, cfg.Solver, cfg.Machine), nil
 		},
+		// The mutants: every row of Mutations on world-exact ("world-exact+
+		// no-update"), hunted at k = −1: POSE-J has no k-bound of its own
+		// (its symbolic locations stand for every depth), so against GSE at a
+		// finite k it represents heaps GSE's bound cuts off (ENGINES.md §8.4).
+		Mutants: &engine.Mutants{Base: Default, K: -1, Steps: 60, List: func() []engine.Mutant {
+			var out []engine.Mutant
+			for _, x := range Mutations {
+				out = append(out, engine.Mutant{Name: x.Name, Doc: x.Doc, Equivalent: x.Equivalent})
+			}
+			return out
+		}},
 	})
 }

@@ -57,20 +57,24 @@ type Mutation struct {
 	NullIgnored bool
 }
 
-// Mutations lists the named mutations with their one-line docs.
+// Mutations lists the named mutations with their one-line docs: the
+// mutation catalog of POSE-J (engine.Mutants, `lockstep mutants -engine
+// pose`). Equivalent, if not empty, argues why no program can tell the
+// mutant from world-exact under the checked relations.
 var Mutations = []struct {
-	Name, Doc string
-	Set       func(*Mutation)
+	Name, Doc  string
+	Set        func(*Mutation)
+	Equivalent string
 }{
-	{"assume-ignores-receiver", "Assume refines every ⊥ world, not only those the read reaches", func(m *Mutation) { m.AssumeIgnoresReceiver = true }},
-	{"assume-no-aliases", "Assume never copies an alias's field: every ⊥ read is a fresh symbol", func(m *Mutation) { m.AssumeNoAliases = true }},
-	{"alias-guard-ignores-init", "Assume excludes an alias also where its field is still ⊥", func(m *Mutation) { m.AliasGuardIgnoresInit = true }},
-	{"assume-drops-old", "Assume forgets the old value in the worlds it does not refine", func(m *Mutation) { m.AssumeDropsOld = true }},
-	{"no-update", "a write does not update the aliases of the receiver symbol", func(m *Mutation) { m.NoUpdate = true }},
-	{"update-ignores-receiver", "update propagates in every world Y = Y', not only where Y is the receiver", func(m *Mutation) { m.UpdateIgnoresReceiver = true }},
-	{"write-drops-old", "a write forgets the old value in the worlds it does not touch", func(m *Mutation) { m.WriteDropsOld = true }},
-	{"eq-symbols-false", "two distinct symbols always compare false", func(m *Mutation) { m.EqSymbolsFalse = true }},
-	{"null-ignored", "no A′/W′/Invoke′: the null worlds of a dereference are dropped", func(m *Mutation) { m.NullIgnored = true }},
+	{Name: "assume-ignores-receiver", Doc: "Assume refines every ⊥ world, not only those the read reaches", Set: func(m *Mutation) { m.AssumeIgnoresReceiver = true }},
+	{Name: "assume-no-aliases", Doc: "Assume never copies an alias's field: every ⊥ read is a fresh symbol", Set: func(m *Mutation) { m.AssumeNoAliases = true }},
+	{Name: "alias-guard-ignores-init", Doc: "Assume excludes an alias also where its field is still ⊥", Set: func(m *Mutation) { m.AliasGuardIgnoresInit = true }},
+	{Name: "assume-drops-old", Doc: "Assume forgets the old value in the worlds it does not refine", Set: func(m *Mutation) { m.AssumeDropsOld = true }},
+	{Name: "no-update", Doc: "a write does not update the aliases of the receiver symbol", Set: func(m *Mutation) { m.NoUpdate = true }},
+	{Name: "update-ignores-receiver", Doc: "update propagates in every world Y = Y', not only where Y is the receiver", Set: func(m *Mutation) { m.UpdateIgnoresReceiver = true }},
+	{Name: "write-drops-old", Doc: "a write forgets the old value in the worlds it does not touch", Set: func(m *Mutation) { m.WriteDropsOld = true }},
+	{Name: "eq-symbols-false", Doc: "two distinct symbols always compare false", Set: func(m *Mutation) { m.EqSymbolsFalse = true }},
+	{Name: "null-ignored", Doc: "no A′/W′/Invoke′: the null worlds of a dereference are dropped", Set: func(m *Mutation) { m.NullIgnored = true }},
 }
 
 // Default is the name of the default variant.

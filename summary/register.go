@@ -35,6 +35,15 @@ func init() {
 			}
 			return Build(v)(cfg)
 		},
+		// The mutants: every row of Table marked Mutant, on Table.Base
+		// (fixed), at the k and step bound of the checker's defaults.
+		Mutants: &engine.Mutants{Base: Table.Base, K: 2, Steps: 200, List: func() []engine.Mutant {
+			var out []engine.Mutant
+			for _, r := range Table.Mutants() {
+				out = append(out, engine.Mutant{Name: r.Name, Doc: r.Doc, Equivalent: r.Equivalent})
+			}
+			return out
+		}},
 	})
 }
 

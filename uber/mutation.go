@@ -17,22 +17,26 @@ const (
 	MutEqualsLeftOnly
 )
 
-// MutationInfo is one row of the mutant table.
+// MutationInfo is one row of the mutant table (the catalog of
+// engine.Mutants, `lockstep mutants -engine uber`).
 type MutationInfo struct {
 	Mut       Mutation
 	Name, Doc string
+	// Equivalent, if not empty, argues why no program can tell the mutant
+	// from defer under the checked relations.
+	Equivalent string
 }
 
 // Mutations is the table of single-point mutations, as data.
 var Mutations = []MutationInfo{
-	{MutDropNull, "m-drop-null", "resolution without θ_null"},
-	{MutNewIgnoresAliases, "m-new-ignores-aliases", "θ_new's guard without ⋀ r ≠ r_a"},
-	{MutNoWidenNoIdle, "m-no-widen-no-idle", "neither the idle-null conjunct ψ ∨ r = null nor the widening of Exists(l_a) by alias guards (each alone is an equivalent mutant: either keeps an alias from naming an absent location)"},
-	{MutAliasAll, "m-alias-all", "an alias guard excludes every other candidate, not only the earlier ones (V1 seed 000)"},
-	{MutReadGuardAccess, "m-read-guard-access", "read guard ψ = φ_x instead of φ_x ∧ φ_un (V7 published)"},
-	{MutDropOrig, "m-drop-orig", "a deferred read without θ_orig"},
-	{MutWriteNoResolve, "m-write-no-resolve", "Field write does not resolve its receiver"},
-	{MutEqualsLeftOnly, "m-equals-left-only", "Equals resolves its left operand only"},
+	{Mut: MutDropNull, Name: "m-drop-null", Doc: "resolution without θ_null"},
+	{Mut: MutNewIgnoresAliases, Name: "m-new-ignores-aliases", Doc: "θ_new's guard without ⋀ r ≠ r_a"},
+	{Mut: MutNoWidenNoIdle, Name: "m-no-widen-no-idle", Doc: "neither the idle-null conjunct ψ ∨ r = null nor the widening of Exists(l_a) by alias guards (each alone is an equivalent mutant: either keeps an alias from naming an absent location)"},
+	{Mut: MutAliasAll, Name: "m-alias-all", Doc: "an alias guard excludes every other candidate, not only the earlier ones (V1 seed 000)"},
+	{Mut: MutReadGuardAccess, Name: "m-read-guard-access", Doc: "read guard ψ = φ_x instead of φ_x ∧ φ_un (V7 published)"},
+	{Mut: MutDropOrig, Name: "m-drop-orig", Doc: "a deferred read without θ_orig"},
+	{Mut: MutWriteNoResolve, Name: "m-write-no-resolve", Doc: "Field write does not resolve its receiver"},
+	{Mut: MutEqualsLeftOnly, Name: "m-equals-left-only", Doc: "Equals resolves its left operand only"},
 }
 
 func (m Mutation) String() string {

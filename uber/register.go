@@ -3,6 +3,7 @@ package uber
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lockstep-dev/lockstep/engine"
 )
@@ -19,7 +20,54 @@ func init() {
 			if cfg.Solver == nil {
 				return nil, fmt.Errorf("uber: no solver")
 			}
-			return New(variant, cfg.K, cfg.Machine, cfg.Solver)
+			variant, mut, err := parseSpec(variant)
+			if err != nil {
+				return nil, err
+			}
+			e, err := New(variant, cfg.K, cfg.Machine, cfg.Solver)
+			if err != nil {
+				return nil, err
+			}
+			e.Mut = mut
+			return e, nil
 		},
+		// The mutants: every row of Mutations on defer, hunted at k = −1
+		// (ENGINES.md §8.4: U-DEFER resolves at use, like Kiasan, and at a
+		// finite k diverges from GSE's read-time bound, FINDINGS.md KB-1).
+		Mutants: &engine.Mutants{Base: "defer", K: -1, Steps: 60, List: func() []engine.Mutant {
+			var out []engine.Mutant
+			for _, i := range Mutations {
+				out = append(out, engine.Mutant{Name: i.Name, Doc: i.Doc, Equivalent: i.Equivalent})
+			}
+			return out
+		}},
 	})
+}
+
+// parseSpec takes at most one mutation (Mutations) out of a variant spec:
+// "defer+m-drop-null" is U-DEFER without θ_null, so every mutant is an
+// engine spec of the registry. The rest goes to ParseVariants.
+func parseSpec(spec string) (variant string, mut Mutation, err error) {
+	var parts []string
+	for _, p := range strings.Split(spec, "+") {
+		m := mutationByName(p)
+		switch {
+		case m == MutNone:
+			parts = append(parts, p)
+		case mut != MutNone:
+			return "", MutNone, fmt.Errorf("uber: two mutations in %q (%s, %s): a mutant has one", spec, mut, m)
+		default:
+			mut = m
+		}
+	}
+	return strings.Join(parts, "+"), mut, nil
+}
+
+func mutationByName(name string) Mutation {
+	for _, i := range Mutations {
+		if i.Name == name {
+			return i.Mut
+		}
+	}
+	return MutNone
 }

@@ -448,7 +448,7 @@ func mergeMutants(parts []json.RawMessage, asJSON bool, stdout io.Writer) error 
 	if err := cover("mutants", shards, keys); err != nil {
 		return err
 	}
-	out := mutantsJSON{Base: ms[0].Base, N: ms[0].N, Seed: ms[0].Seed, K: ms[0].K, Steps: ms[0].Steps}
+	out := mutantsJSON{Engine: ms[0].Engine, Base: ms[0].Base, N: ms[0].N, Seed: ms[0].Seed, K: ms[0].K, Steps: ms[0].Steps}
 	for _, m := range ms {
 		out.Workers += m.Workers
 		out.Date = max(out.Date, m.Date)

@@ -1,23 +1,45 @@
 // Package mutation measures the checker by mutation testing: each mutant
-// is the corrected summary variant `fixed` with exactly one deliberate
-// error in one rule, and the checker is asked to find a program on which
-// the mutant breaks a lemma. The catalog is not kept here: it is every row
-// of summary.Table marked Mutant (a mutation, or a reading such as V1 that
-// is an error on top of `fixed`), named "summary:fixed+ROW". The generic
-// table type (package choice) lets other engines' mutants join the scheme.
+// is an engine's base variant with exactly one deliberate error in one
+// rule, and the checker is asked to find a program on which the mutant
+// breaks a lemma.
 //
-// Mutants are built on `fixed`, not on `published`: published already
-// fails on generated programs, so a mutant of it would be "killed" by the
-// original error and prove nothing about the mutation.
+// The catalog is not kept here: each engine registers its own
+// (engine.Info.Mutants, filled from the engine's table of mutations), so a
+// mutant is an engine spec of the registry, "NAME:BASE+MUTATION", built by
+// engine.New like any other:
+//
+//   - summary: every row of summary.Table marked Mutant (a mutation, or a
+//     reading such as V1 that is an error on top of `fixed`), on `fixed`:
+//     "summary:fixed+m-drop-orig".
+//   - lazier, lazier#: kiasan.Mutations on "default", the rules each
+//     engine has (a null test of a δ̂ is lazier#'s alone, the null branch
+//     at a read lazier's): "lazier:default+resolve-no-alias".
+//   - pose: pose.Mutations on world-exact: "pose:world-exact+no-update".
+//   - uber: uber.Mutations on defer: "uber:defer+m-drop-null".
+//
+// Mutants are built on a base that holds on generated programs (`fixed`,
+// not `published`: published already fails, so a mutant of it would be
+// "killed" by the original error and prove nothing about the mutation).
+//
+// The k-bound is the catalog's (engine.Mutants.K) unless the caller fixes
+// one: 2 for the summary engine, whose k-bound is GSE's (RULES.md §4), but
+// −1 (the step bound alone) for lazier, lazier#, POSE-J and U-DEFER
+// (ENGINES.md §8.4). Those engines bound resolutions or not at all, not
+// reads as GSE does, so at a finite k the specified engines themselves
+// diverge from GSE (docs/FINDINGS.md KB-1..3) and a hunt would stop at the
+// base's divergence, never at the mutation's. A mutation of the k-bound
+// itself (kiasan's resolve-fresh-beyond-k) is invisible at −1 and carries
+// its own k (engine.Mutant.K).
 //
 // A mutant is killed when checker.Hunt, stopping at the first violation,
-// finds one within N programs; the violated lemma, the number of programs
-// and the time it took, and the size of the counterexample after rapid's
-// shrinking are recorded. A mutant that survives is either equivalent (no
-// program can tell it apart under the checked relations; the catalog
-// carries the argument) or a blind spot of the checker. Mutants argued
-// equivalent are run all the same: if one is killed, the argument is
-// wrong, and the result says so.
+// finds one within N programs, and the base engine holds on the shrunk
+// counterexample (at the same k and step bound); the violated lemma, the
+// number of programs and the time it took, and the size of the
+// counterexample after rapid's shrinking are recorded. A mutant that
+// survives is either equivalent (no program can tell it apart under the
+// checked relations; the engine's table carries the argument) or a blind
+// spot of the checker. Mutants argued equivalent are run all the same: if
+// one is killed, the argument is wrong, and the result says so.
 package mutation
 
 import (
@@ -28,65 +50,118 @@ import (
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine"
+	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
-// BaseName is the variant every mutant is built on.
+// DefaultEngine is the engine whose catalog is meant when none is named.
+const DefaultEngine = "summary"
+
+// BaseName is the variant the summary engine's mutants are built on.
 var BaseName = summary.Table.Base
 
-// Mutant is one single-point mutation of the base variant: the base plus
-// one row of summary.Table marked Mutant.
+// Mutant is one single-point mutation of an engine's base variant.
 type Mutant struct {
-	// Name is engine-qualified, "summary:fixed+m-drop-orig", so that
-	// mutants of other engines can join the same lists.
-	Name    string
-	Doc     string          // what is wrong, in the terms of RULES.md (the row's doc)
-	Variant summary.Variant // the base with the mutation applied
+	// Name is the engine spec of the mutant, "summary:fixed+m-drop-orig",
+	// "lazier:default+resolve-no-alias".
+	Name string
+	// Engine is the engine's name, Base the base's spec ("summary:fixed"),
+	// Mutation the mutation as a variant part ("m-drop-orig").
+	Engine, Base, Mutation string
+	Doc                    string // what is wrong, in the terms of the engine's rules
 	// Equivalent, if not empty, argues why no program can distinguish the
 	// mutant from the base under the relations the checker verifies.
 	Equivalent string
+	// K and Steps are the bounds of its hunt unless the caller fixes them
+	// (Options.FixedK, FixedSteps): the catalog's, or the mutant's own k.
+	K, Steps int
 }
 
-// Base returns the variant the mutants are built on.
-func Base() summary.Variant {
-	v, err := summary.Lookup(BaseName)
-	if err != nil {
-		panic(fmt.Sprintf("mutation: the base variant is missing: %v", err)) // a broken build, not input
-	}
-	return v
-}
-
-// Mutants returns the catalog: every row of summary.Table marked Mutant,
-// added to the base, in table order (readings used as mutants first, then
-// the rules they break: Summarize, Field access, Field write, Equals).
-func Mutants() []Mutant {
-	var out []Mutant
-	for _, r := range summary.Table.Mutants() {
-		name := BaseName + "+" + r.Name
-		v, err := summary.Lookup(name)
-		if err != nil {
-			panic(fmt.Sprintf("mutation: %v", err)) // a broken table, not input
+// Engines lists the registered engines that have a mutation catalog.
+func Engines() []string {
+	var out []string
+	for _, i := range engine.Engines() {
+		if i.Mutants != nil {
+			out = append(out, i.Name)
 		}
-		out = append(out, Mutant{Name: summary.Table.Qualify(name), Doc: r.Doc, Variant: v, Equivalent: r.Equivalent})
 	}
 	return out
 }
 
-// Lookup returns the mutant of the catalog with the given name:
-// "summary:fixed+m-drop-orig", "fixed+m-drop-orig", or the row alone,
-// "m-drop-orig" (a mutant is always built on the base).
-func Lookup(name string) (Mutant, error) {
-	full := summary.Table.Unqualify(name)
-	if !strings.HasPrefix(full, BaseName+"+") {
-		full = BaseName + "+" + full
+// Of returns the catalog of one engine ("lazier", or a spec naming it:
+// "lazier:default") in the engine's table order.
+func Of(name string) ([]Mutant, error) {
+	info, _, err := engine.Lookup(name)
+	if err != nil {
+		return nil, err
 	}
-	full = summary.Table.Qualify(full)
+	c := info.Mutants
+	if c == nil {
+		return nil, fmt.Errorf("mutation: engine %s has no mutants (engines with mutants: %s)", info.Name, strings.Join(Engines(), ", "))
+	}
+	var out []Mutant
+	for _, m := range c.List() {
+		k := c.K
+		if m.K != nil {
+			k = *m.K
+		}
+		out = append(out, Mutant{
+			Name: c.Spec(info.Name, m), Engine: info.Name, Base: info.Name + ":" + c.Base, Mutation: m.Name,
+			Doc: m.Doc, Equivalent: m.Equivalent, K: k, Steps: c.Steps,
+		})
+	}
+	return out, nil
+}
+
+// Mutants returns the summary engine's catalog (DefaultEngine): every row
+// of summary.Table marked Mutant, added to `fixed`, in table order
+// (readings used as mutants first, then the rules they break: Summarize,
+// Field access, Field write, Equals).
+func Mutants() []Mutant {
+	ms, err := Of(DefaultEngine)
+	if err != nil {
+		panic(fmt.Sprintf("mutation: %v", err)) // a broken build, not input
+	}
+	return ms
+}
+
+// All returns the catalogs of every engine, engines by name.
+func All() []Mutant {
+	var out []Mutant
+	for _, e := range Engines() {
+		ms, _ := Of(e)
+		out = append(out, ms...)
+	}
+	return out
+}
+
+// Lookup returns the mutant with the given name: its full spec,
+// "lazier:default+resolve-no-alias" (any engine), or, in the summary
+// engine's catalog, "fixed+m-drop-orig" or the row alone, "m-drop-orig".
+func Lookup(name string) (Mutant, error) {
+	eng := DefaultEngine
+	if n, _ := engine.Split(name); strings.Contains(name, ":") {
+		eng = n
+	}
+	return LookupIn(eng, name)
+}
+
+// LookupIn returns the mutant of engine eng's catalog named by its full
+// spec ("lazier:default+resolve-no-alias"), its variant
+// ("default+resolve-no-alias") or its mutation ("resolve-no-alias").
+func LookupIn(eng, name string) (Mutant, error) {
+	ms, err := Of(eng)
+	if err != nil {
+		return Mutant{}, err
+	}
 	var names []string
-	for _, m := range Mutants() {
-		if m.Name == full {
+	for _, m := range ms {
+		_, variant := engine.Split(m.Name)
+		if name == m.Name || name == variant || name == m.Mutation {
 			return m, nil
 		}
 		names = append(names, m.Name)
@@ -96,7 +171,12 @@ func Lookup(name string) (Mutant, error) {
 
 // Options configure Run.
 type Options struct {
-	Check checker.Options // the engine is replaced by each mutant's
+	// Check are the checker's options; the engine is replaced by each
+	// mutant's, and K and Steps by the mutant's unless fixed.
+	Check checker.Options
+	// FixedK hunts every mutant at Check.K instead of its own (Mutant.K),
+	// FixedSteps at Check.Steps instead of Mutant.Steps.
+	FixedK, FixedSteps bool
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
 	Semantics  machine.Options
@@ -105,6 +185,12 @@ type Options struct {
 	Shard      checker.Shard // the part of the stream to check (zero: all of it)
 	Workers    int
 	ShrinkTime time.Duration
+	// ConfirmTimeout is the time limit of the base's run on the shrunk
+	// counterexample (0: Check.Timeout). It is one program that decides
+	// whether the kill counts, and the base can take much longer on it
+	// than the mutant took to fail (the mutant stops at its first
+	// violation; the base explores every path), so callers give it more.
+	ConfirmTimeout time.Duration
 	// Progress, if not nil, is called after every program of the hunt.
 	Progress func(done, holds, inconclusive int64)
 }
@@ -112,6 +198,9 @@ type Options struct {
 // Result is the outcome for one mutant.
 type Result struct {
 	Mutant     string `json:"mutant"`
+	Engine     string `json:"engine"`
+	K          int    `json:"k"`     // the k-bound of the hunt and of the confirmation
+	Steps      int    `json:"steps"` // the step bound of both
 	Doc        string `json:"doc"`
 	Killed     bool   `json:"killed"`
 	Equivalent string `json:"equivalent,omitempty"` // the catalog's argument, if any
@@ -137,7 +226,7 @@ type Result struct {
 	Index         int     `json:"failing_index,omitempty"` // position of the failing program in the stream
 	Program       string  `json:"program,omitempty"`       // the shrunk counterexample
 	Reason        string  `json:"reason,omitempty"`
-	// Base is the verdict of the base variant on the shrunk
+	// Base is the verdict of the base engine on the shrunk
 	// counterexample. Only "holds" confirms the kill: a counterexample
 	// the base fails as well says nothing about the mutation.
 	Base string `json:"base_on_counterexample,omitempty"`
@@ -171,10 +260,8 @@ func (r Result) Status() string {
 // hunt is recorded in the result (the other mutants can still be run); the
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
-	copt := opt.Check
-	copt.Engine, copt.Build, copt.Variant = "summary:"+m.Name, summary.Build(m.Variant), summary.Variant{}
-	copt.Semantics = opt.Semantics
-	res := Result{Mutant: m.Name, Doc: m.Doc, Equivalent: m.Equivalent}
+	copt := opt.checkOptions(m)
+	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
@@ -199,7 +286,11 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.ShrunkLines = checker.Lines(rep.Program)
 	res.Killer, res.Rule, res.Reason = rep.Verdict.Lemma, rep.Verdict.Rule, rep.Verdict.Reason
 	res.Program = javalite.Print(rep.Program)
-	base, err := confirm(ctx, opt.Check, opt.Semantics, rep.Program)
+	copt.Engine = m.Base
+	if opt.ConfirmTimeout > 0 {
+		copt.Timeout = opt.ConfirmTimeout
+	}
+	base, err := confirm(ctx, copt, rep.Program)
 	if err != nil {
 		res.Error = err.Error()
 	}
@@ -207,9 +298,24 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	return res, nil
 }
 
-// confirm runs the base variant on the counterexample p.
-func confirm(ctx context.Context, opt checker.Options, sem machine.Options, p *javalite.Program) (string, error) {
-	opt.Engine, opt.Build, opt.Variant, opt.Semantics = "summary:"+BaseName, nil, summary.Variant{}, sem
+// checkOptions are the checker's options for hunting m: its engine, the
+// common-rule semantics, and the mutant's bounds unless fixed.
+func (opt Options) checkOptions(m Mutant) checker.Options {
+	copt := opt.Check
+	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
+	copt.Semantics = opt.Semantics
+	if !opt.FixedK {
+		copt.K = m.K
+	}
+	if !opt.FixedSteps && m.Steps > 0 {
+		copt.Steps = m.Steps
+	}
+	return copt
+}
+
+// confirm runs the base engine (opt.Engine, at the bounds of the hunt) on
+// the counterexample p.
+func confirm(ctx context.Context, opt checker.Options, p *javalite.Program) (string, error) {
 	s, err := smt.NewSolver()
 	if err != nil {
 		return "", err
@@ -217,7 +323,7 @@ func confirm(ctx context.Context, opt checker.Options, sem machine.Options, p *j
 	defer s.Close()
 	rep, err := checker.Run(ctx, p, opt, s)
 	if err != nil {
-		return "", fmt.Errorf("base %s on the counterexample: %w", BaseName, err)
+		return "", fmt.Errorf("base %s on the counterexample: %w", opt.Engine, err)
 	}
 	return rep.Verdict.Status.String(), nil
 }

@@ -9,20 +9,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
-// TestCatalog: at least 20 mutants, unique names, each the base plus
-// exactly one change, and an argument for every one called equivalent.
+// TestCatalog: the summary engine's catalog has at least 20 mutants, unique
+// names, each the base plus exactly one change, and an argument for every
+// one called equivalent.
 func TestCatalog(t *testing.T) {
 	ms := Mutants()
 	if len(ms) < 20 {
 		t.Fatalf("%d mutants, want at least 20", len(ms))
 	}
-	base := Base()
-	if base.Name != BaseName {
-		t.Fatalf("base is %q", base.Name)
-	}
+	base, err := summary.Lookup(BaseName)
+	require.NoError(t, err)
 	baseDiff := base.Differences()
 	seen := map[string]bool{}
 	for _, m := range ms {
@@ -33,33 +35,35 @@ func TestCatalog(t *testing.T) {
 		if m.Doc == "" {
 			t.Errorf("%s has no doc", m.Name)
 		}
-		// The mutant keeps every choice of the base and adds one.
-		var extra []string
-		for _, d := range m.Variant.Differences() {
-			if !slices.Contains(baseDiff, d) {
-				extra = append(extra, d)
-			}
-		}
-		if len(extra) != 1 || len(m.Variant.Differences()) != len(baseDiff)+1 {
-			t.Errorf("%s: differs from %s in %v (all: %v), want exactly one addition", m.Name, BaseName, extra, m.Variant.Differences())
-		}
-		if m.Equivalent != "" && len(m.Equivalent) < 100 {
-			t.Errorf("%s: the equivalence argument is too short to be an argument: %q", m.Name, m.Equivalent)
+		if m.Base != "summary:"+BaseName || m.Engine != "summary" || m.K != 2 || m.Steps != 200 {
+			t.Errorf("%s: base %s, engine %s, k %d, steps %d", m.Name, m.Base, m.Engine, m.K, m.Steps)
 		}
 		// One name per engine: "summary:fixed+ROW", where ROW alone names
 		// the same change on published (lockstep variants -mutants).
 		row, ok := strings.CutPrefix(m.Name, "summary:"+BaseName+"+")
-		if !ok || strings.Contains(row, "+") {
+		if !ok || strings.Contains(row, "+") || row != m.Mutation {
 			t.Errorf("mutant name %q is not summary:%s+ROW", m.Name, BaseName)
+		}
+		v, err := summary.Lookup(BaseName + "+" + row)
+		require.NoError(t, err)
+		// The mutant keeps every choice of the base and adds one.
+		var extra []string
+		for _, d := range v.Differences() {
+			if !slices.Contains(baseDiff, d) {
+				extra = append(extra, d)
+			}
+		}
+		if len(extra) != 1 || len(v.Differences()) != len(baseDiff)+1 {
+			t.Errorf("%s: differs from %s in %v (all: %v), want exactly one addition", m.Name, BaseName, extra, v.Differences())
+		}
+		if m.Equivalent != "" && len(m.Equivalent) < 100 {
+			t.Errorf("%s: the equivalence argument is too short to be an argument: %q", m.Name, m.Equivalent)
 		}
 		for _, alias := range []string{m.Name, BaseName + "+" + row, row} {
 			got, err := Lookup(alias)
 			if err != nil || got.Name != m.Name {
 				t.Errorf("Lookup(%q) = %v, %v", alias, got.Name, err)
 			}
-		}
-		if m.Variant.Name != BaseName+"+"+row {
-			t.Errorf("%s: variant named %q", m.Name, m.Variant.Name)
 		}
 	}
 	if _, err := Lookup("no-such"); err == nil {
@@ -101,15 +105,15 @@ var smoke = []string{"summary:fixed+m-drop-null", "summary:fixed+m-new-ignores-a
 
 // TestSmoke runs a few mutants through the whole pipeline: hunt, shrink,
 // confirmation on the base. LOCKSTEP_MUTANTS_N=N also runs every mutant of
-// the catalog on N programs and fails on a survivor that is not argued
-// equivalent (a deep run: minutes).
+// every engine's catalog (at the catalog's bounds) on N programs and fails
+// on a survivor that is not argued equivalent (a deep run: minutes).
 func TestSmoke(t *testing.T) {
 	opt := Options{Check: checker.DefaultOptions(), N: 10, Seed: 1, Workers: 2, ShrinkTime: 2 * time.Second}
 	opt.Check.Timeout = 10 * time.Second
 	names := smoke
 	if n, _ := strconv.Atoi(os.Getenv("LOCKSTEP_MUTANTS_N")); n > 0 {
 		opt.N, names = n, nil
-		for _, m := range Mutants() {
+		for _, m := range All() {
 			names = append(names, m.Name)
 		}
 	}
