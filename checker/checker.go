@@ -274,6 +274,8 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// exactHeld memoizes the exactness checks that held (memo.go).
+	exactHeld exactMemo
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -604,8 +606,24 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 // exact checks P ⊏ q: both directions of RULES.md §7, or only (a) with
 // NoExactness. q's well-formedness has been checked by then (checkPair,
 // checkInit), so it is not checked again.
+//
+// A pair that held before with the same heaps is not checked again
+// (memo.go).
 func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
-	return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+	key, ok := exactKey(P, q, !r.opt.NoExactness)
+	if ok {
+		if res, seen := r.exactHeld[key]; seen {
+			return res
+		}
+	}
+	res := relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+	if ok && res.Outcome == relation.Holds {
+		if r.exactHeld == nil {
+			r.exactHeld = exactMemo{}
+		}
+		r.exactHeld[key] = res
+	}
+	return res
 }
 
 // view is the engine's View of its state q (the identity for the summary

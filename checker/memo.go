@@ -1,0 +1,60 @@
+package checker
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"slices"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
+)
+
+// Exactness held once is not checked again for the same (P, q).
+//
+// Many steps move only the control: a variable lookup, a branch on a
+// boolean, a call's bookkeeping. After such a step every GSE state of the
+// group and the engine's state have the heaps and path conditions they had
+// before, and exactness would ask the same thousands of solver questions
+// again (on the generated programs whose groups grow to hundreds of GSE
+// states, the same group is checked at five to ten consecutive steps).
+// relation.Fingerprint covers everything the relations read of a state
+// except the control, and the controls of P and q agree at every pair (the
+// driver groups by control; exactMemo checks it anyway), so a pair whose
+// fingerprints equal those of a pair that held holds too.
+//
+// Only Holds is remembered: a violation stops the check, and an
+// inconclusive answer is not knowledge. The key is a SHA-256 over the
+// fingerprints of q and of the members of P (sorted: exactness is about
+// the set P), the part of exactness asked, and nothing else of the run's
+// options changes between pairs.
+type exactMemo map[[sha256.Size]byte]relation.ExactResult
+
+// exactKey is the memo key of (P, q), or false when the controls of P and q
+// differ (then the check is not memoized).
+func exactKey(P []*machine.State, q *machine.State, concretize bool) ([sha256.Size]byte, bool) {
+	ck := q.ControlKey()
+	h := sha256.New()
+	sums := make([][]byte, len(P))
+	for i, p := range P {
+		if p.ControlKey() != ck {
+			return [sha256.Size]byte{}, false
+		}
+		h.Reset()
+		relation.Fingerprint(h, p)
+		sums[i] = h.Sum(nil)
+	}
+	slices.SortFunc(sums, bytes.Compare)
+	h.Reset()
+	if concretize {
+		h.Write([]byte{1})
+	} else {
+		h.Write([]byte{0})
+	}
+	relation.Fingerprint(h, q)
+	for _, s := range sums {
+		h.Write(s)
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key, true
+}
