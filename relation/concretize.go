@@ -39,10 +39,18 @@ import (
 // complete is false when budget.Models leaves were built and the search
 // was cut.
 func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
+	return concretizeState(q, solver, budget, false)
+}
+
+// concretizeState is Concretize; wellFormed says that q is known to be well
+// formed (WellFormedChecks found no violation), so that every reference in
+// use is trusted without asking: determinism makes its guards pairwise
+// exclusive (even without φ_q) and totality makes them cover φ_q.
+func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFormed bool) ([]*Heap, bool, error) {
 	if err := checkState(q); err != nil {
 		return nil, false, err
 	}
-	c := &concretizer{q: q, solver: solver, limit: budget.Models, seen: map[string]bool{}}
+	c := &concretizer{q: q, solver: solver, limit: budget.Models, seen: map[string]bool{}, wellFormed: wellFormed}
 	phi := q.PathCondition()
 	ok, err := c.sat(phi)
 	if err != nil || !ok {
@@ -99,6 +107,8 @@ type concretizer struct {
 	leaves  int
 	out     []*Heap
 	seen    map[string]bool
+	// wellFormed: q is well formed, every reference in use is trusted.
+	wellFormed bool
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -146,6 +156,10 @@ func (c *concretizer) prepare() error {
 	phi := c.lits[0]
 	c.trusted = map[machine.Ref]bool{}
 	for _, r := range RefsInUse(q) {
+		if c.wellFormed {
+			c.trusted[r] = true
+			continue
+		}
 		g := q.Get(r)
 		trusted := true
 		guards := make([]*smt.Formula, len(g))
@@ -213,14 +227,23 @@ func (c *concretizer) search(i int) error {
 		// An input location no chosen reference reaches: present or absent
 		// as its existence guard decides.
 		mark, agenda := len(c.lits), len(c.agenda)
+		presentOK := false
 		for _, present := range []bool{true, false} {
 			g := info.Exists
 			if !present {
 				g = smt.Not(g)
 			}
-			ok, err := c.satHere(g)
-			if err != nil {
-				return err
+			// The branch is satisfiable: if the location cannot be present
+			// on it, it is absent without asking.
+			ok := !present && !presentOK
+			var err error
+			if !ok {
+				if ok, err = c.satHere(g); err != nil {
+					return err
+				}
+			}
+			if present {
+				presentOK = ok
 			}
 			if !ok {
 				continue
@@ -274,14 +297,23 @@ func (c *concretizer) resolve(i int) error {
 		}
 	}
 	mark, agenda := len(c.lits), len(c.agenda)
-	for _, e := range g {
-		ok, err := c.satHere(e.Guard)
-		if err != nil {
-			return err
+	// The branch is satisfiable (every literal on it was found satisfiable
+	// with the ones before it), so a trusted reference takes one of its
+	// locations on it: when every entry but the last was unsatisfiable,
+	// the last one holds without asking.
+	taken := false
+	for k, e := range g {
+		ok := !taken && k == len(g)-1 && c.trusted[it.ref]
+		var err error
+		if !ok {
+			if ok, err = c.satHere(e.Guard); err != nil {
+				return err
+			}
 		}
 		if !ok {
 			continue
 		}
+		taken = true
 		l := e.Loc
 		if l >= machine.Loc(len(c.q.Locs)) || (l < 0 && l != machine.LNull && l != machine.LUn) {
 			return c.witness(it, []machine.Entry{e}, fmt.Sprintf("location %v does not exist", l), e.Guard)

@@ -61,8 +61,9 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 	// failing one further on: keep looking, report the failure first.
 	undecided := -1
 	var undecidedRes Result
+	satQ := map[*smt.Formula]bool{}
 	for i, p := range P {
-		r := represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
+		r := represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, satQ: satQ}, true)
 		switch r.Outcome {
 		case Fails:
 			return ExactResult{Outcome: Fails, PIndex: i, Represents: r,
@@ -89,7 +90,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 		}
 		have[Canonical(h)] = true
 	}
-	heaps, complete, err := Concretize(q, solver, budget)
+	heaps, complete, err := concretizeState(q, solver, budget, true) // q is well formed (Exact, ExactWellFormed)
 	res.Heaps = len(heaps)
 	var w *WitnessError
 	switch {
