@@ -595,7 +595,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 		r.rep.Checked[lemma]++
 		return r.checkGPC(P, q, before, rule) // lemma GPC, gsepc.go
 	case relation.Inconclusive:
-		return &inconclusive{lemma: lemma, reason: res.Reason}
+		return r.undecidedExact(lemma, res)
 	}
 	return r.fail(Verdict{
 		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
@@ -616,7 +616,10 @@ func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 			return res
 		}
 	}
-	res := relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+	// The time limit stops a long check inside, not only between pairs.
+	budget := r.opt.Budget
+	budget.Done = r.ctx.Done()
+	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}
@@ -624,6 +627,16 @@ func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 		r.exactHeld[key] = res
 	}
 	return res
+}
+
+// undecidedExact is the inconclusive verdict of an exactness check that
+// could not decide: the time limit's (T11, as lockstep reports it between
+// pairs) when the check was stopped by it, else lemma l's.
+func (r *run) undecidedExact(l Lemma, res relation.ExactResult) error {
+	if err := r.ctx.Err(); err != nil {
+		return &inconclusive{lemma: T11, reason: "timeout: " + err.Error()}
+	}
+	return &inconclusive{lemma: l, reason: res.Reason}
 }
 
 // view is the engine's View of its state q (the identity for the summary
@@ -696,7 +709,7 @@ func (r *run) checkInit(pr pair) error {
 		r.rep.Checked[L1]++
 		return nil
 	case relation.Inconclusive:
-		return &inconclusive{lemma: L1, reason: res.Reason}
+		return r.undecidedExact(L1, res)
 	}
 	return r.fail(Verdict{
 		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),

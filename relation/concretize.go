@@ -50,7 +50,7 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 	if err := checkState(q); err != nil {
 		return nil, false, err
 	}
-	c := &concretizer{q: q, solver: solver, limit: budget.Models, seen: map[string]bool{}, wellFormed: wellFormed}
+	c := &concretizer{q: q, solver: solver, limit: budget.Models, budget: budget, seen: map[string]bool{}, wellFormed: wellFormed}
 	phi := q.PathCondition()
 	ok, err := c.sat(phi)
 	if err != nil || !ok {
@@ -109,6 +109,7 @@ type concretizer struct {
 	seen    map[string]bool
 	// wellFormed: q is well formed, every reference in use is trusted.
 	wellFormed bool
+	budget     Budget // for Done
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -217,6 +218,9 @@ func (c *concretizer) witness(it item, es []machine.Entry, why string, extra ...
 }
 
 func (c *concretizer) search(i int) error {
+	if c.budget.stopped() {
+		return fmt.Errorf("concretization: %w", ErrStopped)
+	}
 	if i < len(c.agenda) {
 		return c.resolve(i)
 	}

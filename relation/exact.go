@@ -153,7 +153,7 @@ func exactA(P []*machine.State, q *machine.State, solver *smt.Solver, budget Bud
 		if met(i) {
 			r = representedByHeap(p, q, solver)
 		} else {
-			r = represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, satQ: satQ}, true)
+			r = represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done, satQ: satQ}, true)
 		}
 		switch r.Outcome {
 		case Fails:

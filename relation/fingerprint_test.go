@@ -60,3 +60,22 @@ func TestFingerprint(t *testing.T) {
 		seen[got] = name
 	}
 }
+
+// TestBudgetDone: a closed Budget.Done stops the searches: inconclusive,
+// never a verdict.
+func TestBudgetDone(t *testing.T) {
+	sol := newSolver(t)
+	p, _, _ := gseListState(t)
+	q, _, _ := gseListState(t)
+	done := make(chan struct{})
+	b := DefaultBudget
+	b.Done = done
+	require.Equal(t, Holds, Exact([]*machine.State{p.s}, q.s, sol, b).Outcome)
+	close(done)
+	r := Represents(p.s, q.s, sol, b)
+	require.Equal(t, Inconclusive, r.Outcome, r.Reason)
+	_, _, err := Concretize(q.s, sol, b)
+	require.ErrorIs(t, err, ErrStopped)
+	require.ErrorIs(t, err, ErrBudget)
+	require.Equal(t, Inconclusive, Exact([]*machine.State{p.s}, q.s, sol, b).Outcome)
+}

@@ -35,6 +35,9 @@ type Options struct {
 	PruneHC bool
 	// MaxNodes bounds the candidate images tried; ≤ 0 is unbounded.
 	MaxNodes int
+	// Done, if not nil, stops the search when closed (Budget.Done), with
+	// an error wrapping ErrStopped.
+	Done <-chan struct{}
 
 	// satQ, if not nil, memoizes S(φ_q ∧ g) by g for one q across several
 	// searches into it (exact: one per member of P). The members of a GSE
@@ -402,6 +405,9 @@ func (s *homSearch) assign(i int) error {
 		s.nodes++
 		if s.opt.MaxNodes > 0 && s.nodes > s.opt.MaxNodes {
 			return fmt.Errorf("homomorphism search: %d nodes: %w", s.opt.MaxNodes, ErrBudget)
+		}
+		if (Budget{Done: s.opt.Done}).stopped() {
+			return fmt.Errorf("homomorphism search: %w", ErrStopped)
 		}
 		mark := len(s.guards)
 		ok, err := s.tryImage(l, c)

@@ -24,7 +24,7 @@ type Result struct {
 // finished without one, Inconclusive when the budget ran out first or the
 // solver could not decide.
 func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
-	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, false)
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, false)
 }
 
 // RepresentsWellFormed is Represents for a q the caller has already found
@@ -32,7 +32,7 @@ func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
 // p: the Partition driver asks it of every GSE state of a group and every
 // engine state at that control.
 func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
-	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, true)
 }
 
 // RepresentsWith is Represents with the homomorphism options of opt (for
@@ -41,6 +41,9 @@ func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget
 func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options) Result {
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = budget.HomNodes
+	}
+	if opt.Done == nil {
+		opt.Done = budget.Done
 	}
 	return represents(p, q, solver, budget, opt, false)
 }
