@@ -57,6 +57,7 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 		return nil, err == nil, err
 	}
 	c.lits = []*smt.Formula{phi}
+	c.onBranch = map[*smt.Formula]int{phi: 1}
 	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
@@ -110,6 +111,9 @@ type concretizer struct {
 	// wellFormed: q is well formed, every reference in use is trusted.
 	wellFormed bool
 	budget     Budget // for Done
+	// onBranch counts the literals of the current branch (c.lits) by
+	// formula: a guard that is one of them holds without asking.
+	onBranch map[*smt.Formula]int
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -138,13 +142,18 @@ func (c *concretizer) satHere(fs ...*smt.Formula) (bool, error) { return c.sat(s
 // push chooses a literal on the current branch.
 func (c *concretizer) push(f *smt.Formula) error {
 	c.lits = append(c.lits, f)
+	c.onBranch[f]++
 	return c.solver.Assume(f)
 }
 
 // popTo undoes the choices after the first mark literals.
 func (c *concretizer) popTo(mark int) error {
 	for len(c.lits) > mark {
+		f := c.lits[len(c.lits)-1]
 		c.lits = c.lits[:len(c.lits)-1]
+		if c.onBranch[f]--; c.onBranch[f] == 0 {
+			delete(c.onBranch, f)
+		}
 		if err := c.solver.Release(); err != nil {
 			return err
 		}
@@ -305,9 +314,24 @@ func (c *concretizer) resolve(i int) error {
 	// with the ones before it), so a trusted reference takes one of its
 	// locations on it: when every entry but the last was unsatisfiable,
 	// the last one holds without asking.
+	// A guard that is a literal of the branch holds on it, and then the
+	// other guards of a trusted reference (exclusive with it under φ_q)
+	// cannot: that entry is the only one, and nothing is asked.
+	only := -1
+	if c.trusted[it.ref] {
+		for k, e := range g {
+			if e.Guard.IsTrue() || c.onBranch[e.Guard] > 0 {
+				only = k
+				break
+			}
+		}
+	}
 	taken := false
 	for k, e := range g {
-		ok := !taken && k == len(g)-1 && c.trusted[it.ref]
+		if only >= 0 && k != only {
+			continue
+		}
+		ok := only == k || (!taken && k == len(g)-1 && c.trusted[it.ref])
 		var err error
 		if !ok {
 			if ok, err = c.satHere(e.Guard); err != nil {
@@ -332,7 +356,9 @@ func (c *concretizer) resolve(i int) error {
 				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s does not hold", l, smt.Short(c.q.Locs[l].Exists)))
 			case 0:
 				ex := c.q.Locs[l].Exists
-				if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
+				if ex != nil && (ex.IsTrue() || c.onBranch[ex] > 0) {
+					// ex holds on the branch: ¬ex is unsatisfiable.
+				} else if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
 					if err != nil {
 						return err
 					}
