@@ -276,9 +276,8 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
-	// exactHeld holds the exactness answers that held, by content
-	// (memo.go).
-	exactHeld map[[32]byte]relation.ExactResult // by SHA-256 of the contents
+	// exactHeld memoizes the exactness checks that held (memo.go).
+	exactHeld exactMemo
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -598,7 +597,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 		r.rep.Checked[lemma]++
 		return r.checkGPC(P, q, before, rule) // lemma GPC, gsepc.go
 	case relation.Inconclusive:
-		return &inconclusive{lemma: lemma, reason: res.Reason}
+		return r.undecidedExact(lemma, res)
 	}
 	return r.fail(Verdict{
 		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
@@ -609,8 +608,21 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 // exact checks P ⊏ q: both directions of RULES.md §7, or only (a) with
 // NoExactness. q's well-formedness has been checked by then (checkPair,
 // checkInit), so it is not checked again.
+//
+// A pair that held before with the same heaps is not checked again
+// (memo.go).
 func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 	return r.exactMemoized(P, q) // memo.go
+}
+
+// undecidedExact is the inconclusive verdict of an exactness check that
+// could not decide: the time limit's (T11, as lockstep reports it between
+// pairs) when the check was stopped by it, else lemma l's.
+func (r *run) undecidedExact(l Lemma, res relation.ExactResult) error {
+	if err := r.ctx.Err(); err != nil {
+		return &inconclusive{lemma: T11, reason: "timeout: " + err.Error()}
+	}
+	return &inconclusive{lemma: l, reason: res.Reason}
 }
 
 // view is the engine's View of its state q (the identity for the summary
@@ -683,7 +695,7 @@ func (r *run) checkInit(pr pair) error {
 		r.rep.Checked[L1]++
 		return nil
 	case relation.Inconclusive:
-		return &inconclusive{lemma: L1, reason: res.Reason}
+		return r.undecidedExact(L1, res)
 	}
 	return r.fail(Verdict{
 		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),

@@ -1,73 +1,88 @@
 package checker
 
 import (
+	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
 )
 
-// Reusing exactness answers along a program.
+// Exactness held once is not checked again for the same (P, q).
 //
-// Most steps move only the control (an expression is evaluated, a frame
-// is pushed or popped) and leave the heaps, the references the stacks
-// hold and the path conditions of both sides as they were. Exactness
-// (relation.ExactWellFormed) reads nothing else once the controls agree,
-// so a pair (P, q) whose content (relation.ContentKey of q and of every
-// member of P, in order) was found exact before at another control is
-// exact again. Only Holds is reused: an inconclusive or failing answer is
-// always computed afresh, so a reused answer never hides a violation, and
-// the budget and solver are those of the same run. Measured on the seed-1
-// stream (docs/PERFORMANCE.md): about two exactness checks in three are
-// repeats.
+// Many steps move only the control: a variable lookup, a branch on a
+// boolean, a call's bookkeeping. After such a step every GSE state of the
+// group and the engine's state have the heaps and path conditions they had
+// before, and exactness would ask the same thousands of solver questions
+// again (on the generated programs whose groups grow to hundreds of GSE
+// states, the same group is checked at five to ten consecutive steps).
+// relation.Fingerprint covers everything the relations read of a state
+// except the control, and the controls of P and q agree at every pair (the
+// driver groups by control; exactMemo checks it anyway), so a pair whose
+// fingerprints equal those of a pair that held holds too.
+//
+// Only Holds is remembered: a violation stops the check, and an
+// inconclusive answer is not knowledge. The key is a SHA-256 over the
+// fingerprints of q and of the members of P (sorted: exactness is about
+// the set P), the part of exactness asked, and nothing else of the run's
+// options changes between pairs.
+type exactMemo map[[sha256.Size]byte]relation.ExactResult
 
-// reuseExact turns the reuse on (tests compare with it off).
-var reuseExact = true
-
-// exactMemoKey is the key of (P, q) when every member of P has q's control
-// (otherwise represents fails on the controls, and nothing is reused): the
-// SHA-256 of the contents, so that a run with large groups does not keep
-// their whole contents per pair. Each content is length-prefixed, so
-// different sequences of contents hash different inputs; equal hashes of
-// different inputs (a SHA-256 collision) are not a practical concern.
-func exactMemoKey(P []*machine.State, q *machine.State) ([sha256.Size]byte, bool) {
+// exactKey is the memo key of (P, q), or false when the controls of P and q
+// differ (then the check is not memoized).
+func exactKey(P []*machine.State, q *machine.State, concretize bool) ([sha256.Size]byte, bool) {
 	ck := q.ControlKey()
 	h := sha256.New()
-	write := func(k string) {
-		var n [binary.MaxVarintLen64]byte
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
-		h.Write([]byte(k))
-	}
-	write(relation.ContentKey(q))
-	for _, p := range P {
+	sums := make([][]byte, len(P))
+	for i, p := range P {
 		if p.ControlKey() != ck {
 			return [sha256.Size]byte{}, false
 		}
-		write(relation.ContentKey(p))
+		h.Reset()
+		relation.Fingerprint(h, p)
+		sums[i] = h.Sum(nil)
+	}
+	slices.SortFunc(sums, bytes.Compare)
+	h.Reset()
+	if concretize {
+		h.Write([]byte{1})
+	} else {
+		h.Write([]byte{0})
+	}
+	relation.Fingerprint(h, q)
+	for _, s := range sums {
+		h.Write(s)
 	}
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	return key, true
 }
 
-// exactMemoized is ExactWellFormed with the Holds answers of this run
-// reused.
+// reuseExact turns the reuse on (TestExactReuseSameVerdicts compares with
+// it off).
+var reuseExact = true
+
+// exactMemoized is relation.ExactWellFormed with the Holds answers of this
+// run reused. The per-program time limit reaches into the check
+// (Budget.Done), so a long check stops inside, not only between pairs.
 func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+	budget := r.opt.Budget
+	budget.Done = r.ctx.Done()
 	if !reuseExact {
-		return relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}
-	key, ok := exactMemoKey(P, q)
+	key, ok := exactKey(P, q, !r.opt.NoExactness)
 	if ok {
-		if res, found := r.exactHeld[key]; found {
+		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++
 			return res
 		}
 	}
-	res := relation.ExactWellFormed(P, q, r.solver, r.opt.Budget, !r.opt.NoExactness)
+	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
-			r.exactHeld = map[[sha256.Size]byte]relation.ExactResult{}
+			r.exactHeld = exactMemo{}
 		}
 		r.exactHeld[key] = res
 	}

@@ -16,6 +16,28 @@ type Budget struct {
 	// Models bounds the satisfying assignments (equality partitions) that a
 	// concretization enumerates. ≤ 0 means unbounded.
 	Models int
+	// Done, if not nil, stops the searches when it is closed (a context's
+	// Done: the caller's time limit): the check is then inconclusive, with
+	// an error wrapping ErrStopped and ErrBudget. A search of hundreds of
+	// heaps runs for seconds, and without it a time limit is only noticed
+	// after the check.
+	Done <-chan struct{}
+}
+
+// ErrStopped is wrapped by the errors of searches stopped by Budget.Done.
+var ErrStopped = fmt.Errorf("relation: stopped by the caller: %w", ErrBudget)
+
+// stopped reports whether the budget's Done is closed.
+func (b Budget) stopped() bool {
+	if b.Done == nil {
+		return false
+	}
+	select {
+	case <-b.Done:
+		return true
+	default:
+		return false
+	}
 }
 
 // DefaultBudget is generous for the states of k ≤ 5 runs of the paper's

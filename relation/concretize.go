@@ -39,16 +39,25 @@ import (
 // complete is false when budget.Models leaves were built and the search
 // was cut.
 func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
+	return concretizeState(q, solver, budget, false)
+}
+
+// concretizeState is Concretize; wellFormed says that q is known to be well
+// formed (WellFormedChecks found no violation), so that every reference in
+// use is trusted without asking: determinism makes its guards pairwise
+// exclusive (even without φ_q) and totality makes them cover φ_q.
+func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFormed bool) ([]*Heap, bool, error) {
 	if err := checkState(q); err != nil {
 		return nil, false, err
 	}
-	c := &concretizer{q: q, solver: solver, limit: budget.Models, seen: map[string]bool{}}
+	c := &concretizer{q: q, solver: solver, limit: budget.Models, budget: budget, seen: map[string]bool{}, wellFormed: wellFormed}
 	phi := q.PathCondition()
 	ok, err := c.sat(phi)
 	if err != nil || !ok {
 		return nil, err == nil, err
 	}
 	c.lits = []*smt.Formula{phi}
+	c.onBranch = map[*smt.Formula]int{phi: 1}
 	// The search asks its questions incrementally: every literal it
 	// chooses is asserted in a solver scope (push), so a question is only
 	// the new guard, relative to φ_q and the choices above it; so are the
@@ -100,6 +109,12 @@ type concretizer struct {
 	leaves  int
 	out     []*Heap
 	seen    map[string]bool
+	// wellFormed: q is well formed, every reference in use is trusted.
+	wellFormed bool
+	budget     Budget // for Done
+	// onBranch counts the literals of the current branch (c.lits) by
+	// formula: a guard that is one of them holds without asking.
+	onBranch map[*smt.Formula]int
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -128,13 +143,18 @@ func (c *concretizer) satHere(fs ...*smt.Formula) (bool, error) { return c.sat(s
 // push chooses a literal on the current branch.
 func (c *concretizer) push(f *smt.Formula) error {
 	c.lits = append(c.lits, f)
+	c.onBranch[f]++
 	return c.solver.Assume(f)
 }
 
 // popTo undoes the choices after the first mark literals.
 func (c *concretizer) popTo(mark int) error {
 	for len(c.lits) > mark {
+		f := c.lits[len(c.lits)-1]
 		c.lits = c.lits[:len(c.lits)-1]
+		if c.onBranch[f]--; c.onBranch[f] == 0 {
+			delete(c.onBranch, f)
+		}
 		if err := c.solver.Release(); err != nil {
 			return err
 		}
@@ -147,6 +167,10 @@ func (c *concretizer) prepare() error {
 	q := c.q
 	c.trusted = map[machine.Ref]bool{}
 	for _, r := range RefsInUse(q) {
+		if c.wellFormed {
+			c.trusted[r] = true
+			continue
+		}
 		g := q.Get(r)
 		trusted := true
 		guards := make([]*smt.Formula, len(g))
@@ -204,6 +228,9 @@ func (c *concretizer) witness(it item, es []machine.Entry, why string, extra ...
 }
 
 func (c *concretizer) search(i int) error {
+	if c.budget.stopped() {
+		return fmt.Errorf("concretization: %w", ErrStopped)
+	}
 	if i < len(c.agenda) {
 		return c.resolve(i)
 	}
@@ -214,14 +241,23 @@ func (c *concretizer) search(i int) error {
 		// An input location no chosen reference reaches: present or absent
 		// as its existence guard decides.
 		mark, agenda := len(c.lits), len(c.agenda)
+		presentOK := false
 		for _, present := range []bool{true, false} {
 			g := info.Exists
 			if !present {
 				g = smt.Not(g)
 			}
-			ok, err := c.satHere(g)
-			if err != nil {
-				return err
+			// The branch is satisfiable: if the location cannot be present
+			// on it, it is absent without asking.
+			ok := !present && !presentOK
+			var err error
+			if !ok {
+				if ok, err = c.satHere(g); err != nil {
+					return err
+				}
+			}
+			if present {
+				presentOK = ok
 			}
 			if !ok {
 				continue
@@ -275,14 +311,38 @@ func (c *concretizer) resolve(i int) error {
 		}
 	}
 	mark, agenda := len(c.lits), len(c.agenda)
-	for _, e := range g {
-		ok, err := c.satHere(e.Guard)
-		if err != nil {
-			return err
+	// The branch is satisfiable (every literal on it was found satisfiable
+	// with the ones before it), so a trusted reference takes one of its
+	// locations on it: when every entry but the last was unsatisfiable,
+	// the last one holds without asking.
+	// A guard that is a literal of the branch holds on it, and then the
+	// other guards of a trusted reference (exclusive with it under φ_q)
+	// cannot: that entry is the only one, and nothing is asked.
+	only := -1
+	if c.trusted[it.ref] {
+		for k, e := range g {
+			if e.Guard.IsTrue() || c.onBranch[e.Guard] > 0 {
+				only = k
+				break
+			}
+		}
+	}
+	taken := false
+	for k, e := range g {
+		if only >= 0 && k != only {
+			continue
+		}
+		ok := only == k || (!taken && k == len(g)-1 && c.trusted[it.ref])
+		var err error
+		if !ok {
+			if ok, err = c.satHere(e.Guard); err != nil {
+				return err
+			}
 		}
 		if !ok {
 			continue
 		}
+		taken = true
 		l := e.Loc
 		if l >= machine.Loc(len(c.q.Locs)) || (l < 0 && l != machine.LNull && l != machine.LUn) {
 			return c.witness(it, []machine.Entry{e}, fmt.Sprintf("location %v does not exist", l), e.Guard)
@@ -297,7 +357,9 @@ func (c *concretizer) resolve(i int) error {
 				return c.witness(it, []machine.Entry{e}, fmt.Sprintf("points to %v, whose existence guard %s does not hold", l, smt.Short(c.q.Locs[l].Exists)))
 			case 0:
 				ex := c.q.Locs[l].Exists
-				if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
+				if ex != nil && (ex.IsTrue() || c.onBranch[ex] > 0) {
+					// ex holds on the branch: ¬ex is unsatisfiable.
+				} else if ok, err := c.satHere(smt.Not(ex)); err != nil || ok {
 					if err != nil {
 						return err
 					}

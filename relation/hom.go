@@ -36,6 +36,15 @@ type Options struct {
 	PruneHC bool
 	// MaxNodes bounds the candidate images tried; ≤ 0 is unbounded.
 	MaxNodes int
+	// Done, if not nil, stops the search when closed (Budget.Done), with
+	// an error wrapping ErrStopped.
+	Done <-chan struct{}
+
+	// satQ, if not nil, memoizes S(φ_q ∧ g) by g for one q across several
+	// searches into it (exact: one per member of P). The members of a GSE
+	// group share most of their structure, so their searches ask largely
+	// the same questions.
+	satQ map[*smt.Formula]bool
 }
 
 // Hom is one homomorphism p ⇀_h q.
@@ -213,8 +222,12 @@ func homomorphisms(p, q *machine.State, solver *smt.Solver, opt Options, yield f
 	if err := checkState(q); err != nil {
 		return 0, fmt.Errorf("q: %w", err)
 	}
+	satOK := opt.satQ
+	if satOK == nil {
+		satOK = map[*smt.Formula]bool{}
+	}
 	s := &homSearch{p: p, q: q, solver: solver, opt: opt, phiQ: q.PathCondition(),
-		satOK: map[*smt.Formula]bool{}, yield: yield}
+		satOK: satOK, yield: yield}
 	if err := s.prepare(); err != nil {
 		return 0, err
 	}
@@ -534,6 +547,9 @@ func (s *homSearch) assign(i int) error {
 		s.nodes++
 		if s.opt.MaxNodes > 0 && s.nodes > s.opt.MaxNodes {
 			return fmt.Errorf("homomorphism search: %d nodes: %w", s.opt.MaxNodes, ErrBudget)
+		}
+		if (Budget{Done: s.opt.Done}).stopped() {
+			return fmt.Errorf("homomorphism search: %w", ErrStopped)
 		}
 		mark := len(s.guards)
 		ok, err := s.tryImage(l, c)

@@ -399,7 +399,7 @@ func genGuardedState(t *rapid.T, prog *javalite.Program) *machine.State {
 func TestPropConcretizeMatchesAllSAT(t *testing.T) {
 	sol := newSolver(t)
 	prog := mustParse(t, linkedListSrc)
-	var ok, bad int
+	var ok, bad, wellFormed int
 	rapid.Check(t, func(t *rapid.T) {
 		q := genGuardedState(t, prog)
 		got, c1, err1 := Concretize(q, sol, DefaultBudget)
@@ -433,8 +433,20 @@ func TestPropConcretizeMatchesAllSAT(t *testing.T) {
 			t.Fatalf("Concretize %v\noracle %v\n%s", g, w, dumpState(q))
 		}
 		ok++
+		// On a well-formed q the search trusts every reference without
+		// asking (exact's path) and must find the same heaps.
+		if v, err := WellFormed(q, sol); err == nil && v == nil {
+			trusted, c3, err3 := concretizeState(q, sol, DefaultBudget, true)
+			if err3 != nil || !c3 {
+				t.Fatalf("well-formed q: concretizeState = %v, %v\n%s", c3, err3, dumpState(q))
+			}
+			if g, w := canon(trusted), canon(want); !slices.Equal(g, w) {
+				t.Fatalf("well-formed q: trusted concretization %v\noracle %v\n%s", g, w, dumpState(q))
+			}
+			wellFormed++
+		}
 	})
-	if ok == 0 || bad == 0 {
-		t.Fatalf("property exercised %d heaps cases and %d witness cases; want both", ok, bad)
+	if ok == 0 || bad == 0 || wellFormed == 0 {
+		t.Fatalf("property exercised %d heaps cases (%d well formed) and %d witness cases; want all", ok, wellFormed, bad)
 	}
 }

@@ -24,7 +24,7 @@ type Result struct {
 // finished without one, Inconclusive when the budget ran out first or the
 // solver could not decide.
 func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
-	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, false)
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, false)
 }
 
 // RepresentsWellFormed is Represents for a q the caller has already found
@@ -32,7 +32,7 @@ func Represents(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
 // p: the Partition driver asks it of every GSE state of a group and every
 // engine state at that control.
 func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget) Result {
-	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes}, true)
+	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, true)
 }
 
 // RepresentsWith is Represents with the homomorphism options of opt (for
@@ -42,18 +42,33 @@ func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt 
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = budget.HomNodes
 	}
+	if opt.Done == nil {
+		opt.Done = budget.Done
+	}
 	return represents(p, q, solver, budget, opt, false)
 }
 
-func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {
+// representedByHeap is represents for a p whose heap is isomorphic to a
+// concretization of q (exact): the isomorphism is a homomorphism with
+// satisfiable HC, so only the checks before the search are made.
+func representedByHeap(p, q *machine.State, solver *smt.Solver) Result {
+	if r, done := representsPre(p, q, solver, true); done {
+		return r
+	}
+	return Result{Outcome: Holds}
+}
+
+// representsPre makes the checks of represents before the search; done
+// is false when they all passed.
+func representsPre(p, q *machine.State, solver *smt.Solver, qChecked bool) (Result, bool) {
 	if err := checkState(p); err != nil {
-		return Result{Outcome: Inconclusive, Reason: "p: " + err.Error()}
+		return Result{Outcome: Inconclusive, Reason: "p: " + err.Error()}, true
 	}
 	if err := checkState(q); err != nil {
-		return Result{Outcome: Inconclusive, Reason: "q: " + err.Error()}
+		return Result{Outcome: Inconclusive, Reason: "q: " + err.Error()}, true
 	}
 	if p.ControlKey() != q.ControlKey() {
-		return Result{Outcome: Fails, Reason: fmt.Sprintf("controls differ: p has %s, q has %s", p.ControlString(), q.ControlString())}
+		return Result{Outcome: Fails, Reason: fmt.Sprintf("controls differ: p has %s, q has %s", p.ControlString(), q.ControlString())}, true
 	}
 	for _, side := range []struct {
 		name string
@@ -65,11 +80,18 @@ func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Opti
 		}
 		v, err := WellFormed(side.st, solver)
 		if err != nil {
-			return Result{Outcome: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}
+			return Result{Outcome: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}, true
 		}
 		if v != nil {
-			return Result{Outcome: Fails, Reason: side.name + " is not well formed: " + v.Error()}
+			return Result{Outcome: Fails, Reason: side.name + " is not well formed: " + v.Error()}, true
 		}
+	}
+	return Result{}, false
+}
+
+func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {
+	if r, done := representsPre(p, q, solver, qChecked); done {
+		return r
 	}
 	// The prune loses no homomorphism that matters here: a partial map
 	// whose guards are already unsatisfiable with φ_q has no completion

@@ -1,0 +1,93 @@
+package relation
+
+import (
+	"encoding/binary"
+	"hash"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Fingerprint writes to w everything of s that the checks of this package
+// read, except the control (η e k beyond the references they hold): the
+// path condition (φ and the facts), the roots in Roots order, every location's class, input
+// flag and existence guard, R, and the guarded value set of every
+// reference in use. Formulas are written by their ID (hash-consed: equal
+// IDs are equal formulas, and an ID is never reused for another formula).
+//
+// Two states with equal fingerprints are indistinguishable to Represents,
+// Exact, Concretize and the well-formedness checks as long as their
+// controls agree with whatever they are compared with: their answers are
+// the same. The lockstep checker uses this to recognize a pair (P, q) it
+// has checked already at an earlier step — a step that only moves the
+// control (a variable lookup, a branch on a boolean) leaves every heap and
+// path condition as they were, and a group of hundreds of GSE states is
+// then checked once instead of at every step.
+func Fingerprint(w hash.Hash, s *machine.State) {
+	var buf [8]byte
+	num := func(x int64) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(x))
+		w.Write(buf[:])
+	}
+	form := func(f *smt.Formula) {
+		if f == nil {
+			num(0)
+			return
+		}
+		num(int64(f.ID()))
+	}
+	if err := checkState(s); err != nil {
+		num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
+		w.Write([]byte(err.Error()))
+		return
+	}
+	// φ and the facts, not PathCondition(): their conjunction is built
+	// anew at every call, and once collected it is interned again under a
+	// new ID, while the state holds φ and the facts themselves.
+	form(s.Phi)
+	for f := s.Facts; f != nil; f = f.Next {
+		form(f.F)
+	}
+	num(-3)
+	// StackOnlyRoots reads values that Roots skips (invalid ones).
+	if StackOnlyRoots(s) != nil {
+		num(-2)
+	}
+	roots := s.Roots()
+	num(int64(len(roots)))
+	for _, r := range roots {
+		num(int64(r))
+	}
+	num(int64(len(s.Locs)))
+	num(int64(len(s.R)))
+	for _, info := range s.Locs {
+		num(int64(len(info.Class.Name)))
+		w.Write([]byte(info.Class.Name))
+		num(int64(len(info.Class.Fields)))
+		// The flags of the engines' state extensions, the identity and the
+		// depth are written too: the relations may not read them all, but
+		// a key that tells more states apart only costs a recheck.
+		flags := int64(0)
+		for i, f := range []bool{info.Input, info.Unresolved, info.MayBeNull, info.Symbolic} {
+			if f {
+				flags |= 1 << i
+			}
+		}
+		num(flags)
+		num(int64(info.Identity))
+		num(int64(info.Depth))
+		form(info.Exists)
+	}
+	for _, r := range s.R {
+		num(int64(r))
+	}
+	for _, r := range RefsInUse(s) {
+		g := s.Get(r)
+		num(int64(r))
+		num(int64(len(g)))
+		for _, e := range g {
+			form(e.Guard)
+			num(int64(e.Loc))
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package relation
+
+import (
+	"crypto/sha256"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/machine"
+)
+
+func fingerprintOf(s *machine.State) [sha256.Size]byte {
+	h := sha256.New()
+	Fingerprint(h, s)
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// TestFingerprint: equal for a clone and for a state whose control moved
+// without touching a reference; different after any change the relations
+// can see (φ, a fact, a guard, a field, an existence guard, a root).
+func TestFingerprint(t *testing.T) {
+	base, l1, l2 := gseListState(t)
+	fp := fingerprintOf(base.s)
+	require.Equal(t, fp, fingerprintOf(base.s.Clone()))
+
+	moved := base.s.Clone()
+	moved.SetValue(machine.VTrue, nil)
+	require.NotEqual(t, base.s.ControlKey(), moved.ControlKey())
+	require.Equal(t, fp, fingerprintOf(moved), "a control change alone is invisible")
+
+	changes := map[string]func(b *builder){
+		"φ":    func(b *builder) { b.and(neq(i4, machine.RNull)) },
+		"fact": func(b *builder) { b.s.AddFact(eq(i4, i7)) },
+		"guard": func(b *builder) {
+			b.set(0, "head", gvs(eq(i4, i7), l1, neq(i4, i7), machine.LNull))
+		},
+		"field":  func(b *builder) { b.to(0, "d0", l1) },
+		"target": func(b *builder) { b.to(0, "head", l2) },
+		"exists": func(b *builder) { b.s.Locs[l1].Exists = neq(i4, machine.RNull) },
+		"new":    func(b *builder) { b.newLoc("Node") },
+		"root": func(b *builder) {
+			r := b.s.StackR()
+			b.s.Set(r, machine.Single(l1))
+			b.s.SetValue(machine.RefVal(r), nil)
+		},
+		"root value": func(b *builder) {
+			r := b.s.Env[0].Ref()
+			b.s.Set(r, gvs(eq(i4, i7), machine.Loc(0), neq(i4, i7), l1))
+		},
+	}
+	seen := map[[sha256.Size]byte]string{fp: "unchanged"}
+	for name, change := range changes {
+		b, _, _ := gseListState(t)
+		b.s = b.s.Clone()
+		change(b)
+		got := fingerprintOf(b.s)
+		require.NotContains(t, seen, got, "%s: same fingerprint as %s", name, seen[got])
+		seen[got] = name
+	}
+}
+
+// TestBudgetDone: a closed Budget.Done stops the searches: inconclusive,
+// never a verdict.
+func TestBudgetDone(t *testing.T) {
+	sol := newSolver(t)
+	p, _, _ := gseListState(t)
+	q, _, _ := gseListState(t)
+	done := make(chan struct{})
+	b := DefaultBudget
+	b.Done = done
+	require.Equal(t, Holds, Exact([]*machine.State{p.s}, q.s, sol, b).Outcome)
+	close(done)
+	r := Represents(p.s, q.s, sol, b)
+	require.Equal(t, Inconclusive, r.Outcome, r.Reason)
+	_, _, err := Concretize(q.s, sol, b)
+	require.ErrorIs(t, err, ErrStopped)
+	require.ErrorIs(t, err, ErrBudget)
+	require.Equal(t, Inconclusive, Exact([]*machine.State{p.s}, q.s, sol, b).Outcome)
+}
