@@ -155,21 +155,34 @@ func bind(env []Value, slot int, v Value) ([]Value, error) {
 // Step: callers that still need it must Clone it first. Every successor has
 // Steps one higher.
 func Step(s *State, h HeapRules, opt Options) ([]Succ, error) {
+	rule, succ, err := StepInPlace(s, h, opt)
+	if err != nil || rule == "" {
+		return succ, err
+	}
+	return []Succ{{S: s, Rule: rule}}, nil
+}
+
+// StepInPlace is Step without the successor list of a common rule: a
+// common rule changes s in place and returns its name (and nil); a heap
+// rule returns "" and the engine's successors, as Step does. Explorers
+// that keep one state and undo its changes (gse.Explore) step through it
+// without allocating a list per step; the rules applied are Step's.
+func StepInPlace(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	if s.Terminal() {
-		return nil, ErrTerminal
+		return "", nil, ErrTerminal
 	}
 	s.Steps++
 	if s.Mode == ModeExpr {
 		rule, err := stepExpr(s, opt)
-		if err != nil {
-			return nil, err
-		}
-		return []Succ{{S: s, Rule: rule}}, nil
+		return rule, nil, err
 	}
 	return stepValue(s, h, opt)
 }
 
-func one(s *State, rule string) ([]Succ, error) { return []Succ{{S: s, Rule: rule}}, nil }
+// heap is a heap rule's answer as stepValue's.
+func heap(succ []Succ, err error) (string, []Succ, error) { return "", succ, err }
+
+func one(_ *State, rule string) (string, []Succ, error) { return rule, nil, nil }
 
 // stepExpr applies the rules whose redex is an expression.
 func stepExpr(s *State, opt Options) (string, error) {
@@ -223,15 +236,16 @@ func stepExpr(s *State, opt Options) (string, error) {
 	return "", fmt.Errorf("machine: no rule for expression %T", s.Expr)
 }
 
-// stepValue applies the rules whose redex is a value and the top frame of k.
-func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
+// stepValue applies the rules whose redex is a value and the top frame of k:
+// a common rule returns its name, a heap rule "" and the engine's successors.
+func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	v, f := s.Val, s.K
 	k := f.Next
 	switch f.Kind {
 	case KField:
-		return h.FieldAccess(s, v.Ref(), f.Expr.(*javalite.FieldAccess), k)
+		return heap(h.FieldAccess(s, v.Ref(), f.Expr.(*javalite.FieldAccess), k))
 	case KWrite:
-		return h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k)
+		return heap(h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k))
 	case KEqL: // Rule: Equals (r-operand eval)
 		eq := f.Expr.(*javalite.Equals)
 		s.SetExpr(eq.R, &Kont{Kind: KEqR, Expr: eq, Val: v, Next: k})
@@ -241,7 +255,7 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 			s.SetValue(BoolVal(v == f.Val), k)
 			return one(s, RuleEqBool)
 		}
-		return h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k)
+		return heap(h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k))
 	case KIf:
 		e := f.Expr.(*javalite.If)
 		if v == VTrue { // Rule: If (true)
@@ -255,7 +269,7 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		saved := s.Env
 		env, err := bind(s.Env, d.Slot, v)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		if opt.VarRestoresEnv {
@@ -275,15 +289,15 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 		if !opt.NullCallProceeds {
 			// Rules: Invoke and Invoke′ (V11, Java reading): the engine
 			// decides whether the receiver is null.
-			return h.Invoke(s, f.Val.Ref(), v, c, k)
+			return heap(h.Invoke(s, f.Val.Ref(), v, c, k))
 		}
 		// Rule: Invoke (V11, paper reading): static lookup, also on null.
-		return []Succ{EnterMethod(s, f.Val.Ref(), v, c, k, opt)}, nil
+		return EnterMethod(s, f.Val.Ref(), v, c, k, opt).Rule, nil, nil
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
 		env, err := bind(s.Env, a.Slot, v)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		s.SetValue(v, k)
@@ -304,11 +318,11 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 	case KPopVar: // Rule: Pop var (V10, Java reading)
 		env, err := bind(s.Env, f.Idx, f.Val)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		s.SetValue(v, k)
 		return one(s, RulePopVar)
 	}
-	return nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
+	return "", nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
 }
