@@ -30,7 +30,10 @@ import (
 //     Initialize rules), so restoring clears the slots of the references
 //     between the saved counters and the current ones.
 //   - η, k, φ's facts and guarded value sets are persistent (never changed
-//     in place), so the saved header still points to what they were.
+//     in place), so the saved header still points to what they were. The
+//     rules allocate the new ones from the state's machine.Arena, which
+//     is reset to its mark at the branch: what the path below allocated is
+//     unreachable from the restored state.
 //
 // The rules applied are the engine's own (Engine.initialize, access,
 // fieldWrite, equalsRef, invoke, which the cloning rules call too) and the
@@ -40,13 +43,14 @@ import (
 // the end states, on the generated stream and the testdata programs.
 //
 // The state a visitor sees is the explorer's working state: it is valid
-// until the visitor returns. A visitor that keeps it must Clone it (Clone
-// copies exactly the parts the explorer changes in place).
+// until the visitor returns. A visitor that keeps it must CloneDeep it
+// (Clone is not enough: its frames, environments and facts are in the
+// arena).
 
 // Explore runs e depth-first from init until every path ends or is cut at
 // bound steps (bound < 0: no bound), like machine.Explore, without copying
 // states. init is consumed. The state passed to visit is valid only during
-// the call.
+// the call (CloneDeep keeps a copy).
 func Explore(ctx context.Context, init *machine.State, e *Engine, bound int, visit machine.Visitor) (machine.Stats, error) {
 	var v func(*machine.State, struct{}, machine.EndKind) bool
 	if visit != nil {
@@ -82,6 +86,8 @@ func ExploreWith[T any](ctx context.Context, init *machine.State, e *Engine, bou
 	var stack []choice
 	opt := e.Opt
 	s, t := init, start
+	s.Arena = &machine.Arena{}
+	defer func() { s.Arena = nil }()
 	n := 0
 	for {
 		// Run the current path to its end.
@@ -155,8 +161,9 @@ func ExploreWith[T any](ctx context.Context, init *machine.State, e *Engine, bou
 // branch is a branching step of rule A (field access on an uninitialized
 // field): the state before the first choice was applied, and the choices.
 type branch struct {
-	saved machine.State // after Step counted the step, before Initialize
-	undo  int           // length of the undo log then
+	saved machine.State     // after Step counted the step, before Initialize
+	undo  int               // length of the undo log then
+	mark  machine.ArenaMark // of s.Arena then
 	initBranches
 	k *machine.Kont
 }
@@ -206,7 +213,7 @@ func (x *inPlace) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Fiel
 		access(s, l, fa.Field, k)
 		return x.ret(s, machine.RuleFieldA), nil
 	}
-	x.pending = branch{saved: *s, undo: len(x.log), initBranches: x.e.branches(s, l, fa.Field), k: k}
+	x.pending = branch{saved: *s, undo: len(x.log), mark: s.Arena.Mark(), initBranches: x.e.branches(s, l, fa.Field), k: k}
 	x.take(s, &x.pending, 0)
 	return x.ret(s, machine.RuleFieldA), nil
 }
@@ -238,6 +245,7 @@ func (x *inPlace) restore(s *machine.State, b *branch) {
 		R[x.log[j].i] = x.log[j].old
 	}
 	x.log = x.log[:b.undo]
+	s.Arena.Reset(b.mark)
 	*s = *sv
 	// Keep the grown arrays: their first entries are the saved ones again.
 	s.L, s.R, s.Locs = L[:len(sv.L)], R[:len(sv.R)], locs[:len(sv.Locs)]

@@ -80,11 +80,22 @@ func exploreBoth(t require.TestingT, p *javalite.Program, k, bound int, opt mach
 
 	e = gse.New(k)
 	e.Opt = opt
-	fast.st, err = gse.ExploreWith(context.Background(), machine.Initial(p), e, bound, 0, trace, visit(&fast))
+	var kept []*machine.State
+	fv := visit(&fast)
+	fast.st, err = gse.ExploreWith(context.Background(), machine.Initial(p), e, bound, 0, trace,
+		func(s *machine.State, h uint64, kind machine.EndKind) bool {
+			kept = append(kept, s.CloneDeep())
+			return fv(s, h, kind)
+		})
 	if err != nil {
 		fast.err = err.Error()
 	}
 	fast.inits = *e.Stats
+	// The deep copies outlive the arena's resets.
+	for i, s := range kept {
+		_, state, _ := strings.Cut(fast.ends[i], "\n")
+		require.Equal(t, state, full(s), "end %d kept by CloneDeep", i)
+	}
 	return ref, fast
 }
 

@@ -137,16 +137,26 @@ func newEnv(m *javalite.Method) []Value {
 	return env
 }
 
+// newEnv is the package's newEnv allocated for s (from its Arena, if any).
+func (s *State) newEnv(m *javalite.Method) []Value {
+	env := s.newValues(m.NumSlots)
+	for i := range env {
+		env[i] = VUndef
+	}
+	return env
+}
+
 // bind returns η[slot ↦ v] without modifying η (environments are shared).
 // A slot outside η is a state no well-typed program reaches under correct
 // rules (a deliberately wrong common rule can make one: the mutant whose
 // caller resumes in η_callee), so it is an error of the step, never a
 // panic: the checker turns it into a verdict.
-func bind(env []Value, slot int, v Value) ([]Value, error) {
+func (s *State) bind(env []Value, slot int, v Value) ([]Value, error) {
 	if slot < 0 || slot >= len(env) {
 		return nil, fmt.Errorf("machine: variable slot %d outside η (%d slots)", slot, len(env))
 	}
-	out := append([]Value(nil), env...)
+	out := s.newValues(len(env))
+	copy(out, env)
 	out[slot] = v
 	return out, nil
 }
@@ -205,32 +215,32 @@ func stepExpr(s *State, opt Options) (string, error) {
 		s.SetValue(RefVal(r), k)
 		return RuleNew, nil
 	case *javalite.FieldAccess: // Rule: Field access (eval)
-		s.SetExpr(e.X, &Kont{Kind: KField, Expr: e, Next: k})
+		s.SetExpr(e.X, s.kont(Kont{Kind: KField, Expr: e, Next: k}))
 		return RuleFieldEval, nil
 	case *javalite.FieldWrite: // Rule: Field write (eval)
-		s.SetExpr(e.Value, &Kont{Kind: KWrite, Expr: e, Next: k})
+		s.SetExpr(e.Value, s.kont(Kont{Kind: KWrite, Expr: e, Next: k}))
 		return RuleWriteEval, nil
 	case *javalite.Equals: // Rule: Equals (l-operand eval)
-		s.SetExpr(e.L, &Kont{Kind: KEqL, Expr: e, Next: k})
+		s.SetExpr(e.L, s.kont(Kont{Kind: KEqL, Expr: e, Next: k}))
 		return RuleEqLEval, nil
 	case *javalite.If: // Rule: If (eval)
-		s.SetExpr(e.Cond, &Kont{Kind: KIf, Expr: e, Next: k})
+		s.SetExpr(e.Cond, s.kont(Kont{Kind: KIf, Expr: e, Next: k}))
 		return RuleIfEval, nil
 	case *javalite.VarDecl: // Rule: Var decl (eval)
-		s.SetExpr(e.Init, &Kont{Kind: KVar, Expr: e, Next: k})
+		s.SetExpr(e.Init, s.kont(Kont{Kind: KVar, Expr: e, Next: k}))
 		return RuleVarEval, nil
 	case *javalite.Call: // Rule: Invoke (object eval)
-		s.SetExpr(e.Recv, &Kont{Kind: KCallRecv, Expr: e, Next: k})
+		s.SetExpr(e.Recv, s.kont(Kont{Kind: KCallRecv, Expr: e, Next: k}))
 		return RuleInvokeObj, nil
 	case *javalite.Assign: // Rule: Assign (eval)
-		s.SetExpr(e.Value, &Kont{Kind: KAssign, Expr: e, Next: k})
+		s.SetExpr(e.Value, s.kont(Kont{Kind: KAssign, Expr: e, Next: k}))
 		return RuleAssignEval, nil
 	case *javalite.Begin: // Rule: Begin (first)
 		next := 1
 		if opt.Mutation.BeginFirstTwice {
 			next = 0 // mutant: the first expression runs again
 		}
-		s.SetExpr(e.Exprs[0], &Kont{Kind: KBegin, Expr: e, Idx: next, Next: k})
+		s.SetExpr(e.Exprs[0], s.kont(Kont{Kind: KBegin, Expr: e, Idx: next, Next: k}))
 		return RuleBeginFirst, nil
 	}
 	return "", fmt.Errorf("machine: no rule for expression %T", s.Expr)
@@ -248,7 +258,7 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		return heap(h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k))
 	case KEqL: // Rule: Equals (r-operand eval)
 		eq := f.Expr.(*javalite.Equals)
-		s.SetExpr(eq.R, &Kont{Kind: KEqR, Expr: eq, Val: v, Next: k})
+		s.SetExpr(eq.R, s.kont(Kont{Kind: KEqR, Expr: eq, Val: v, Next: k}))
 		return one(s, RuleEqREval)
 	case KEqR:
 		if v.IsBool() { // Rule: Equals (bool)
@@ -267,22 +277,22 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
-		env, err := bind(s.Env, d.Slot, v)
+		env, err := s.bind(s.Env, d.Slot, v)
 		if err != nil {
 			return "", nil, err
 		}
 		s.Env = env
 		if opt.VarRestoresEnv {
 			// Rule: Var decl (V10, paper reading): (pop η k).
-			s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+			s.SetExpr(d.Body, s.kont(Kont{Kind: KPop, Env: saved, Next: k}))
 			return one(s, RuleVar)
 		}
 		// Rule: Var decl (V10, Java reading): (popvar x η(x) k).
-		s.SetExpr(d.Body, &Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k})
+		s.SetExpr(d.Body, s.kont(Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k}))
 		return one(s, RuleVar)
 	case KCallRecv: // Rule: Invoke (arg eval)
 		c := f.Expr.(*javalite.Call)
-		s.SetExpr(c.Arg, &Kont{Kind: KCallArg, Expr: c, Val: v, Next: k})
+		s.SetExpr(c.Arg, s.kont(Kont{Kind: KCallArg, Expr: c, Val: v, Next: k}))
 		return one(s, RuleInvokeArg)
 	case KCallArg:
 		c := f.Expr.(*javalite.Call)
@@ -295,7 +305,7 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		return EnterMethod(s, f.Val.Ref(), v, c, k, opt).Rule, nil, nil
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
-		env, err := bind(s.Env, a.Slot, v)
+		env, err := s.bind(s.Env, a.Slot, v)
 		if err != nil {
 			return "", nil, err
 		}
@@ -309,14 +319,14 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			return one(s, RuleBeginLast)
 		}
 		// Rule: Begin (next)
-		s.SetExpr(b.Exprs[f.Idx], &Kont{Kind: KBegin, Expr: b, Idx: f.Idx + 1, Next: k})
+		s.SetExpr(b.Exprs[f.Idx], s.kont(Kont{Kind: KBegin, Expr: b, Idx: f.Idx + 1, Next: k}))
 		return one(s, RuleBeginNext)
 	case KPop: // Rule: Pop
 		s.Env = f.Env
 		s.SetValue(v, k)
 		return one(s, RulePop)
 	case KPopVar: // Rule: Pop var (V10, Java reading)
-		env, err := bind(s.Env, f.Idx, f.Val)
+		env, err := s.bind(s.Env, f.Idx, f.Val)
 		if err != nil {
 			return "", nil, err
 		}
