@@ -69,7 +69,7 @@ func Explore(ctx context.Context, init *machine.State, e *Engine, bound int, vis
 func ExploreWith[T any](ctx context.Context, init *machine.State, e *Engine, bound int, start T,
 	next func(parent T, i int, succ machine.Succ) T, visit func(end *machine.State, carried T, kind machine.EndKind) bool) (machine.Stats, error) {
 	begin := time.Now()
-	x := &inPlace{e: e, atoms: map[atomKey]*smt.Formula{}}
+	x := &inPlace{e: e, atoms: map[uint64]*smt.Formula{}}
 	st := machine.Stats{States: 1}
 	var rules ruleCounter
 	finish := func(complete bool) machine.Stats {
@@ -104,10 +104,12 @@ func ExploreWith[T any](ctx context.Context, init *machine.State, e *Engine, bou
 				kind = machine.EndCut
 				break
 			}
-			n++
+			// ctx at the first step and every 4096th: a context already
+			// done stops even an exploration of a few states.
 			if n&4095 == 0 && ctx.Err() != nil {
 				return finish(false), nil
 			}
+			n++
 			rule, succ, err := machine.StepInPlace(s, x, opt)
 			if err != nil {
 				return finish(false), fmt.Errorf("%s: step %d: %w", e.Name(), s.Steps, err)
@@ -174,9 +176,13 @@ type undoR struct {
 	old machine.Ref
 }
 
-type atomKey struct {
-	r0, r1 machine.Ref
-	eq     bool
+// atomKey packs (r0, r1, eq) into a map key that hashes fast.
+func atomKey(r0, r1 machine.Ref, eq bool) uint64 {
+	k := uint64(uint32(r0))<<33 | uint64(uint32(r1))<<1
+	if eq {
+		k |= 1
+	}
+	return k
 }
 
 // inPlace is the engine's heap rules applied to the working state in place.
@@ -186,7 +192,7 @@ type inPlace struct {
 	e       *Engine
 	log     []undoR
 	pending branch
-	atoms   map[atomKey]*smt.Formula // the comparisons E and E′ record, built once
+	atoms   map[uint64]*smt.Formula // the comparisons E and E′ record, built once
 	one     [1]machine.Succ
 }
 
@@ -273,7 +279,7 @@ func (x *inPlace) EqualsRef(s *machine.State, r0, r1 machine.Ref, _ *javalite.Eq
 // every path through the same code, and a map of small keys is cheaper
 // than hash-consing the formula again.
 func (x *inPlace) atom(r0, r1 machine.Ref, eq bool) *smt.Formula {
-	key := atomKey{r0, r1, eq}
+	key := atomKey(r0, r1, eq)
 	f, ok := x.atoms[key]
 	if !ok {
 		f = atom(r0, r1, eq)
@@ -294,7 +300,7 @@ func (x *inPlace) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *ja
 // ruleCounter counts rule applications by name without hashing the name
 // on every step: rule names are string constants, so the address of a
 // name's bytes identifies it, and a small direct-mapped table on that
-// address finds its counter. A name that collides goes to the map.
+// address finds its counter (open addressing; past 64 names, the map).
 type ruleCounter struct {
 	tab   [64]ruleCount
 	other map[string]int64
@@ -307,18 +313,22 @@ type ruleCount struct {
 
 func (c *ruleCounter) add(rule string, n int64) {
 	p := unsafe.StringData(rule)
-	e := &c.tab[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>58]
-	switch {
-	case e.name == "":
-		e.name, e.n = rule, n
-	case unsafe.StringData(e.name) == p && len(e.name) == len(rule):
-		e.n += n
-	default:
-		if c.other == nil {
-			c.other = map[string]int64{}
+	h := (uint64(uintptr(unsafe.Pointer(p))) * 0x9E3779B97F4A7C15) >> 58
+	for probe := range c.tab {
+		e := &c.tab[(h+uint64(probe))&63]
+		switch {
+		case e.name == "":
+			e.name, e.n = rule, n
+			return
+		case unsafe.StringData(e.name) == p && len(e.name) == len(rule):
+			e.n += n
+			return
 		}
-		c.other[rule] += n
 	}
+	if c.other == nil {
+		c.other = map[string]int64{}
+	}
+	c.other[rule] += n
 }
 
 func (c *ruleCounter) counts() map[string]int64 {
