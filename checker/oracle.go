@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/concrete"
+	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -143,7 +144,9 @@ func (r *run) oracle() error {
 	runs := 0
 	var stop error
 	tooMany := false
-	st, err := machine.ExploreWith(r.ctx, machine.Initial(p), r.gse, r.opt.Steps, oraclePath{},
+	// The copy-free explorer: the paths and order of machine.ExploreWith;
+	// an end state is valid only during the visit (CloneDeep keeps one).
+	st, err := gse.ExploreWith(r.ctx, machine.Initial(p), r.gse, r.opt.Steps, oraclePath{},
 		func(parent oraclePath, _ int, sc machine.Succ) oraclePath { return parent.record(sc) },
 		func(end *machine.State, op oraclePath, kind machine.EndKind) bool {
 			paths++
@@ -187,7 +190,7 @@ func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, 
 	res, err := concrete.InterpretWith(p, h, bound, r.mopt)
 	if err != nil {
 		return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
-			GSE: []*machine.State{end}, Witness: "input heap " + h.String(),
+			GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
 			Reason: "the concrete interpreter cannot run the concretization of this GSE path: " + err.Error()})
 	}
 	want := gseEnd{kind: kind, steps: end.Steps}
@@ -202,7 +205,7 @@ func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, 
 		return nil
 	}
 	return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
-		GSE: []*machine.State{end}, Witness: "input heap " + h.String(),
+		GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
 		Reason: fmt.Sprintf("the GSE path ends %s; the concrete interpreter on its input heap ends %s", want, got)})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 
+	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/machine"
 )
 
@@ -32,17 +33,24 @@ func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error
 	seqs := map[uint64]int{}
 	var paths int64
 	tooMany := false
-	st, err := machine.ExploreWith(r.ctx, s0, eng, r.opt.Steps, hashOf(0, s0),
-		func(parent uint64, _ int, sc machine.Succ) uint64 { return hashOf(parent, sc.S) },
-		func(_ *machine.State, h uint64, _ machine.EndKind) bool {
-			seqs[h]++
-			paths++
-			if r.opt.MaxPaths > 0 && paths > int64(r.opt.MaxPaths) {
-				tooMany = true
-				return false
-			}
-			return true
-		})
+	next := func(parent uint64, _ int, sc machine.Succ) uint64 { return hashOf(parent, sc.S) }
+	visit := func(_ *machine.State, h uint64, _ machine.EndKind) bool {
+		seqs[h]++
+		paths++
+		if r.opt.MaxPaths > 0 && paths > int64(r.opt.MaxPaths) {
+			tooMany = true
+			return false
+		}
+		return true
+	}
+	var st machine.Stats
+	var err error
+	if g, ok := eng.(*gse.Engine); ok {
+		// The copy-free explorer: the paths of machine.ExploreWith.
+		st, err = gse.ExploreWith(r.ctx, s0, g, r.opt.Steps, hashOf(0, s0), next, visit)
+	} else {
+		st, err = machine.ExploreWith(r.ctx, s0, eng, r.opt.Steps, hashOf(0, s0), next, visit)
+	}
 	switch {
 	case err != nil:
 		return nil, 0, undecided(C12, err)

@@ -57,51 +57,82 @@ func only(s *machine.State, r machine.Ref) (machine.Loc, error) {
 // initialized). UN(L,R,φ_g,r,f) has at most one element in GSE (L(r) is a
 // singleton and every guard is true), so the fixpoint is at most one step.
 func (e *Engine) Initialize(s *machine.State, l machine.Loc, f *javalite.Field) []*machine.State {
-	cur := s.Field(l, f)
-	if g := s.Get(cur); len(g) != 1 || g[0].Loc != machine.LUn {
+	if !uninitialized(s, l, f) {
 		return []*machine.State{s}
 	}
-	c := f.Class
-	depth := s.Locs[l].Depth
-	cands := s.InputLocs(c) // ρ(C), taken before a new location is added
-	var out []*machine.State
-
-	// Rule: Initialize (null)
-	sn := s.Clone()
-	rn := sn.FreshR()
-	sn.Set(rn, machine.Single(machine.LNull))
-	sn.SetField(l, f, rn)
-	out = append(out, sn)
-
-	// Rule: Initialize (new), only within the k-bound.
-	if e.K < 0 || depth+1 <= e.K {
-		sw := s.Clone()
-		rw := sw.InitR()
-		lw := sw.NewLoc(machine.LocInfo{Class: c, Input: true, Depth: depth + 1, Identity: rw}, machine.RUn)
-		sw.Set(rw, machine.Single(lw))
-		sw.SetField(l, f, rw)
-		out = append(out, sw)
-	}
-
-	// Rule: Initialize (alias), one branch per (r_a l_a) ∈ ρ(C).
-	for i, a := range cands {
-		sa := s
-		if i < len(cands)-1 {
-			sa = s.Clone()
+	b := e.branches(s, l, f)
+	out := make([]*machine.State, b.n)
+	for i := range out {
+		si := s
+		if i < b.n-1 {
+			si = s.Clone() // every branch starts from s as it is now
 		}
-		ra := sa.FreshR()
-		sa.Set(ra, machine.Single(a.Loc))
-		sa.SetField(l, f, ra)
-		out = append(out, sa)
+		e.initialize(si, b, i)
+		out[i] = si
+	}
+	return out
+}
+
+// uninitialized reports whether R(l, f) still points to l_un.
+func uninitialized(s *machine.State, l machine.Loc, f *javalite.Field) bool {
+	g := s.Get(s.Field(l, f))
+	return len(g) == 1 && g[0].Loc == machine.LUn
+}
+
+// initBranches are the choices of the initialization machine for field f
+// of l, in the order the rules list them: null, new (only within the
+// k-bound), then one alias per (r_a l_a) ∈ ρ(C).
+type initBranches struct {
+	l     machine.Loc
+	f     *javalite.Field
+	newOK bool
+	cands []machine.Entry2 // ρ(C), taken before a new location is added
+	n     int
+}
+
+// branches returns the initialization choices for f of l and counts them
+// in e.Stats.
+func (e *Engine) branches(s *machine.State, l machine.Loc, f *javalite.Field) initBranches {
+	b := initBranches{l: l, f: f, newOK: e.K < 0 || s.Locs[l].Depth+1 <= e.K, cands: s.InputLocs(f.Class)}
+	b.n = 1 + len(b.cands)
+	if b.newOK {
+		b.n++
 	}
 	if e.Stats != nil {
 		e.Stats.Null++
-		if len(out) > 1+len(cands) {
+		if b.newOK {
 			e.Stats.New++
 		}
-		e.Stats.Alias += int64(len(cands))
+		e.Stats.Alias += int64(len(b.cands))
 	}
-	return out
+	return b
+}
+
+// initialize applies choice i of b to s.
+func (e *Engine) initialize(s *machine.State, b initBranches, i int) {
+	l, f := b.l, b.f
+	if i == 0 {
+		// Rule: Initialize (null)
+		rn := s.FreshR()
+		s.Set(rn, machine.Single(machine.LNull))
+		s.SetField(l, f, rn)
+		return
+	}
+	if b.newOK {
+		if i == 1 {
+			// Rule: Initialize (new), only within the k-bound.
+			rw := s.InitR()
+			lw := s.NewLoc(machine.LocInfo{Class: f.Class, Input: true, Depth: s.Locs[l].Depth + 1, Identity: rw}, machine.RUn)
+			s.Set(rw, machine.Single(lw))
+			s.SetField(l, f, rw)
+			return
+		}
+		i--
+	}
+	// Rule: Initialize (alias), one branch per (r_a l_a) ∈ ρ(C).
+	ra := s.FreshR()
+	s.Set(ra, machine.Single(b.cands[i-1].Loc))
+	s.SetField(l, f, ra)
 }
 
 // FieldAccess implements rules A and A′ of RULES.md §5.
@@ -118,74 +149,118 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	// Rule: Field access (A)
 	var out []machine.Succ
 	for _, b := range e.Initialize(s, l, fa.Field) {
-		g := b.Get(b.Field(l, fa.Field))
-		r2 := b.StackR()
-		b.Set(r2, g)
-		b.SetValue(machine.RefVal(r2), k)
+		access(b, l, fa.Field, k)
 		out = append(out, machine.Succ{S: b, Rule: machine.RuleFieldA})
 	}
 	return out, nil
 }
 
+// access is rule A after initialization: a fresh stack reference for the
+// value of R(l, f).
+func access(b *machine.State, l machine.Loc, f *javalite.Field, k *machine.Kont) {
+	g := b.Get(b.Field(l, f))
+	r2 := b.StackR()
+	b.Set(r2, g)
+	b.SetValue(machine.RefVal(r2), k)
+}
+
 // FieldWrite implements rules W and W′ of RULES.md §5.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
+	rule, err := e.fieldWrite(s, r, fw, k, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []machine.Succ{{S: s, Rule: rule}}, nil
+}
+
+// fieldWrite applies W or W′ to s in place and returns the rule; before
+// it overwrites R(l, f) it calls written (if not nil) with the index of
+// that entry in s.R, so that the copy-free explorer can undo the write.
+func (e *Engine) fieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont, written func(i int)) (string, error) {
 	rx := s.Env[fw.Slot].Ref()
 	l, err := only(s, rx)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if l == machine.LNull {
 		// Rule: Field write (W′)
 		s.SetError()
-		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
+		return machine.RuleWriteWNull, nil
 	}
 	// Rule: Field write (W)
 	r2 := s.FreshR()
 	s.Set(r2, s.Get(r))
+	if written != nil {
+		written(int(l)*s.NumFields() + fw.Field.ID)
+	}
 	s.SetField(l, fw.Field, r2)
 	s.SetValue(machine.RefVal(r), k)
-	return []machine.Succ{{S: s, Rule: machine.RuleWriteW}}, nil
+	return machine.RuleWriteW, nil
 }
 
 // EqualsRef implements rules E and E′ of RULES.md §5.
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
-	l0, err := only(s, r0)
+	rule, err := e.equalsRef(s, r0, r1, k, atom)
 	if err != nil {
 		return nil, err
+	}
+	return []machine.Succ{{S: s, Rule: rule}}, nil
+}
+
+// atom is the comparison r0 = r1 (eq) or r0 ≠ r1 as a formula.
+func atom(r0, r1 machine.Ref, eq bool) *smt.Formula {
+	if eq {
+		return smt.Eq(r0, r1)
+	}
+	return smt.Neq(r0, r1)
+}
+
+// equalsRef applies E or E′ to s in place and returns the rule; mk builds
+// the recorded comparison (atom, or a cache of it).
+func (e *Engine) equalsRef(s *machine.State, r0, r1 machine.Ref, k *machine.Kont, mk func(r0, r1 machine.Ref, eq bool) *smt.Formula) (string, error) {
+	l0, err := only(s, r0)
+	if err != nil {
+		return "", err
 	}
 	l1, err := only(s, r1)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if l0 == l1 {
 		// Rule: Equals (E)
-		s.AddFact(smt.Eq(r0, r1))
+		s.AddFact(mk(r0, r1, true))
 		s.SetValue(machine.VTrue, k)
-		return []machine.Succ{{S: s, Rule: machine.RuleEqualsE}}, nil
+		return machine.RuleEqualsE, nil
 	}
 	// Rule: Equals (E′)
-	if e.Opt.Mutation.GSEEqualsNotRecordsEq {
-		s.AddFact(smt.Eq(r0, r1)) // mutant: the wrong fact
-	} else {
-		s.AddFact(smt.Neq(r0, r1))
-	}
+	// (mutant GSEEqualsNotRecordsEq: the wrong fact, r0 = r1)
+	s.AddFact(mk(r0, r1, e.Opt.Mutation.GSEEqualsNotRecordsEq))
 	s.SetValue(machine.VFalse, k)
-	return []machine.Succ{{S: s, Rule: machine.RuleEqualsENot}}, nil
+	return machine.RuleEqualsENot, nil
 }
 
 // Invoke implements rules Invoke and Invoke′ (V11, Java reading, RULES.md
 // §3) on (L R φ η v (r @ m * → k)): a call on a null receiver throws, as
 // A′ and W′ do; otherwise the method is entered.
 func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	l, err := only(s, r)
+	rule, err := e.invoke(s, r, v, c, k)
 	if err != nil {
 		return nil, err
+	}
+	return []machine.Succ{{S: s, Rule: rule}}, nil
+}
+
+// invoke applies Invoke or Invoke′ to s in place and returns the rule.
+func (e *Engine) invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) (string, error) {
+	l, err := only(s, r)
+	if err != nil {
+		return "", err
 	}
 	if l == machine.LNull {
 		// Rule: Invoke′
 		s.SetError()
-		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
+		return machine.RuleInvokeNull, nil
 	}
 	// Rule: Invoke
-	return []machine.Succ{machine.EnterMethod(s, r, v, c, k, e.Opt)}, nil
+	return machine.EnterMethod(s, r, v, c, k, e.Opt).Rule, nil
 }

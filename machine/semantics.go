@@ -86,7 +86,7 @@ func (o Options) WithSemantics(sem Options) Options {
 func EnterMethod(s *State, r Ref, v Value, c *javalite.Call, k *Kont, opt Options) Succ {
 	// Rule: Invoke
 	saved := s.Env
-	env := newEnv(c.Method)
+	env := s.newEnv(c.Method)
 	if opt.InvokeExtendsEnv {
 		// The caller's bindings stay visible in the callee's slots. A
 		// well-typed callee binds every local before reading it, so this
@@ -99,6 +99,6 @@ func EnterMethod(s *State, r Ref, v Value, c *javalite.Call, k *Kont, opt Option
 	if opt.Mutation.InvokePushesCalleeEnv {
 		saved = env // mutant: the caller resumes in η_callee
 	}
-	s.SetExpr(c.Method.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+	s.SetExpr(c.Method.Body, s.kont(Kont{Kind: KPop, Env: saved, Next: k}))
 	return Succ{S: s, Rule: RuleInvoke}
 }

@@ -224,6 +224,11 @@ type State struct {
 
 	NextStack, NextInput, NextFresh Ref
 	Steps                           int
+
+	// Arena, if not nil, is where the rules allocate frames, environments
+	// and facts of this state (arena.go); only an explorer that owns the
+	// state sets it. Clone does not copy it.
+	Arena *Arena
 }
 
 // Fact is a persistent list of path-condition conjuncts.
@@ -335,7 +340,7 @@ func (s *State) PathCondition() *smt.Formula {
 }
 
 // AddFact records a GSE comparison in the path condition.
-func (s *State) AddFact(f *smt.Formula) { s.Facts = &Fact{F: f, Next: s.Facts} }
+func (s *State) AddFact(f *smt.Formula) { s.Facts = s.fact(f, s.Facts) }
 
 // Terminal reports whether the state is (… v end) or (… error end).
 func (s *State) Terminal() bool {
@@ -343,12 +348,15 @@ func (s *State) Terminal() bool {
 }
 
 // Clone returns an independent copy. GVSs, LocInfos, formulas, the
-// environment and the continuation are immutable and shared.
+// environment and the continuation are immutable and shared; the copy has
+// no Arena (of a state that allocates from one, CloneDeep makes a copy
+// that outlives the arena's next reset).
 func (s *State) Clone() *State {
 	c := *s
 	c.Locs = append([]LocInfo(nil), s.Locs...)
 	c.L = append([]GVS(nil), s.L...)
 	c.R = append([]Ref(nil), s.R...)
+	c.Arena = nil
 	return &c
 }
 

@@ -137,16 +137,26 @@ func newEnv(m *javalite.Method) []Value {
 	return env
 }
 
+// newEnv is the package's newEnv allocated for s (from its Arena, if any).
+func (s *State) newEnv(m *javalite.Method) []Value {
+	env := s.newValues(m.NumSlots)
+	for i := range env {
+		env[i] = VUndef
+	}
+	return env
+}
+
 // bind returns η[slot ↦ v] without modifying η (environments are shared).
 // A slot outside η is a state no well-typed program reaches under correct
 // rules (a deliberately wrong common rule can make one: the mutant whose
 // caller resumes in η_callee), so it is an error of the step, never a
 // panic: the checker turns it into a verdict.
-func bind(env []Value, slot int, v Value) ([]Value, error) {
+func (s *State) bind(env []Value, slot int, v Value) ([]Value, error) {
 	if slot < 0 || slot >= len(env) {
 		return nil, fmt.Errorf("machine: variable slot %d outside η (%d slots)", slot, len(env))
 	}
-	out := append([]Value(nil), env...)
+	out := s.newValues(len(env))
+	copy(out, env)
 	out[slot] = v
 	return out, nil
 }
@@ -155,21 +165,34 @@ func bind(env []Value, slot int, v Value) ([]Value, error) {
 // Step: callers that still need it must Clone it first. Every successor has
 // Steps one higher.
 func Step(s *State, h HeapRules, opt Options) ([]Succ, error) {
+	rule, succ, err := StepInPlace(s, h, opt)
+	if err != nil || rule == "" {
+		return succ, err
+	}
+	return []Succ{{S: s, Rule: rule}}, nil
+}
+
+// StepInPlace is Step without the successor list of a common rule: a
+// common rule changes s in place and returns its name (and nil); a heap
+// rule returns "" and the engine's successors, as Step does. Explorers
+// that keep one state and undo its changes (gse.Explore) step through it
+// without allocating a list per step; the rules applied are Step's.
+func StepInPlace(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	if s.Terminal() {
-		return nil, ErrTerminal
+		return "", nil, ErrTerminal
 	}
 	s.Steps++
 	if s.Mode == ModeExpr {
 		rule, err := stepExpr(s, opt)
-		if err != nil {
-			return nil, err
-		}
-		return []Succ{{S: s, Rule: rule}}, nil
+		return rule, nil, err
 	}
 	return stepValue(s, h, opt)
 }
 
-func one(s *State, rule string) ([]Succ, error) { return []Succ{{S: s, Rule: rule}}, nil }
+// heap is a heap rule's answer as stepValue's.
+func heap(succ []Succ, err error) (string, []Succ, error) { return "", succ, err }
+
+func one(_ *State, rule string) (string, []Succ, error) { return rule, nil, nil }
 
 // stepExpr applies the rules whose redex is an expression.
 func stepExpr(s *State, opt Options) (string, error) {
@@ -192,56 +215,57 @@ func stepExpr(s *State, opt Options) (string, error) {
 		s.SetValue(RefVal(r), k)
 		return RuleNew, nil
 	case *javalite.FieldAccess: // Rule: Field access (eval)
-		s.SetExpr(e.X, &Kont{Kind: KField, Expr: e, Next: k})
+		s.SetExpr(e.X, s.kont(Kont{Kind: KField, Expr: e, Next: k}))
 		return RuleFieldEval, nil
 	case *javalite.FieldWrite: // Rule: Field write (eval)
-		s.SetExpr(e.Value, &Kont{Kind: KWrite, Expr: e, Next: k})
+		s.SetExpr(e.Value, s.kont(Kont{Kind: KWrite, Expr: e, Next: k}))
 		return RuleWriteEval, nil
 	case *javalite.Equals: // Rule: Equals (l-operand eval)
-		s.SetExpr(e.L, &Kont{Kind: KEqL, Expr: e, Next: k})
+		s.SetExpr(e.L, s.kont(Kont{Kind: KEqL, Expr: e, Next: k}))
 		return RuleEqLEval, nil
 	case *javalite.If: // Rule: If (eval)
-		s.SetExpr(e.Cond, &Kont{Kind: KIf, Expr: e, Next: k})
+		s.SetExpr(e.Cond, s.kont(Kont{Kind: KIf, Expr: e, Next: k}))
 		return RuleIfEval, nil
 	case *javalite.VarDecl: // Rule: Var decl (eval)
-		s.SetExpr(e.Init, &Kont{Kind: KVar, Expr: e, Next: k})
+		s.SetExpr(e.Init, s.kont(Kont{Kind: KVar, Expr: e, Next: k}))
 		return RuleVarEval, nil
 	case *javalite.Call: // Rule: Invoke (object eval)
-		s.SetExpr(e.Recv, &Kont{Kind: KCallRecv, Expr: e, Next: k})
+		s.SetExpr(e.Recv, s.kont(Kont{Kind: KCallRecv, Expr: e, Next: k}))
 		return RuleInvokeObj, nil
 	case *javalite.Assign: // Rule: Assign (eval)
-		s.SetExpr(e.Value, &Kont{Kind: KAssign, Expr: e, Next: k})
+		s.SetExpr(e.Value, s.kont(Kont{Kind: KAssign, Expr: e, Next: k}))
 		return RuleAssignEval, nil
 	case *javalite.Begin: // Rule: Begin (first)
 		next := 1
 		if opt.Mutation.BeginFirstTwice {
 			next = 0 // mutant: the first expression runs again
 		}
-		s.SetExpr(e.Exprs[0], &Kont{Kind: KBegin, Expr: e, Idx: next, Next: k})
+		s.SetExpr(e.Exprs[0], s.kont(Kont{Kind: KBegin, Expr: e, Idx: next, Next: k}))
 		return RuleBeginFirst, nil
 	}
 	return "", fmt.Errorf("machine: no rule for expression %T", s.Expr)
 }
 
-// stepValue applies the rules whose redex is a value and the top frame of k.
-func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
+// stepValue applies the rules whose redex is a value and the top frame of k:
+// a common rule returns its name, a heap rule "" and the engine's successors.
+func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	v, f := s.Val, s.K
 	k := f.Next
 	switch f.Kind {
 	case KField:
-		return h.FieldAccess(s, v.Ref(), f.Expr.(*javalite.FieldAccess), k)
+		return heap(h.FieldAccess(s, v.Ref(), f.Expr.(*javalite.FieldAccess), k))
 	case KWrite:
-		return h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k)
+		return heap(h.FieldWrite(s, v.Ref(), f.Expr.(*javalite.FieldWrite), k))
 	case KEqL: // Rule: Equals (r-operand eval)
 		eq := f.Expr.(*javalite.Equals)
-		s.SetExpr(eq.R, &Kont{Kind: KEqR, Expr: eq, Val: v, Next: k})
+		s.SetExpr(eq.R, s.kont(Kont{Kind: KEqR, Expr: eq, Val: v, Next: k}))
 		return one(s, RuleEqREval)
 	case KEqR:
 		if v.IsBool() { // Rule: Equals (bool)
 			s.SetValue(BoolVal(v == f.Val), k)
 			return one(s, RuleEqBool)
 		}
-		return h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k)
+		return heap(h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k))
 	case KIf:
 		e := f.Expr.(*javalite.If)
 		if v == VTrue { // Rule: If (true)
@@ -253,37 +277,37 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
-		env, err := bind(s.Env, d.Slot, v)
+		env, err := s.bind(s.Env, d.Slot, v)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		if opt.VarRestoresEnv {
 			// Rule: Var decl (V10, paper reading): (pop η k).
-			s.SetExpr(d.Body, &Kont{Kind: KPop, Env: saved, Next: k})
+			s.SetExpr(d.Body, s.kont(Kont{Kind: KPop, Env: saved, Next: k}))
 			return one(s, RuleVar)
 		}
 		// Rule: Var decl (V10, Java reading): (popvar x η(x) k).
-		s.SetExpr(d.Body, &Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k})
+		s.SetExpr(d.Body, s.kont(Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k}))
 		return one(s, RuleVar)
 	case KCallRecv: // Rule: Invoke (arg eval)
 		c := f.Expr.(*javalite.Call)
-		s.SetExpr(c.Arg, &Kont{Kind: KCallArg, Expr: c, Val: v, Next: k})
+		s.SetExpr(c.Arg, s.kont(Kont{Kind: KCallArg, Expr: c, Val: v, Next: k}))
 		return one(s, RuleInvokeArg)
 	case KCallArg:
 		c := f.Expr.(*javalite.Call)
 		if !opt.NullCallProceeds {
 			// Rules: Invoke and Invoke′ (V11, Java reading): the engine
 			// decides whether the receiver is null.
-			return h.Invoke(s, f.Val.Ref(), v, c, k)
+			return heap(h.Invoke(s, f.Val.Ref(), v, c, k))
 		}
 		// Rule: Invoke (V11, paper reading): static lookup, also on null.
-		return []Succ{EnterMethod(s, f.Val.Ref(), v, c, k, opt)}, nil
+		return EnterMethod(s, f.Val.Ref(), v, c, k, opt).Rule, nil, nil
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
-		env, err := bind(s.Env, a.Slot, v)
+		env, err := s.bind(s.Env, a.Slot, v)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		s.SetValue(v, k)
@@ -295,20 +319,20 @@ func stepValue(s *State, h HeapRules, opt Options) ([]Succ, error) {
 			return one(s, RuleBeginLast)
 		}
 		// Rule: Begin (next)
-		s.SetExpr(b.Exprs[f.Idx], &Kont{Kind: KBegin, Expr: b, Idx: f.Idx + 1, Next: k})
+		s.SetExpr(b.Exprs[f.Idx], s.kont(Kont{Kind: KBegin, Expr: b, Idx: f.Idx + 1, Next: k}))
 		return one(s, RuleBeginNext)
 	case KPop: // Rule: Pop
 		s.Env = f.Env
 		s.SetValue(v, k)
 		return one(s, RulePop)
 	case KPopVar: // Rule: Pop var (V10, Java reading)
-		env, err := bind(s.Env, f.Idx, f.Val)
+		env, err := s.bind(s.Env, f.Idx, f.Val)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		s.Env = env
 		s.SetValue(v, k)
 		return one(s, RulePopVar)
 	}
-	return nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
+	return "", nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
 }

@@ -471,7 +471,15 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 		sol.SetContext(bctx)
 	}
 	start := time.Now()
-	st, err := machine.Explore(bctx, machine.Initial(p), budgeted{eng, bctx}, steps, visit)
+	var st machine.Stats
+	var err error
+	if g, ok := eng.(*gse.Engine); ok {
+		// GSE never blocks inside a rule: the copy-free explorer (same
+		// paths, counts and order as machine.Explore) checks ctx itself.
+		st, err = gse.Explore(bctx, machine.Initial(p), g, steps, visit)
+	} else {
+		st, err = machine.Explore(bctx, machine.Initial(p), budgeted{eng, bctx}, steps, visit)
+	}
 	wall := time.Since(start)
 	overrun := bctx.Err() != nil
 	cancel()
