@@ -90,6 +90,9 @@ type Options struct {
 	OracleMax int
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
+	// NoInvariant skips the engine's own invariant (engine.Invariant:
+	// INV-P), to see the verdict it would mask (invariant.go).
+	NoInvariant bool
 	// Faults, if not nil, injects solver faults (smt.Faults) in Each, the
 	// seed of program i being Faults.Seed + i: for testing that no fault
 	// ever becomes a verdict.
@@ -187,7 +190,7 @@ func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
 	}
-	return eut, nil
+	return eut, knownInvariant(eut)
 }
 
 // Status is the outcome of a check.
@@ -585,6 +588,9 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
 		return err
+	}
+	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Before: before}, eq); err != nil {
+		return err // INV-P, invariant.go
 	}
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)

@@ -110,6 +110,9 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		if err := r.wellFormed(base, v, determinismLemma(rule)); err != nil {
 			return nil, err
 		}
+		if err := r.checkInvariant(base, s.S); err != nil {
+			return nil, err
+		}
 		// Soundness and FEAS: the concretizations of the View.
 		heaps, complete, err := relation.Concretize(v, r.solver, r.opt.Budget)
 		var w *relation.WitnessError
