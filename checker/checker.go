@@ -336,6 +336,12 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
 	r.rep.Lemmas = Applicable(eut)
+	if opt.K < 0 {
+		// KB is a finite-k verdict (a divergence from the check at
+		// k = −1, Run): at k = −1 it is no claim of the check, not one
+		// that was never reached.
+		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == KB })
+	}
 	r.gse = gseEngine(opt, r.mopt)
 	if opt.Versus != "" {
 		err = r.setVersus()
