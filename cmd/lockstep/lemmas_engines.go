@@ -218,18 +218,27 @@ func columnsDoc(multi bool) string {
 // multiEngineDoc explains the columns of the one matrix and their k.
 func multiEngineDoc(svs []*checker.Survey) string {
 	var b strings.Builder
-	b.WriteString("* columns: the summary engine's variants by name (`lockstep variants`), every other engine's as NAME:VARIANT (`lockstep engines`). Engine mutations (pose's `mut-…` variants) are no column: they are the mutation catalog's ([MUTANTS.md](MUTANTS.md)). `fixed+u-st` and `fixed+u-eqand` are seed 004's readings of the summary engine (ENGINES.md §6, [UBER.md](UBER.md), [FINDINGS.md](FINDINGS.md) F5, F6), checked as summary variants (at the summary engine's k, on as many programs as the other engines' columns).\n")
-	sk, ok := 0, false
-	var others []int
+	b.WriteString("* columns: the summary engine's variants by name (`lockstep variants`), every other engine's as NAME:VARIANT (`lockstep engines`). Engine mutations (pose's `mut-…` variants) are no column: they are the mutation catalog's ([MUTANTS.md](MUTANTS.md)).")
+	lineage, sk, summaryCols := false, 0, false
+	unbounded := false // some other engine's column at k = −1
 	for _, sv := range svs {
+		lineage = lineage || strings.HasPrefix(sv.Engine, "summary:fixed+u-")
 		if engineName(sv) == "summary" {
-			sk, ok = sv.Options.K, true
-		} else if !slices.Contains(others, sv.Options.K) {
-			others = append(others, sv.Options.K)
+			sk, summaryCols = sv.Options.K, true
+		} else {
+			unbounded = unbounded || sv.Options.K < 0
 		}
 	}
-	if ok && len(others) == 1 && others[0] < 0 && sk >= 0 {
-		fmt.Fprintf(&b, "* k: the summary engine's columns are checked at k = %d, as `lockstep lemmas -all` checks them (the same stream and bounds give the same numbers); every other engine at k = −1, as ENGINES.md §8.4 says: POSE-J has no k-bound, and the k-bounds of Kiasan and U-DEFER bound another thing than GSE's (resolution time, not read time), so at a finite k they diverge from GSE by design (lemma KB, reported apart: FINDINGS.md KB-1 to KB-3, and the hunts below). At k = −1 GSE and the engine are bounded by the step bound alone, and KB, a finite-k verdict, is no claim of the check (\"–\").\n", sk)
+	if lineage {
+		b.WriteString(" `fixed+u-st` and `fixed+u-eqand` are seed 004's readings of the summary engine (ENGINES.md §6, [UBER.md](UBER.md), [FINDINGS.md](FINDINGS.md) F5, F6), checked as summary variants (at the summary engine's k, on as many programs as the other engines' columns).")
+	}
+	b.WriteString("\n")
+	if unbounded {
+		b.WriteString("* k: ")
+		if summaryCols && sk >= 0 {
+			fmt.Fprintf(&b, "the summary engine's columns are checked at k = %d, as `lockstep lemmas -all` checks them (the same stream and bounds give the same numbers); ", sk)
+		}
+		b.WriteString("lazier, lazier#, pose and uber at k = −1, as ENGINES.md §8.4 says: POSE-J has no k-bound, and the k-bounds of Kiasan and U-DEFER bound another thing than GSE's (resolution time, not read time), so at a finite k they diverge from GSE by design (lemma KB, reported apart: FINDINGS.md KB-1 to KB-3). At k = −1 GSE and the engine are bounded by the step bound alone, and KB, a finite-k verdict, is no claim of the check (\"–\").\n")
 	}
 	return b.String()
 }
