@@ -26,7 +26,7 @@ import (
 func init() {
 	register(&command{
 		name:  "lemmas",
-		short: "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant (or all, as docs/LEMMAS.md) on generated programs",
+		short: "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant, every variant (-all), or every engine in one matrix (-engines all, docs/LEMMAS.md) on generated programs",
 		usage: "[-engine NAME[:VARIANT] | -variant NAME | -all | -engines all|NAME,…] [-n N] [-seed S] [flags]",
 		run:   runLemmas,
 	})
