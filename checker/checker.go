@@ -588,15 +588,15 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
 	step := eq.Steps
+	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: eq.ControlString(), GSE: P, Before: before}, eq); err != nil {
+		return err // INV-P, invariant.go
+	}
 	q, err := r.view(P, eq, before, rule)
 	if err != nil {
 		return err
 	}
 	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
 		return err
-	}
-	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Before: before}, eq); err != nil {
-		return err // INV-P, invariant.go
 	}
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)

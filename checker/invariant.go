@@ -12,12 +12,15 @@ import (
 // View: POSE-J's View canonicalizes its symbolic locations away and reads
 // one of two aliased symbols where INV-P says they agree, so a state can
 // break the invariant in a way exactness does not see yet. It is checked
-// on every engine state a step makes, after the View's well-formedness
-// and before exactness, like the other checks of a state on its own: where
-// a step breaks both, the invariant names the cause (P-MERGE: the write
-// lost for an alias) and exactness its effect (a GSE state not
-// represented), and the verdict names the cause. Options.NoInvariant skips
-// it, to see the verdict beneath.
+// on every engine state a step makes, first: before the View, because the
+// View may rely on it (POSE-J's View picks one of two aliased symbols'
+// fields where INV-P says they agree), so a View that fails on a state
+// breaking the invariant is the engine's failure, not the View's (the
+// lemma matrix found such a state of pose-published-merge reported as
+// VIEW, docs/FINDINGS.md P-MERGE); and before exactness, so that where a
+// step breaks both, the verdict names the cause (P-MERGE: the write lost
+// for an alias) rather than its effect (a GSE state not represented).
+// Options.NoInvariant skips it, to see the verdict beneath.
 
 // checkInvariant checks eut's invariant, if it states one, on q, the
 // engine's state after a step; v carries the evidence of the caller
