@@ -90,6 +90,9 @@ type Options struct {
 	OracleMax int
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
+	// NoInvariant skips the engine's own invariant (engine.Invariant:
+	// INV-P), to see the verdict it would mask (invariant.go).
+	NoInvariant bool
 	// Faults, if not nil, injects solver faults (smt.Faults) in Each, the
 	// seed of program i being Faults.Seed + i: for testing that no fault
 	// ever becomes a verdict.
@@ -187,7 +190,7 @@ func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
 	}
-	return eut, nil
+	return eut, knownInvariant(eut)
 }
 
 // Status is the outcome of a check.
@@ -337,6 +340,12 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
 	r.rep.Lemmas = Applicable(eut)
+	if opt.K < 0 {
+		// KB is a finite-k verdict (a divergence from the check at
+		// k = −1, Run): at k = −1 it is no claim of the check, not one
+		// that was never reached.
+		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == KB })
+	}
 	r.gse = gseEngine(opt, r.mopt)
 	if opt.Versus != "" {
 		err = r.setVersus()
@@ -583,6 +592,9 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
 	step := eq.Steps
+	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: eq.ControlString(), GSE: P, Before: before}, eq); err != nil {
+		return err // INV-P, invariant.go
+	}
 	q, err := r.view(P, eq, before, rule)
 	if err != nil {
 		return err

@@ -34,6 +34,9 @@ const (
 	FEAS Lemma = "FEAS" // no empty engine state
 	VIEW Lemma = "VIEW" // the View is deterministic and total
 	KB   Lemma = "KB"   // finite-k agreement of the k-bounds
+	// INVP is POSE-J's invariant (ENGINES.md §4.3), checked on the
+	// engine's own states through engine.Invariant.
+	INVP Lemma = "INV-P" // aliased symbols agree on every field initialized in both
 	// VS compares two engines without GSE (Options.Versus).
 	VS Lemma = "VS" // same concretizations at every common control
 
@@ -46,7 +49,7 @@ const (
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, VS, GPC, ORC}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, INVP, VS, GPC, ORC}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -71,6 +74,7 @@ var Claim = map[Lemma]string{
 	FEAS: "the View of every engine state has a concretization (no empty engine state)",
 	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",
 	KB:   "at a finite k the engine agrees with GSE as it does at k = −1 (finite-k divergence, reported apart from exactness)",
+	INVP: "two symbolic locations of one class agree, in every world of φ where their symbols are equal, on every field initialized in both (POSE-J's INV-P, ENGINES.md §4.3; pinpoints P-MERGE)",
 	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
 	GPC:  "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
 	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps)",
@@ -81,10 +85,12 @@ var Claim = map[Lemma]string{
 // machine of its own (engine.Initializer); C13 holds only for
 // OnePerControl engines (a Partition engine has several paths per
 // sequence by design), P1–P3, FEAS and KB only for Partition engines; VIEW
-// only when the View is not the identity (engine.IdentityView). P4 is a
-// claim across engines, never decided on one program.
+// only when the View is not the identity (engine.IdentityView); an
+// engine's own invariant (INV-P) only for an engine.Invariant that names
+// it. P4 is a claim across engines, never decided on one program.
 func Applicable(eut engine.UnderTest) []Lemma {
 	_, init := eut.(engine.Initializer)
+	inv := invariantLemma(eut)
 	_, identity := eut.(engine.IdentityView)
 	part := eut.Shape() == engine.Partition
 	var out []Lemma
@@ -106,12 +112,25 @@ func Applicable(eut engine.UnderTest) []Lemma {
 			if identity {
 				continue
 			}
+		case INVP:
+			if inv != l {
+				continue
+			}
 		case P4, VS:
 			continue
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// invariantLemma is the lemma of eut's own invariant (engine.Invariant),
+// "" when it states none.
+func invariantLemma(eut engine.UnderTest) Lemma {
+	if inv, ok := eut.(engine.Invariant); ok {
+		return Lemma(inv.InvariantName())
+	}
+	return ""
 }
 
 // representationLemma is the lemma whose claim "rule preserves ⊏" covers a

@@ -101,12 +101,16 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 	for i, s := range sibs {
 		rule := s.Rule
 		lemma := representationLemma(rule)
+		base := Verdict{Rule: rule, Step: s.S.Steps, Control: s.S.ControlString(), GSE: g.states, Before: before}
+		if err := r.checkInvariant(base, s.S); err != nil {
+			return nil, err // invariant.go
+		}
 		v, err := r.view(g.states, s.S, before, rule)
 		if err != nil {
 			return nil, err
 		}
 		views[i] = v
-		base := Verdict{Rule: rule, Step: s.S.Steps, Control: s.S.ControlString(), GSE: g.states, Summary: v, Before: before}
+		base.Summary = v
 		if err := r.wellFormed(base, v, determinismLemma(rule)); err != nil {
 			return nil, err
 		}

@@ -237,3 +237,22 @@ func Canonical(spec string) (string, error) {
 type IdentityView interface {
 	IdentityView()
 }
+
+// Invariant is implemented by engines that state an invariant of their own
+// states, beyond what the relations read through the View (POSE-J's INV-P,
+// ENGINES.md §4.3: aliased symbols agree on every field initialized in
+// both). The checker checks it on every engine state a step makes (the
+// state itself, not its View) and reports a failure as the lemma of the
+// catalog the invariant names. An engine states at most one invariant;
+// several claims of one engine belong in one check under one name.
+type Invariant interface {
+	// InvariantName is the invariant's lemma in the checker's catalog
+	// ("INV-P"); a name outside the catalog is refused when the engine is
+	// built for a check.
+	InvariantName() string
+	// CheckInvariant checks the invariant on s, a state the engine made.
+	// It returns "" when the invariant holds, else why it fails. An
+	// undecided solver answer is an error (smt.Undecided), never a
+	// failure; s must not be modified.
+	CheckInvariant(s *machine.State) (failure string, err error)
+}

@@ -3,6 +3,7 @@ package pose
 import (
 	"fmt"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -61,3 +62,19 @@ func CheckINVP(s *machine.State, solver *smt.Solver) (*relation.Violation, error
 	}
 	return nil, nil
 }
+
+// InvariantName implements engine.Invariant: INV-P is a lemma of the
+// checker's catalog.
+func (e *Engine) InvariantName() string { return "INV-P" }
+
+// CheckInvariant implements engine.Invariant with CheckINVP, asking the
+// engine's solver (the checker's worker's).
+func (e *Engine) CheckInvariant(s *machine.State) (string, error) {
+	v, err := CheckINVP(s, e.solver)
+	if err != nil || v == nil {
+		return "", err
+	}
+	return v.Error(), nil
+}
+
+var _ engine.Invariant = (*Engine)(nil)

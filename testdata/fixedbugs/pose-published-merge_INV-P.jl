@@ -2,8 +2,12 @@
 ; still ⊥ in one branch of a merge gets a fresh initial-value symbol, so a write made in the other branch through an alias is
 ; lost; the write's successor is not exact (docs/POSE.md). Confirmed with
 ; `lockstep check -engine pose:pose-published-merge -k -1 testdata/programs/pose_merge.jl` on 2026-11-23.
+; The checker checks POSE-J's invariant INV-P before the View and exactness (checker/invariant.go), so the verdict
+; names the cause: at the write, l1.f and l2.f are one field where i4 = i7, both initialized, with
+; different values. Beneath it (checker.Options.NoInvariant) the same step breaks L3, Field write (W):
+; a GSE state of the group is not represented (checker TestInvariantPinpointsPMerge).
 ; variant: pose:pose-published-merge
-; expect: L3 Field write (W)
+; expect: INV-P Field write (W)
 ; k: -1
 ; steps: 150
 ; holds: pose:world-exact
