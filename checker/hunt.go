@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,9 @@ type HuntResult struct {
 	// First is the lemma of the first violation found, or "".
 	First   Lemma
 	Elapsed time.Duration
+	// Undecided lists the inconclusive programs in stream order, so that a
+	// user can look at each one (a time limit, a budget, an unknown answer).
+	Undecided []Undecided
 }
 
 // Counterexample is a violation found by Hunt and its shrunk form.
@@ -103,6 +107,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 			holds.Add(1)
 		case Inconclusive:
 			inconcl.Add(1)
+			res.Undecided = append(res.Undecided, Undecided{Index: i, Seed: ps, Lemma: rep.Verdict.Lemma, Reason: rep.Verdict.Reason})
 		case Violated:
 			res.Violated++
 			l := rep.Verdict.Lemma
@@ -125,6 +130,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 		return nil, err
 	}
 	res.Programs, res.Holds, res.Inconclusive = int(done.Load()), int(holds.Load()), int(inconcl.Load())
+	slices.SortFunc(res.Undecided, func(a, b Undecided) int { return a.Index - b.Index })
 	for _, cx := range res.Counterexamples {
 		if h.Shrinking != nil {
 			h.Shrinking(cx.Found.Verdict.Lemma)

@@ -58,6 +58,7 @@ type LemmaStat struct {
 type Undecided struct {
 	Index  int   // position in the stream
 	Seed   int64 // ProgramSeed
+	Lemma  Lemma // the lemma of the inconclusive verdict (Hunt only)
 	Reason string
 }
 

@@ -238,6 +238,35 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
 }
 
+// undecidedJSON is one inconclusive program of a generated run (check
+// -gen, lemmas).
+type undecidedJSON struct {
+	Index  int    `json:"index"`
+	Seed   int64  `json:"program_seed"`
+	Lemma  string `json:"lemma,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// maxUndecidedLines bounds the inconclusive programs listed in the text
+// output (the JSON lists all of them).
+const maxUndecidedLines = 10
+
+// printUndecided lists the inconclusive programs for people, with the
+// command that checks one of them alone.
+func printUndecided(w io.Writer, sum genSummary) {
+	for i, u := range sum.Undecided {
+		if i == maxUndecidedLines {
+			fmt.Fprintf(w, "  … and %d more (-json lists them all)\n", len(sum.Undecided)-i)
+			break
+		}
+		fmt.Fprintf(w, "  inconclusive: program %d: %s: %s\n", u.Index, u.Lemma, u.Reason)
+	}
+	if len(sum.Undecided) > 0 {
+		u := sum.Undecided[0]
+		fmt.Fprintf(w, "  (check program %d alone: lockstep check -gen -seed %d -n %d -shard %d/%d, with the same flags)\n", u.Index, sum.StreamSeed, sum.N, u.Index, sum.N)
+	}
+}
+
 // genSummary is the JSON result of a generated run.
 type genSummary struct {
 	Variant        string              `json:"variant"`
@@ -258,6 +287,9 @@ type genSummary struct {
 	Seed           int64               `json:"failing_seed,omitempty"`
 	Index          int                 `json:"failing_index,omitempty"`
 	FoundLines     int                 `json:"found_lines,omitempty"`
+	// Undecided lists the inconclusive programs: their index in the
+	// stream (check one alone with -shard INDEX/N), the lemma and why.
+	Undecided []undecidedJSON `json:"inconclusive_programs,omitempty"`
 	// Interrupted: a signal stopped the run; the counts are what finished.
 	Interrupted bool   `json:"interrupted"`
 	Signal      string `json:"signal,omitempty"`
@@ -295,6 +327,9 @@ func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, se
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds
 	}
+	for _, u := range res.Undecided {
+		sum.Undecided = append(sum.Undecided, undecidedJSON{Index: u.Index, Seed: u.Seed, Lemma: string(u.Lemma), Reason: u.Reason})
+	}
 	interrupted := ctx.Err() != nil
 	if interrupted {
 		sum.Interrupted = true
@@ -323,6 +358,7 @@ func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, se
 			}
 			fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
 				head, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
+			printUndecided(stdout, sum)
 		}
 		return result
 	}

@@ -46,4 +46,16 @@ func TestExitCodes(t *testing.T) {
 	require.Equal(t, exitInconclusive, sum.ExitCode)
 	require.False(t, sum.Interrupted)
 	require.Equal(t, 2, sum.Inconclusive)
+	// Each inconclusive program is listed, in stream order, with its lemma.
+	require.Len(t, sum.Undecided, 2)
+	for i, u := range sum.Undecided {
+		require.Equal(t, i, u.Index)
+		require.NotEmpty(t, u.Lemma)
+		require.NotEmpty(t, u.Reason)
+	}
+	out.Reset()
+	code = run([]string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed"}, &out, &errb)
+	require.Equal(t, exitInconclusive, code)
+	require.Contains(t, out.String(), "inconclusive: program 1:")
+	require.Contains(t, out.String(), "-shard 0/2")
 }

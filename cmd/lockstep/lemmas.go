@@ -256,12 +256,6 @@ type lemmaJSON struct {
 	ProgramIndex   int                 `json:"program_index,omitempty"`
 }
 
-type undecidedJSON struct {
-	Index  int    `json:"index"`
-	Seed   int64  `json:"program_seed"`
-	Reason string `json:"reason"`
-}
-
 func toSurveyJSON(sv *checker.Survey) surveyJSON {
 	j := surveyJSON{
 		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
@@ -274,7 +268,7 @@ func toSurveyJSON(sv *checker.Survey) surveyJSON {
 			Summary: s.Summary(sv), Checks: s.Checks, Programs: s.Programs, Violations: s.Violations,
 		}
 		for _, u := range s.Undecided {
-			lj.Undecided = append(lj.Undecided, undecidedJSON{u.Index, u.Seed, u.Reason})
+			lj.Undecided = append(lj.Undecided, undecidedJSON{Index: u.Index, Seed: u.Seed, Reason: u.Reason})
 		}
 		if cx := s.Counterexample; cx != nil {
 			r := cx.Shrunk.JSON()

@@ -223,11 +223,13 @@ func mergeChecks(parts []json.RawMessage, asJSON bool, stdout io.Writer) error {
 		m.Holds += g.Holds
 		m.Inconclusive += g.Inconclusive
 		m.Violated += g.Violated
+		m.Undecided = append(m.Undecided, g.Undecided...)
 		m.Seconds = max(m.Seconds, g.Seconds)
 		if g.Counterexample != nil && (cx == nil || g.Index < cx.Index) {
 			cx = g
 		}
 	}
+	slices.SortFunc(m.Undecided, func(a, b undecidedJSON) int { return a.Index - b.Index })
 	if m.Seconds > 0 {
 		m.PerSecond = float64(m.Programs) / m.Seconds
 	}
@@ -241,6 +243,7 @@ func mergeChecks(parts []json.RawMessage, asJSON bool, stdout io.Writer) error {
 	} else if cx == nil {
 		fmt.Fprintf(stdout, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s; %d shards)\n",
 			m.Variant, m.Programs, m.Holds, m.Inconclusive, m.Seconds, m.PerSecond, len(gs))
+		printUndecided(stdout, m)
 	} else {
 		fmt.Fprintf(stdout, "variant %s: counterexample at program %d of the stream (program seed %d; found with %d lines",
 			m.Variant, m.Index, m.Seed, m.FoundLines)
