@@ -42,8 +42,9 @@ import (
 // reports both.
 //
 // An exploration that could not finish (the timeout, MaxPaths, a solver
-// answer unknown) makes every claim on that engine inconclusive, never a
-// pass and never a failure.
+// answer unknown) makes the claims on that engine inconclusive, never a
+// pass and never a failure, unless its counts, lower bounds, decide the
+// claim all the same (compareClaim).
 
 // OrderClaim is one inequality of P4: #Less ≤ #More paths.
 type OrderClaim struct {
@@ -73,8 +74,8 @@ type OrderOptions struct {
 	Semantics machine.Options
 	// Claims are the inequalities to compare (nil: P4Claims).
 	Claims []OrderClaim
-	// MaxPaths bounds the ends of each exploration (0: none); Timeout the
-	// whole program (0: none). Exceeding either is inconclusive.
+	// MaxPaths bounds the ends of each exploration (0: none); Timeout each
+	// engine's exploration (0: none). Exceeding either is inconclusive.
 	MaxPaths int
 	Timeout  time.Duration
 }
@@ -235,18 +236,36 @@ func statusWord(s Status) string {
 
 // Order explores each engine of opt's claims on p, on its own, from the
 // initial state to the step bound, and compares their path counts claim by
-// claim. An error is a failure of the tool (an engine's rule failed); an
-// exploration that could not decide makes its claims inconclusive.
+// claim. opt.Timeout bounds each engine's exploration. Order binds solver
+// to the context of each exploration (derived from ctx) while it runs, so
+// that the timeout interrupts a Z3 check in flight, and unbinds it at the
+// end; a timeout cancels a solver for good (smt.SetContext), so Order goes
+// on with solvers of its own, and the caller must replace a solver that
+// comes back canceled (solver.Canceled()). An error is a failure of the
+// tool (an engine's rule failed); an exploration that could not decide
+// makes its claims inconclusive.
 func Order(ctx context.Context, p *javalite.Program, opt OrderOptions, solver *smt.Solver) (*OrderReport, error) {
 	start := time.Now()
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
 	rep := &OrderReport{Program: p, K: opt.K, Steps: opt.Steps, Engines: opt.Engines(), Counts: map[string]PathCounts{}}
+	s := solver
+	defer func() {
+		if s != solver {
+			s.Close()
+		}
+		solver.SetContext(nil)
+	}()
 	for _, spec := range rep.Engines {
-		c, err := countPaths(ctx, p, spec, opt, solver)
+		if s.Canceled() && ctx.Err() == nil {
+			if s != solver {
+				s.Close()
+			}
+			var err error
+			if s, err = smt.NewSolver(); err != nil {
+				s = solver
+				return nil, err
+			}
+		}
+		c, err := countPathsBound(ctx, p, spec, opt, s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", spec, err)
 		}
@@ -259,19 +278,44 @@ func Order(ctx context.Context, p *javalite.Program, opt OrderOptions, solver *s
 	return rep, nil
 }
 
-// compareClaim decides #less ≤ #more from two explorations.
+// countPathsBound is countPaths under opt.Timeout, with s bound to it.
+func countPathsBound(ctx context.Context, p *javalite.Program, spec string, opt OrderOptions, s *smt.Solver) (PathCounts, error) {
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	s.SetContext(ctx)
+	// Unbound before cancel runs (defers run last in, first out): ending
+	// a bound context cancels the solver for good.
+	defer s.SetContext(nil)
+	return countPaths(ctx, p, spec, opt, s)
+}
+
+// compareClaim decides #less ≤ #more from two explorations. The counts of
+// an exploration that could not finish are lower bounds, which still
+// decide the claim when the other side finished: a finished less below
+// more's lower bound holds, a finished more below less's lower bound
+// fails.
 func compareClaim(c OrderClaim, less, more PathCounts) OrderClaimResult {
 	res := OrderClaimResult{OrderClaim: c, Cut: less.Cut > 0 || more.Cut > 0}
+	lessDone, moreDone := less.Undecided == "", more.Undecided == ""
 	switch {
-	case less.Undecided != "":
-		res.Status, res.Reason = Inconclusive, c.Less+": "+less.Undecided
-	case more.Undecided != "":
-		res.Status, res.Reason = Inconclusive, c.More+": "+more.Undecided
-	case less.Paths() <= more.Paths():
+	case lessDone && less.Paths() <= more.Paths():
 		res.Status = Holds
-	default:
+	case moreDone && less.Paths() > more.Paths():
 		res.Status = Violated
 		res.Reason = fmt.Sprintf("%s has %d paths, %s %d", c.Less, less.Paths(), c.More, more.Paths())
+	case !lessDone:
+		res.Status, res.Reason = Inconclusive, c.Less+": "+less.Undecided
+	default:
+		res.Status, res.Reason = Inconclusive, c.More+": "+more.Undecided
+	}
+	if res.Status != Inconclusive && (!lessDone || !moreDone) {
+		if res.Reason != "" {
+			res.Reason += "; "
+		}
+		res.Reason += "decided on a lower bound"
 	}
 	if res.Cut && res.Status != Inconclusive {
 		if res.Reason != "" {

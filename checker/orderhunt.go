@@ -65,80 +65,48 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 	}
 	var done, holds, inconcl atomic.Int64
 	var mu sync.Mutex
-	n := h.Shard.Len(h.N)
-	workers := max(1, min(h.Workers, n))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errc := make(chan error, workers)
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := smt.NewSolver()
-			if err != nil {
-				errc <- err
-				cancel()
-				return
-			}
-			defer s.Close()
-			s.SetContext(wctx)
-			for {
-				j := int(next.Add(1) - 1)
-				if j >= n || wctx.Err() != nil {
-					return
-				}
-				i := h.Shard.Index(j)
-				ps := ProgramSeed(h.Seed, i)
-				p := ProgramOf(ps)
-				rep, err := Order(wctx, p, opt, s)
-				if err != nil {
-					errc <- fmt.Errorf("program %d (seed %d): %w\n%s", i, ps, err, javalite.Print(p))
-					cancel()
-					return
-				}
-				if wctx.Err() != nil && rep.Status() == Inconclusive {
-					return // cut short by the caller: says nothing
-				}
-				mu.Lock()
-				for _, c := range rep.Claims {
-					t := res.Tally[c.OrderClaim]
-					switch c.Status {
-					case Holds:
-						t.Held++
-						if !c.Cut {
-							t.HeldUncut++
-						}
-					case Violated:
-						t.Failed++
-						if !c.Cut {
-							t.FailedUncut++
-						}
-						if old := res.Counterexamples[c.OrderClaim]; old == nil || (claimCut(old.Found, c.OrderClaim) && !c.Cut) {
-							res.Counterexamples[c.OrderClaim] = &OrderCounterexample{Claim: c.OrderClaim, Found: rep, Seed: ps, Index: i}
-						}
-					case Inconclusive:
-						t.Inconclusive++
-					}
-				}
-				switch rep.Status() {
-				case Inconclusive:
-					inconcl.Add(1)
+	err := OrderEach(ctx, opt, h.Shard.Len(h.N), h.Workers,
+		func(j int) (*javalite.Program, string) {
+			i := h.Shard.Index(j)
+			ps := ProgramSeed(h.Seed, i)
+			return ProgramOf(ps), fmt.Sprintf("program %d (seed %d)", i, ps)
+		},
+		func(j int, rep *OrderReport) {
+			i := h.Shard.Index(j)
+			mu.Lock()
+			for _, c := range rep.Claims {
+				t := res.Tally[c.OrderClaim]
+				switch c.Status {
 				case Holds:
-					holds.Add(1)
-				}
-				mu.Unlock()
-				d := done.Add(1)
-				if h.Progress != nil {
-					h.Progress(d, holds.Load(), inconcl.Load())
+					t.Held++
+					if !c.Cut {
+						t.HeldUncut++
+					}
+				case Violated:
+					t.Failed++
+					if !c.Cut {
+						t.FailedUncut++
+					}
+					if old := res.Counterexamples[c.OrderClaim]; old == nil || (claimCut(old.Found, c.OrderClaim) && !c.Cut) {
+						res.Counterexamples[c.OrderClaim] = &OrderCounterexample{Claim: c.OrderClaim, Found: rep, Seed: ProgramSeed(h.Seed, i), Index: i}
+					}
+				case Inconclusive:
+					t.Inconclusive++
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	if err := <-errc; err != nil {
+			switch rep.Status() {
+			case Inconclusive:
+				inconcl.Add(1)
+			case Holds:
+				holds.Add(1)
+			}
+			mu.Unlock()
+			d := done.Add(1)
+			if h.Progress != nil {
+				h.Progress(d, holds.Load(), inconcl.Load())
+			}
+		})
+	if err != nil {
 		return nil, err
 	}
 	res.Programs = int(done.Load())
@@ -153,6 +121,67 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// OrderEach runs Order on programs 0..n-1 (program(i) gives the i-th and
+// a name for it) on workers goroutines and hands every report to visit as
+// it completes (concurrently: visit synchronizes itself), like Each, with
+// a solver per worker, replaced when a timeout has canceled it (Order). A failure of the tool stops the run and is returned; programs
+// cut short because ctx ended are not reported.
+func OrderEach(ctx context.Context, opt OrderOptions, n, workers int, program func(i int) (*javalite.Program, string), visit func(i int, rep *OrderReport)) error {
+	workers = max(1, min(workers, n))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s *smt.Solver
+			defer func() {
+				if s != nil {
+					s.Close()
+				}
+			}()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if s == nil {
+					var err error
+					if s, err = smt.NewSolver(); err != nil {
+						errc <- err
+						cancel()
+						return
+					}
+				}
+				p, name := program(i)
+				rep, err := Order(ctx, p, opt, s)
+				if s.Canceled() {
+					s.Close()
+					s = nil
+				}
+				if err != nil {
+					if ctx.Err() != nil {
+						return
+					}
+					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
+					cancel()
+					return
+				}
+				if ctx.Err() != nil && rep.Status() == Inconclusive {
+					return // cut short by the caller: says nothing
+				}
+				visit(i, rep)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	return <-errc
 }
 
 // claimCut reports whether claim c of rep was compared with cut paths.
@@ -258,13 +287,16 @@ func OrderProperty(ctx context.Context, t TB, opt OrderOptions, c OrderClaim, un
 			if solver, err = smt.NewSolver(); err != nil {
 				rt.Fatalf("lockstep: %v", err)
 			}
-			solver.SetContext(ctx)
 		}
 		p := gen.Program().Draw(rt, "program")
 		if ctx.Err() != nil {
 			rt.Skipf("interrupted")
 		}
 		rep, err := Order(ctx, p, opt, solver)
+		if solver.Canceled() { // the timeout: a canceled solver is finished
+			solver.Close()
+			solver = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				rt.Skipf("interrupted")

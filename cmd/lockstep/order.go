@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -169,29 +170,29 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	return orderFiles(ctx, opt, progs, *asJSON, stdout)
+	return orderFiles(ctx, opt, *workers, progs, *asJSON, stdout)
 }
 
-// orderFiles compares the claims on each file, one after the other.
-func orderFiles(ctx context.Context, opt checker.OrderOptions, progs []*javalite.Program, asJSON bool, stdout io.Writer) error {
-	sol, err := smt.NewSolver()
-	if err != nil {
-		return err
+// orderFiles compares the claims on each file (on workers), and prints
+// the reports in the order of the files.
+func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, progs []*javalite.Program, asJSON bool, stdout io.Writer) error {
+	reps := make([]*checker.OrderReport, len(progs))
+	var mu sync.Mutex
+	err := checker.OrderEach(ctx, opt, len(progs), workers,
+		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
+		func(i int, rep *checker.OrderReport) {
+			mu.Lock()
+			reps[i] = rep
+			mu.Unlock()
+		})
+	if ctx.Err() != nil {
+		return errInterrupted
 	}
-	defer sol.Close()
-	sol.SetContext(ctx)
+	if err != nil {
+		return internalError{err}
+	}
 	worst := checker.Holds
-	for _, p := range progs {
-		rep, err := checker.Order(ctx, p, opt, sol)
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return internalError{fmt.Errorf("%s: %w", p.File, err)}
-		}
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
+	for _, rep := range reps {
 		switch st := rep.Status(); {
 		case st == checker.Violated:
 			worst = st
@@ -204,7 +205,7 @@ func orderFiles(ctx context.Context, opt checker.OrderOptions, progs []*javalite
 			}
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: ", p.File)
+		fmt.Fprintf(stdout, "%s: ", rep.Program.File)
 		fmt.Fprint(stdout, rep.Text())
 	}
 	switch worst {
