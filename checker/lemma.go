@@ -82,7 +82,8 @@ var Claim = map[Lemma]string{
 // OnePerControl engines (a Partition engine has several paths per
 // sequence by design), P1–P3, FEAS and KB only for Partition engines; VIEW
 // only when the View is not the identity (engine.IdentityView). P4 is a
-// claim across engines, never decided on one program.
+// claim across engines, never decided by the check of one engine: Order
+// (order.go, `lockstep order`) reports it program by program.
 func Applicable(eut engine.UnderTest) []Lemma {
 	_, init := eut.(engine.Initializer)
 	_, identity := eut.(engine.IdentityView)

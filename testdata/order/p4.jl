@@ -93,15 +93,18 @@
 ; (this $ n) $ h it must resolve a location beyond the bound with no candidate (KB-2 in
 ; docs/FINDINGS.md: Kiasan resolves against the objects that exist at resolution time, GSE against
 ; those at the read), so one control-flow sequence GSE completes is lost and lazier# has fewer
-; paths than the one-per-sequence summary engine: 6 against 7. The check reports KB. At k = -1
+; paths than the one-per-sequence summary engine: 6 against 7. The check reports KB; alias-pending
+; (KB-2's repair) holds and has 16 paths. At k = -1
 ; every claim holds (13 ≤ 162 ≤ 220 ≤ 1985).
 ; k: 1
 ; steps: 200
 ; count summary:fixed: 2v 5e
 ; count lazier#: 1v 5e 1stuck
+; count lazier#:alias-pending: 7v 9e
 ; count lazier: 1v 7e 2stuck
 ; count gse: 11v 12e
 ; fails: summary:fixed ≤ lazier#
+; holds: summary:fixed ≤ lazier#:alias-pending
 ; holds: lazier# ≤ lazier
 ; holds: lazier ≤ gse
 (((class A ([B f] [A h])
