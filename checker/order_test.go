@@ -65,7 +65,7 @@ func TestOrderPaperPrograms(t *testing.T) {
 	opt := DefaultOrderOptions()
 	opt.Steps = 1000
 	for _, c := range []struct {
-		file                       string
+		file                          string
 		summary, lazierS, lazier, gse int64
 	}{
 		{"swap.jl", 2, 3, 7, 8},
