@@ -88,7 +88,7 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 						t.FailedUncut++
 					}
 					if old := res.Counterexamples[c.OrderClaim]; old == nil || (claimCut(old.Found, c.OrderClaim) && !c.Cut) {
-						res.Counterexamples[c.OrderClaim] = &OrderCounterexample{Claim: c.OrderClaim, Found: rep, Seed: ProgramSeed(h.Seed, i), Index: i}
+						res.Counterexamples[c.OrderClaim] = &OrderCounterexample{Claim: c.OrderClaim, Found: rep, Shrunk: rep, Seed: ProgramSeed(h.Seed, i), Index: i}
 					}
 				case Inconclusive:
 					t.Inconclusive++
