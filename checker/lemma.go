@@ -87,7 +87,8 @@ var Claim = map[Lemma]string{
 // sequence by design), P1–P3, FEAS and KB only for Partition engines; VIEW
 // only when the View is not the identity (engine.IdentityView); an
 // engine's own invariant (INV-P) only for an engine.Invariant that names
-// it. P4 is a claim across engines, never decided on one program.
+// it. P4 is a claim across engines, never decided by the check of one
+// engine: Order (order.go, `lockstep order`) reports it program by program.
 func Applicable(eut engine.UnderTest) []Lemma {
 	_, init := eut.(engine.Initializer)
 	inv := invariantLemma(eut)

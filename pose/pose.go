@@ -118,7 +118,7 @@ func (e *Engine) sat(f *smt.Formula) (bool, error) {
 	e.stats.SatQueries++
 	ok, err := e.solver.Sat(f)
 	if err != nil {
-		return false, fmt.Errorf("pose: S(%v): %w", f, err)
+		return false, fmt.Errorf("pose: S(%s): %w", smt.Short(f), err)
 	}
 	return ok, nil
 }

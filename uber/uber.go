@@ -193,7 +193,7 @@ func (e *Engine) Shape() engine.Shape { return engine.OnePerControl }
 func (e *Engine) sat(f *smt.Formula) (bool, error) {
 	ok, err := e.solver.Sat(f)
 	if err != nil {
-		return false, fmt.Errorf("uber: S(%v): %w", f, err)
+		return false, fmt.Errorf("uber: S(%s): %w", smt.Short(f), err)
 	}
 	return ok, nil
 }
