@@ -265,6 +265,30 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
 	var mu sync.Mutex // guards smallest: rapid runs in a goroutine of its own
 	var smallest *Report
+	shrinkWithRapid(ctx, seed, shrinkTime, func(tb *shrinkTB) func(*rapid.T) {
+		return sameLemma(ctx, tb, opt, orig.Verdict.Lemma, func(r *Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
+				smallest = r
+			}
+		})
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if smallest == nil {
+		return orig, false
+	}
+	return smallest, true
+}
+
+// shrinkWithRapid runs rapid once, from the program of seed, with the
+// property made by prop, for at most shrinkTime of shrinking: rapid's
+// command-line flags are process-wide, so the run holds rapidMu and
+// restores them after. When ctx ends it returns at once; rapid, whose every
+// further case is then skipped by the property, winds down on its own (and
+// holds rapidMu until it has).
+func shrinkWithRapid(ctx context.Context, seed int64, shrinkTime time.Duration, prop func(*shrinkTB) func(*rapid.T)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -285,31 +309,15 @@ func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time
 			return
 		}
 		tb := &shrinkTB{}
-		prop := sameLemma(ctx, tb, opt, orig.Verdict.Lemma, func(r *Report) {
-			mu.Lock()
-			defer mu.Unlock()
-			if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
-				smallest = r
-			}
-		})
-		rapid.Check(tb, prop)
+		rapid.Check(tb, prop(tb))
 		for i := len(tb.cleanups) - 1; i >= 0; i-- {
 			tb.cleanups[i]()
 		}
 	}()
-	// When ctx ends, the smallest counterexample so far is the answer at
-	// once; rapid, whose every further case is skipped, winds down on its
-	// own (and holds rapidMu until it has).
 	select {
 	case <-done:
 	case <-ctx.Done():
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if smallest == nil {
-		return orig, false
-	}
-	return smallest, true
 }
 
 // sameLemma is Property restricted to failures of one lemma, so that

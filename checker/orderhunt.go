@@ -2,7 +2,6 @@ package checker
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -216,41 +215,15 @@ func ShrinkOrder(ctx context.Context, opt OrderOptions, c OrderClaim, seed int64
 	one.Claims = []OrderClaim{c}
 	var mu sync.Mutex
 	var smallest *javalite.Program
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		rapidMu.Lock()
-		defer rapidMu.Unlock()
-		saved := map[string]string{}
-		for _, name := range []string{"rapid.seed", "rapid.checks", "rapid.shrinktime", "rapid.nofailfile"} {
-			if f := flag.CommandLine.Lookup(name); f != nil {
-				saved[name] = f.Value.String()
-			}
-		}
-		defer func() {
-			for name, v := range saved {
-				_ = flag.CommandLine.Set(name, v)
-			}
-		}()
-		if err := setRapid(uint64(seed), shrinkTime); err != nil {
-			return
-		}
-		tb := &shrinkTB{}
-		rapid.Check(tb, OrderProperty(ctx, tb, one, c, uncut, func(p *javalite.Program) {
+	shrinkWithRapid(ctx, seed, shrinkTime, func(tb *shrinkTB) func(*rapid.T) {
+		return OrderProperty(ctx, tb, one, c, uncut, func(p *javalite.Program) {
 			mu.Lock()
 			defer mu.Unlock()
 			if smallest == nil || Lines(p) <= Lines(smallest) {
 				smallest = p
 			}
-		}))
-		for i := len(tb.cleanups) - 1; i >= 0; i-- {
-			tb.cleanups[i]()
-		}
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
+		})
+	})
 	mu.Lock()
 	p := smallest
 	mu.Unlock()
