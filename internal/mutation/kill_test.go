@@ -26,7 +26,7 @@ func TestKillOnProgram(t *testing.T) {
 		{"lazier:default+lazier-no-null-read", checker.P2, "A", `(this $ f)`},
 		{"lazier:default+resolve-fresh-beyond-k", checker.KB, "A", `((this $ f) $ f)`}, // at its own k = 0
 		{"lazier#:default+ifnull-forget-nonnull", checker.L9, "bool", `((this $ f) = null)`},
-		{"pose:world-exact+no-update", checker.L3, "bool",
+		{"pose:world-exact+no-update", checker.INVP, "bool", // INV-P at the write, before L3
 			`(var bool y := (var A z := (this $ f) in (begin (z $ f := (new A)) true)) in true)`},
 		{"uber:defer+m-drop-null", checker.L2, "bool", `(((this $ f) $ f) = null)`},
 	}
