@@ -471,19 +471,33 @@ func (d *decider) pathVer(i int32) uint64 {
 func (d *decider) value(i int) (tri, int) {
 	l := &d.pend[i]
 	if l.at != 0 && d.untouched(l.n, l.at) {
+		if entryCacheCheck != nil {
+			v, open := d.evalOpen(l.n)
+			entryCacheCheck(v == l.val && open == int(l.open))
+		}
 		return l.val, int(l.open)
 	}
-	v := d.eval(l.n)
+	v, open := d.evalOpen(l.n)
+	l.val, l.open, l.at = v, int32(open), d.clock
+	return v, open
+}
+
+// entryCacheCheck, set only by a test, is told at every use of a pending
+// entry's cached value whether a fresh evaluation agrees with it.
+var entryCacheCheck func(agrees bool)
+
+// evalOpen is eval(n) and, when open, how many operands of n are open.
+func (d *decider) evalOpen(n int32) (tri, int) {
+	v := d.eval(n)
 	open := 0
 	if v == triOpen {
-		c := &d.nodes[l.n]
+		c := &d.nodes[n]
 		for _, k := range d.kids[c.k0:c.k1] {
 			if d.stamp[k] == d.epoch && d.memo[k] == triOpen {
 				open++
 			}
 		}
 	}
-	l.val, l.open, l.at = v, int32(open), d.clock
 	return v, open
 }
 
