@@ -532,7 +532,13 @@ func (d *decider) search() bool {
 	}
 	d.nextEpoch()
 	best, bestOpen := -1, 0
-	for i, l := range d.pend {
+	// Newest entries first: the question's own disjunctions, then those of
+	// the deepest assumptions, are the ones the latest assertions touch, so
+	// the units and conflicts are found there; scanning φ's old
+	// disjunctions first (in order of assertion) made unsat questions of
+	// the concretizer take three times as many search nodes.
+	for i := len(d.pend) - 1; i >= 0; i-- {
+		l := d.pend[i]
 		if l.n < 0 || l.off {
 			continue // being split on above, or known true
 		}
