@@ -245,7 +245,6 @@ func (d *decider) undo(m mark) {
 		d.parent[c] = c
 		d.size[r] -= d.size[c]
 		d.touch(c)
-		d.touch(r)
 	}
 	d.unions = d.unions[:m.unions]
 	for _, i := range d.done[m.done:] {
@@ -303,7 +302,6 @@ func (d *decider) unionIdx(a, b int32) bool {
 	d.parent[rb] = ra
 	d.size[ra] += d.size[rb]
 	d.touch(rb)
-	d.touch(ra)
 	d.unions = append(d.unions, [2]int32{rb, ra})
 	// Whatever was separated from rb's class is now separated from ra's.
 	w := d.stride / 64
@@ -434,9 +432,12 @@ func (d *decider) eval(n int32) tri {
 // the parent pointer of a constant on x's path to its root changes (a
 // union sets the absorbed root's, an undo resets it), and a bit of the
 // current roots only when it is set or cleared; every such change touches
-// (stamps with a new clock) the constants it writes: union and undo of a
-// union both roots, a separation bit set or cleared the root of its row
-// (both rows of a pair are set and cleared). So if no constant on the path
+// (stamps with a new clock) the constant whose pointer it writes (union:
+// the absorbed root; undo: the root it restores), and a separation bit
+// set or cleared the root of its row (both rows of a pair are set and
+// cleared). The surviving root of a union is not touched: its own pointer
+// and the finds of its members do not change, and the bits its row gains
+// from the absorbed root's are set (and touched) one by one. So if no constant on the path
 // of any constant of a pending entry has been touched since its value was
 // computed, every parent pointer on those paths and every bit between
 // their roots is what it was then, and so is the value, whatever happened
