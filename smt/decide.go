@@ -70,6 +70,11 @@ type plit struct {
 	n   int32
 	pos bool
 	off bool // known true under the state: skipped until undone
+	// The entry's last value and open operand count, computed when the
+	// clock read at (0: never); see fresh.
+	val  tri
+	open int32
+	at   uint64
 }
 
 // cnode is a formula compiled for evaluation: refs by dense index, operands
@@ -140,6 +145,15 @@ type decider struct {
 	stamp []uint32
 	epoch uint32
 
+	// Class versions (see fresh): clock counts the changes of the state;
+	// ver[i] is the clock of the last change of constant i's parent
+	// pointer, or of a separation bit in its row while a root; pv/pvAt
+	// memoize pathVer per epoch.
+	clock uint64
+	ver   []uint64
+	pv    []uint64
+	pvAt  []uint32
+
 	work   int
 	gaveUp bool
 
@@ -167,6 +181,9 @@ func (d *decider) index(r Ref) int32 {
 	d.idx[r] = i
 	d.parent = append(d.parent, i)
 	d.size = append(d.size, 1)
+	d.ver = append(d.ver, 0)
+	d.pv = append(d.pv, 0)
+	d.pvAt = append(d.pvAt, 0)
 	if int(i) >= d.stride {
 		d.grow(int(i) + 1)
 	}
@@ -200,6 +217,7 @@ func (d *decider) setSep(a, b int32) {
 		if d.bits[x/64]&(1<<(x%64)) == 0 {
 			d.bits[x/64] |= 1 << (x % 64)
 			d.seps = append(d.seps, p)
+			d.touch(p[0])
 		}
 	}
 }
@@ -219,12 +237,14 @@ func (d *decider) undo(m mark) {
 	for _, p := range d.seps[m.seps:] {
 		x := int(p[0])*d.stride + int(p[1])
 		d.bits[x/64] &^= 1 << (x % 64)
+		d.touch(p[0])
 	}
 	d.seps = d.seps[:m.seps]
 	for j := len(d.unions) - 1; j >= m.unions; j-- {
 		c, r := d.unions[j][0], d.unions[j][1]
 		d.parent[c] = c
 		d.size[r] -= d.size[c]
+		d.touch(c)
 	}
 	d.unions = d.unions[:m.unions]
 	for _, i := range d.done[m.done:] {
@@ -281,6 +301,7 @@ func (d *decider) unionIdx(a, b int32) bool {
 	}
 	d.parent[rb] = ra
 	d.size[ra] += d.size[rb]
+	d.touch(rb)
 	d.unions = append(d.unions, [2]int32{rb, ra})
 	// Whatever was separated from rb's class is now separated from ra's.
 	w := d.stride / 64
@@ -403,6 +424,95 @@ func (d *decider) eval(n int32) tri {
 	return v
 }
 
+// Values of pending entries kept across search nodes and questions.
+//
+// The value of a formula depends only on the classes of its constants and
+// on the separation bits between those classes: on find of each constant
+// and on the bit of each pair of their roots. find(x) can change only when
+// the parent pointer of a constant on x's path to its root changes (a
+// union sets the absorbed root's, an undo resets it), and a bit of the
+// current roots only when it is set or cleared; every such change touches
+// (stamps with a new clock) the constant whose pointer it writes (union:
+// the absorbed root; undo: the root it restores), and a separation bit
+// set or cleared the root of its row (both rows of a pair are set and
+// cleared). The surviving root of a union is not touched: its own pointer
+// and the finds of its members do not change, and the bits its row gains
+// from the absorbed root's are set (and touched) one by one. So if no constant on the path
+// of any constant of a pending entry has been touched since its value was
+// computed, every parent pointer on those paths and every bit between
+// their roots is what it was then, and so is the value, whatever happened
+// elsewhere, deeper in the search, or in questions in between. An entry
+// whose constants' paths are untouched is not evaluated again; any other
+// is, as before. The values, the open counts and so the splits are the
+// same as without the cache: answers, models and search order do not
+// change, only the work.
+
+func (d *decider) touch(i int32) {
+	d.clock++
+	d.ver[i] = d.clock
+}
+
+// pathVer is the newest touch of a constant on i's path to its root,
+// memoized per epoch (the state does not change within one).
+func (d *decider) pathVer(i int32) uint64 {
+	if d.pvAt[i] == d.epoch {
+		return d.pv[i]
+	}
+	v := d.ver[i]
+	if p := d.parent[i]; p != i {
+		v = max(v, d.pathVer(p))
+	}
+	d.pv[i], d.pvAt[i] = v, d.epoch
+	return v
+}
+
+// value is the value of pending entry i and, when open, how many of its
+// operands are open: from the entry's cache when no constant of it was
+// touched since (see above), else evaluated and cached.
+func (d *decider) value(i int) (tri, int) {
+	l := &d.pend[i]
+	if l.at != 0 && d.untouched(l.n, l.at) {
+		if entryCacheCheck != nil {
+			v, open := d.evalOpen(l.n)
+			entryCacheCheck(v == l.val && open == int(l.open))
+		}
+		return l.val, int(l.open)
+	}
+	v, open := d.evalOpen(l.n)
+	l.val, l.open, l.at = v, int32(open), d.clock
+	return v, open
+}
+
+// entryCacheCheck, set only by a test, is told at every use of a pending
+// entry's cached value whether a fresh evaluation agrees with it.
+var entryCacheCheck func(agrees bool)
+
+// evalOpen is eval(n) and, when open, how many operands of n are open.
+func (d *decider) evalOpen(n int32) (tri, int) {
+	v := d.eval(n)
+	open := 0
+	if v == triOpen {
+		c := &d.nodes[n]
+		for _, k := range d.kids[c.k0:c.k1] {
+			if d.stamp[k] == d.epoch && d.memo[k] == triOpen {
+				open++
+			}
+		}
+	}
+	return v, open
+}
+
+// untouched reports whether no constant on the path of a constant of node
+// n was touched after clock at.
+func (d *decider) untouched(n int32, at uint64) bool {
+	for _, x := range d.nodeRefs(n) {
+		if d.pathVer(x) > at {
+			return false
+		}
+	}
+	return true
+}
+
 // splitEarly: the scan of search stops at the first open disjunction with
 // at most this many open operands (one: a unit, which propagates without a
 // real split). Measured: 0 and 1 cost alike; a larger value, more nodes.
@@ -423,11 +533,17 @@ func (d *decider) search() bool {
 	}
 	d.nextEpoch()
 	best, bestOpen := -1, 0
-	for i, l := range d.pend {
+	// Newest entries first: the question's own disjunctions, then those of
+	// the deepest assumptions, are the ones the latest assertions touch, so
+	// the units and conflicts are found there; scanning φ's old
+	// disjunctions first (in order of assertion) made unsat questions of
+	// the concretizer take three times as many search nodes.
+	for i := len(d.pend) - 1; i >= 0; i-- {
+		l := d.pend[i]
 		if l.n < 0 || l.off {
 			continue // being split on above, or known true
 		}
-		v := d.eval(l.n)
+		v, open := d.value(i)
 		if v != triOpen {
 			if (v == triTrue) != l.pos {
 				return false
@@ -437,13 +553,6 @@ func (d *decider) search() bool {
 			d.pend[i].off = true
 			d.done = append(d.done, int32(i))
 			continue
-		}
-		c := d.nodes[l.n]
-		open := 0
-		for _, k := range d.kids[c.k0:c.k1] {
-			if d.stamp[k] == d.epoch && d.memo[k] == triOpen {
-				open++
-			}
 		}
 		if best < 0 || open < bestOpen {
 			best, bestOpen = i, open
@@ -465,7 +574,11 @@ func (d *decider) search() bool {
 	l := d.pend[best]
 	c := d.nodes[l.n]
 	// An open disjunction evaluated every operand (none absorbed), so the
-	// memo says which are open.
+	// memo says which are open; a value from the entry's cache is
+	// evaluated again here to fill the memo of this node.
+	if d.stamp[l.n] != d.epoch {
+		d.eval(l.n)
+	}
 	open := make([]*Formula, 0, bestOpen)
 	for _, k := range d.kids[c.k0:c.k1] {
 		if d.memo[k] == triOpen {
@@ -534,6 +647,7 @@ func (d *decider) reset() {
 	d.undo(mark{})
 	clear(d.idx)
 	d.parent, d.size = d.parent[:0], d.size[:0]
+	d.ver, d.pv, d.pvAt = d.ver[:0], d.pv[:0], d.pvAt[:0]
 	clear(d.local)
 	d.nodes, d.kids, d.memo, d.stamp = d.nodes[:0], d.kids[:0], d.memo[:0], d.stamp[:0]
 	clear(d.nrefs)
@@ -561,7 +675,7 @@ func (d *decider) push(f *Formula) {
 		if l.off {
 			continue
 		}
-		switch v := d.eval(l.n); {
+		switch v, _ := d.value(i); {
 		case v == triOpen:
 		case (v == triTrue) == l.pos:
 			d.pend[i].off = true
@@ -578,6 +692,7 @@ func (d *decider) nextEpoch() {
 	d.epoch++
 	if d.epoch == 0 { // wrapped: forget every stamp
 		clear(d.stamp)
+		clear(d.pvAt)
 		d.epoch = 1
 	}
 }
