@@ -160,6 +160,14 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 				}
 			}
 		}
+		// GPC on the states this sibling represents, against its View:
+		// their own facts hold in their heaps (a), and the View's φ implies
+		// each of them lifted (b), as for a OnePerControl engine.
+		if len(P) > 0 {
+			if err := r.checkGPC(P, v, before, rule); err != nil {
+				return nil, err // gsepc.go
+			}
+		}
 		out = append(out, pair{P: P, q: s.S})
 	}
 	// P2, cover: every GSE state is represented by some sibling.

@@ -68,3 +68,26 @@ func TestReferenceLemmasKill(t *testing.T) {
 		})
 	}
 }
+
+// TestReferenceLemmasKillPartition: GPC is checked in the Partition driver
+// too, on the GSE states each sibling represents against its View: a GSE
+// that records a wrong comparison fact is caught with lazier# as the
+// engine under test.
+func TestReferenceLemmasKillPartition(t *testing.T) {
+	s, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	src := `(((class A ([A f]) ((bool main [bool x] ((this $ f) = null))))) (A main))`
+	opt := DefaultOptions()
+	opt.Engine, opt.K = "lazier#", -1
+	rep, err := Run(context.Background(), parse(t, src), opt, s)
+	require.NoError(t, err)
+	require.Equal(t, Holds, rep.Verdict.Status, "the unmutated rules hold: %s", rep.Text(false))
+	require.Positive(t, rep.Checked[GPC])
+	opt.Semantics.Mutation = machine.Mutation{GSEEqualsNotRecordsEq: true}
+	rep, err = Run(context.Background(), parse(t, src), opt, s)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
+	require.Equal(t, GPC, rep.Verdict.Lemma, rep.Text(false))
+	t.Logf("%s: %s", rep.Verdict.Lemma, rep.Verdict.Reason)
+}
