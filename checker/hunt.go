@@ -161,6 +161,40 @@ func stream(ctx context.Context, opt Options, n int, seed int64, shard Shard, wo
 // decided to stop), programs cut short by it are not reported: their
 // inconclusive verdict would say nothing.
 func Each(ctx context.Context, opt Options, n, workers int, program func(i int) (*javalite.Program, string), visit func(i int, rep *Report)) error {
+	return eachProgram(ctx, n, workers, func(ctx context.Context) (func(i int) (*Report, bool, error), func(), error) {
+		s, err := smt.NewSolver()
+		if err != nil {
+			return nil, nil, err
+		}
+		// A Z3 check in flight when ctx ends is interrupted, and no
+		// answer obtained after that reaches a verdict (smt.SetContext).
+		s.SetContext(ctx)
+		check := func(i int) (*Report, bool, error) {
+			p, name := program(i)
+			if err := applyFaults(s, opt.Faults, i); err != nil {
+				return nil, false, err
+			}
+			rep, err := Run(ctx, p, opt, s)
+			if rep != nil && opt.Faults != nil {
+				rep.Faults = s.FaultStats()
+			}
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
+			}
+			return rep, ctx.Err() == nil || rep.Verdict.Status != Inconclusive, nil
+		}
+		return check, s.Close, nil
+	}, visit)
+}
+
+// eachProgram is the worker pool of Each and OrderEach: workers
+// goroutines take the programs 0..n-1 in turn. Each goroutine calls start
+// once, with the pool's context (ended by the caller or by the first
+// failure), for its own check function and the function that releases what
+// it holds. check(i) returns the report of program i, whether to hand it to
+// visit (not when ctx ending cut it short: that verdict would say
+// nothing), or a failure of the tool, which stops the run and is returned.
+func eachProgram[R any](ctx context.Context, n, workers int, start func(ctx context.Context) (check func(i int) (R, bool, error), stop func(), err error), visit func(i int, rep R)) error {
 	workers = max(1, min(workers, n))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -171,40 +205,27 @@ func Each(ctx context.Context, opt Options, n, workers int, program func(i int) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := smt.NewSolver()
+			check, stop, err := start(ctx)
 			if err != nil {
 				errc <- err
 				cancel()
 				return
 			}
-			defer s.Close()
-			// A Z3 check in flight when ctx ends is interrupted, and no
-			// answer obtained after that reaches a verdict (smt.SetContext).
-			s.SetContext(ctx)
+			defer stop()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				p, name := program(i)
-				if err := applyFaults(s, opt.Faults, i); err != nil {
+				rep, report, err := check(i)
+				if err != nil {
 					errc <- err
 					cancel()
 					return
 				}
-				rep, err := Run(ctx, p, opt, s)
-				if rep != nil && opt.Faults != nil {
-					rep.Faults = s.FaultStats()
+				if report {
+					visit(i, rep)
 				}
-				if err != nil {
-					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
-					cancel()
-					return
-				}
-				if ctx.Err() != nil && rep.Verdict.Status == Inconclusive {
-					return
-				}
-				visit(i, rep)
 			}
 		}()
 	}

@@ -124,63 +124,41 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 
 // OrderEach runs Order on programs 0..n-1 (program(i) gives the i-th and
 // a name for it) on workers goroutines and hands every report to visit as
-// it completes (concurrently: visit synchronizes itself), like Each, with
-// a solver per worker, replaced when a timeout has canceled it (Order). A failure of the tool stops the run and is returned; programs
-// cut short because ctx ended are not reported.
+// it completes (concurrently: visit synchronizes itself), like Each (the
+// same pool, eachProgram), with a solver per worker, replaced when a
+// timeout has canceled it (Order). A failure of the tool stops the run and
+// is returned; programs cut short because ctx ended are not reported.
 func OrderEach(ctx context.Context, opt OrderOptions, n, workers int, program func(i int) (*javalite.Program, string), visit func(i int, rep *OrderReport)) error {
-	workers = max(1, min(workers, n))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errc := make(chan error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s *smt.Solver
-			defer func() {
-				if s != nil {
-					s.Close()
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if s == nil {
-					var err error
-					if s, err = smt.NewSolver(); err != nil {
-						errc <- err
-						cancel()
-						return
-					}
-				}
-				p, name := program(i)
-				rep, err := Order(ctx, p, opt, s)
-				if s.Canceled() {
-					s.Close()
-					s = nil
-				}
-				if err != nil {
-					if ctx.Err() != nil {
-						return
-					}
-					errc <- fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
-					cancel()
-					return
-				}
-				if ctx.Err() != nil && rep.Status() == Inconclusive {
-					return // cut short by the caller: says nothing
-				}
-				visit(i, rep)
+	return eachProgram(ctx, n, workers, func(ctx context.Context) (func(i int) (*OrderReport, bool, error), func(), error) {
+		var s *smt.Solver
+		stop := func() {
+			if s != nil {
+				s.Close()
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	return <-errc
+		}
+		check := func(i int) (*OrderReport, bool, error) {
+			if s == nil {
+				var err error
+				if s, err = smt.NewSolver(); err != nil {
+					return nil, false, err
+				}
+			}
+			p, name := program(i)
+			rep, err := Order(ctx, p, opt, s)
+			if s.Canceled() {
+				s.Close()
+				s = nil
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, false, nil // cut short by the caller
+				}
+				return nil, false, fmt.Errorf("%s: %w\n%s", name, err, javalite.Print(p))
+			}
+			return rep, ctx.Err() == nil || rep.Status() != Inconclusive, nil
+		}
+		return check, stop, nil
+	}, visit)
 }
 
 // claimCut reports whether claim c of rep was compared with cut paths.
