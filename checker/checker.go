@@ -519,31 +519,14 @@ func (r *run) step(pr pair) ([]pair, error) {
 		}
 		byKey[key] = s
 	}
-	// Forward: every GSE group has a summary successor with its control.
-	for _, key := range order {
-		if _, ok := byKey[key]; !ok {
-			g := groups[key]
-			return nil, r.fail(Verdict{
-				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
-				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
-				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
-			})
-		}
+	if err := r.forward(pr, groups, order, func(key string) bool { _, ok := byKey[key]; return ok }); err != nil {
+		return nil, err
 	}
-	// Backward: every summary successor has a GSE group with its control.
 	var out []pair
 	for _, s := range qsucc {
-		key := s.S.ControlKey()
-		g, ok := groups[key]
-		if !ok {
-			return nil, r.fail(Verdict{
-				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
-				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
-				Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
-			})
-		}
-		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
-			return nil, &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d GSE states exceeds the bound %d", len(g.states), r.opt.MaxGroup)}
+		g, err := r.backward(pr, groups, s)
+		if err != nil {
+			return nil, err
 		}
 		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
 			return nil, err
@@ -552,6 +535,42 @@ func (r *run) step(pr pair) ([]pair, error) {
 	}
 	r.rep.Checked[T11]++
 	return out, nil
+}
+
+// forward is the forward half of matching by control (RULES.md §7,
+// Bisimulation): every GSE group, in order, has an engine successor with
+// its control (has(key)); the first that has none breaks its rule's lemma.
+func (r *run) forward(pr pair, groups map[string]*group, order []string, has func(key string) bool) error {
+	for _, key := range order {
+		if has(key) {
+			continue
+		}
+		g := groups[key]
+		return r.fail(Verdict{
+			Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
+			Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
+			Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
+		})
+	}
+	return nil
+}
+
+// backward is the backward half: the engine successor s has a GSE group
+// with its control, which is returned; a group larger than MaxGroup is
+// inconclusive.
+func (r *run) backward(pr pair, groups map[string]*group, s machine.Succ) (*group, error) {
+	g, ok := groups[s.S.ControlKey()]
+	if !ok {
+		return nil, r.fail(Verdict{
+			Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
+			Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
+			Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
+		})
+	}
+	if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
+		return nil, &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d GSE states exceeds the bound %d", len(g.states), r.opt.MaxGroup)}
+	}
+	return g, nil
 }
 
 // engineFailed turns an error of the summary engine into a verdict. An

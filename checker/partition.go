@@ -45,32 +45,15 @@ func (r *run) stepPartition(pr pair, groups map[string]*group, order []string, q
 		}
 		byKey[key] = append(byKey[key], s)
 	}
-	// Forward: every GSE group has an engine successor with its control.
-	for _, key := range order {
-		if len(byKey[key]) == 0 {
-			g := groups[key]
-			return nil, r.fail(Verdict{
-				Lemma: representationLemma(g.rule), Rule: g.rule, Step: g.states[0].Steps,
-				Control: g.states[0].ControlString(), GSE: g.states, Before: pr.q,
-				Reason: fmt.Sprintf("forward: %d GSE state(s) reach this control by %s; no %s successor does", len(g.states), g.rule, r.eut.Name()),
-			})
-		}
+	if err := r.forward(pr, groups, order, func(key string) bool { return len(byKey[key]) > 0 }); err != nil {
+		return nil, err
 	}
 	var out []pair
 	for _, key := range qorder {
 		sibs := byKey[key]
-		g, ok := groups[key]
-		if !ok {
-			// Backward: every engine successor has a GSE group.
-			s := sibs[0]
-			return nil, r.fail(Verdict{
-				Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,
-				Control: s.S.ControlString(), Summary: s.S, Before: pr.q,
-				Reason: fmt.Sprintf("backward: the %s engine reaches this control by %s; no GSE state does", r.eut.Name(), s.Rule),
-			})
-		}
-		if r.opt.MaxGroup > 0 && len(g.states) > r.opt.MaxGroup {
-			return nil, &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d GSE states exceeds the bound %d", len(g.states), r.opt.MaxGroup)}
+		g, err := r.backward(pr, groups, sibs[0])
+		if err != nil {
+			return nil, err
 		}
 		next, err := r.partitionAt(pr.q, g, sibs)
 		if err != nil {
