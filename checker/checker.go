@@ -711,6 +711,13 @@ func (r *run) checkInit(pr pair) error {
 		// Only null is possible here (A′ alone): nothing is initialized.
 		return nil
 	}
+	// The group bound holds here as at every step: the GSE states of the
+	// step that follows are these initializations, so a group over the
+	// bound here is one there too, and exactness on it would only be
+	// computed before the same inconclusive verdict.
+	if r.opt.MaxGroup > 0 && len(P) > r.opt.MaxGroup {
+		return &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d initialized GSE states exceeds the bound %d", len(P), r.opt.MaxGroup)}
+	}
 	rule := machine.RuleSummarize
 	qs, err := r.view(P, eqs, q, rule)
 	if err != nil {

@@ -234,6 +234,9 @@ func (c *concretizer) search(i int) error {
 	if i < len(c.agenda) {
 		return c.resolve(i)
 	}
+	if done, err := c.allAbsent(); done || err != nil {
+		return err
+	}
 	for l, info := range c.q.Locs {
 		if c.exists[l] != 0 {
 			continue
@@ -284,6 +287,50 @@ func (c *concretizer) search(i int) error {
 	return c.leaf()
 }
 
+// allAbsent finishes the branch with one question when no input location
+// left undecided can be present on it: their existence guards are then all
+// unsatisfiable with the branch, each is absent (¬ex joins the branch's
+// literals without being asked, as in search), and the leaf follows. On
+// the generated programs' large groups nearly every such location is
+// absent (152,729 questions of seed 1's program 21 asked one location at a
+// time; 19 were satisfiable), so one disjunction replaces a question per
+// location. done is false when some location can be present (or none is
+// undecided): search then decides them one by one.
+func (c *concretizer) allAbsent() (done bool, err error) {
+	var undecided []machine.Loc
+	var exs []*smt.Formula
+	for l := range c.q.Locs {
+		if c.exists[l] == 0 {
+			undecided = append(undecided, machine.Loc(l))
+			exs = append(exs, c.q.Locs[l].Exists)
+		}
+	}
+	if len(undecided) < 2 {
+		return false, nil
+	}
+	if ok, err := c.satHere(smt.Or(exs...)); err != nil || ok {
+		return false, err
+	}
+	mark := len(c.lits)
+	for k, l := range undecided {
+		c.exists[l] = -1
+		g := smt.Not(exs[k])
+		c.lits = append(c.lits, g)
+		c.onBranch[g]++
+	}
+	err = c.leaf()
+	for _, l := range undecided {
+		c.exists[l] = 0
+	}
+	for _, g := range c.lits[mark:] {
+		if c.onBranch[g]--; c.onBranch[g] == 0 {
+			delete(c.onBranch, g)
+		}
+	}
+	c.lits = c.lits[:mark]
+	return true, err
+}
+
 func (c *concretizer) resolve(i int) error {
 	it := c.agenda[i]
 	g := c.q.Get(it.ref)
@@ -327,13 +374,19 @@ func (c *concretizer) resolve(i int) error {
 			}
 		}
 	}
+	known, err := c.possible(it.ref, g, only)
+	if err != nil {
+		return err
+	}
 	taken := false
 	for k, e := range g {
 		if only >= 0 && k != only {
 			continue
 		}
-		ok := only == k || (!taken && k == len(g)-1 && c.trusted[it.ref])
-		var err error
+		if known != nil && known[k] < 0 {
+			continue
+		}
+		ok := only == k || (known != nil && known[k] > 0) || (!taken && k == len(g)-1 && c.trusted[it.ref])
 		if !ok {
 			if ok, err = c.satHere(e.Guard); err != nil {
 				return err
@@ -390,6 +443,47 @@ func (c *concretizer) resolve(i int) error {
 		}
 	}
 	return nil
+}
+
+// possible decides up front, for a trusted reference with entries g and no
+// entry forced (only < 0), which entries can be taken on the current
+// branch: known[k] is 1 (satisfiable), -1 (not) or 0 (ask as before), and
+// nil means nothing is known. An entry that a model the solver kept for the
+// branch satisfies is satisfiable without a question; on a branch deep in
+// the search one entry of a reference is usually the only one possible
+// (86 % of the entry questions on the large groups were unsatisfiable), so
+// the others are asked about together, as one disjunction, and when that
+// is unsatisfiable none of them needs its own question. Entries are then
+// explored in their order, as before.
+func (c *concretizer) possible(r machine.Ref, g []machine.Entry, only int) ([]int8, error) {
+	if only >= 0 || !c.trusted[r] || len(g) < 2 {
+		return nil, nil
+	}
+	known := make([]int8, len(g))
+	var rest []*smt.Formula
+	for k, e := range g {
+		if c.solver.Witnessed(e.Guard) {
+			known[k] = 1
+		} else {
+			rest = append(rest, e.Guard)
+		}
+	}
+	if len(rest) == len(g) {
+		return nil, nil // no witness: one of them holds, ask them one by one
+	}
+	if len(rest) == 0 {
+		return known, nil
+	}
+	ok, err := c.satHere(smt.Or(rest...))
+	if err != nil || ok {
+		return known, err
+	}
+	for k := range known {
+		if known[k] == 0 {
+			known[k] = -1
+		}
+	}
+	return known, nil
 }
 
 func (c *concretizer) leaf() error {

@@ -685,7 +685,62 @@ func (d *decider) push(f *Formula) {
 			return
 		}
 	}
+	if !d.propagate() {
+		d.unsatAt = len(d.levels) - 1
+		return
+	}
 	d.inherit(f)
+}
+
+// propagate asserts, at the current level, the operand of every pending
+// disjunction that has exactly one open operand left (the others are
+// false under the level's assumptions, so that operand holds in every
+// model of them), until none is left; false on a conflict. Without it
+// every question under the level would find the same units again, one
+// search node each (on the concretizer's questions, 70 % of the nodes were
+// such units).
+func (d *decider) propagate() bool {
+	for again := true; again; {
+		again = false
+		d.nextEpoch()
+		for i := len(d.pend) - 1; i >= 0; i-- {
+			l := d.pend[i]
+			if l.off || l.n < 0 {
+				continue
+			}
+			v, open := d.value(i)
+			if v != triOpen {
+				if (v == triTrue) != l.pos {
+					return false
+				}
+				d.pend[i].off = true
+				d.done = append(d.done, int32(i))
+				continue
+			}
+			if open != 1 {
+				continue
+			}
+			if d.stamp[l.n] != d.epoch {
+				d.eval(l.n)
+			}
+			c := d.nodes[l.n]
+			var unit *Formula
+			for _, k := range d.kids[c.k0:c.k1] {
+				if d.memo[k] == triOpen {
+					unit = d.form[k]
+					break
+				}
+			}
+			d.pend[i].off = true
+			d.done = append(d.done, int32(i))
+			if !d.assert(unit, l.pos) {
+				return false
+			}
+			d.nextEpoch()
+			again = true
+		}
+	}
+	return true
 }
 
 func (d *decider) nextEpoch() {

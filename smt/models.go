@@ -244,3 +244,18 @@ func (d *decider) inherit(f *Formula) {
 		}
 	}
 }
+
+// Witnessed reports whether a model kept for the assumptions in force makes
+// f true, so that Sat(f) would answer true; false says nothing (no kept
+// model satisfies f, or there is no model to ask). It asks no question and
+// counts none. A caller with several candidates, of which it expects most
+// to be unsatisfiable, can take the witnessed ones at once and ask one
+// question about the disjunction of the rest. With the Go decision
+// procedure off or fault injection on, nothing is witnessed, so that every
+// question is asked as before.
+func (s *Solver) Witnessed(f *Formula) bool {
+	if s.z == nil || s.dec.off || s.z.gate.faults != nil || s.depth == 0 || s.dec.unsatAt >= 0 {
+		return false
+	}
+	return s.dec.fromModels(f)
+}

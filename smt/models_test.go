@@ -15,6 +15,7 @@ import (
 // the models, or it tested nothing.
 func TestModelsMatchZ3(t *testing.T) {
 	g, z := goSolver(t), newSolver(t)
+	witnesses := 0
 	rapid.Check(t, func(t *rapid.T) {
 		defer func() {
 			for g.Assumptions() > 0 {
@@ -56,15 +57,82 @@ func TestModelsMatchZ3(t *testing.T) {
 				require.NoError(t, z.Release())
 			default:
 				f := rapid.SampledFrom(pool).Draw(t, "query")
+				witnessed := g.Witnessed(f)
 				gr, err := g.Check(f)
 				require.NoError(t, err)
 				zr, err := z.Check(f)
 				require.NoError(t, err)
 				require.Equal(t, zr, gr, "op %d, %d assumptions %v: query %v", i, g.Assumptions(), g.assumed, f)
+				if witnessed {
+					witnesses++
+					require.Equal(t, Sat, zr, "Witnessed(%v) under %v, but Z3 says %v", f, g.assumed, zr)
+				}
 			}
 		}
 	})
-	t.Logf("answered from models: %d; restricted searches: %d", g.Stats().FromModels, g.dec.restricted)
+	t.Logf("answered from models: %d; restricted searches: %d; witnessed: %d", g.Stats().FromModels, g.dec.restricted, witnesses)
+	require.Positive(t, witnesses, "no question was witnessed by a kept model")
+}
+
+// TestWitnessedOnlyWithModels: Witnessed answers only from a model kept
+// for the assumptions in force, never without assumptions, never with the
+// Go procedure off or with fault injection on (then every question is
+// asked), and never for an unsatisfiable formula.
+func TestWitnessedOnlyWithModels(t *testing.T) {
+	s := goSolver(t)
+	require.False(t, s.Witnessed(Eq(1, 4)), "no assumptions")
+	require.NoError(t, s.Assume(Or(Eq(1, 4), Eq(1, 7))))
+	require.False(t, s.Witnessed(Eq(1, 4)), "no model kept yet")
+	r, err := s.Check(True())
+	require.NoError(t, err)
+	require.Equal(t, Sat, r)
+	m := s.dec.models[len(s.dec.models)-1][0]
+	one := Eq(1, 4)
+	if m.rep(s.dec.idx[1]) != m.rep(s.dec.idx[4]) {
+		one = Eq(1, 7)
+	}
+	require.True(t, s.Witnessed(one), "the kept model makes %v true", one)
+	require.False(t, s.Witnessed(And(Eq(1, 4), Eq(1, 7), Neq(4, 7))), "unsatisfiable")
+	require.NoError(t, s.SetFaults(Faults{Unknown: 0.5, Seed: 1}))
+	require.False(t, s.Witnessed(one), "fault injection on")
+	require.NoError(t, s.SetFaults(Faults{}))
+	s.SetGoDecide(false)
+	require.False(t, s.Witnessed(one), "Go procedure off")
+	s.SetGoDecide(true)
+	require.NoError(t, s.Release())
+	require.False(t, s.Witnessed(one), "released")
+}
+
+// TestAssumePropagatesUnits: a disjunction of the assumptions left with one
+// open operand forces it at the level (push), so questions under the level
+// start from it; Release undoes it with the level.
+func TestAssumePropagatesUnits(t *testing.T) {
+	s := goSolver(t)
+	d := s.dec
+	require.NoError(t, s.Assume(And(Or(Eq(1, 4), Eq(7, 10)), Or(Neq(7, 10), Eq(13, 16)))))
+	require.NoError(t, s.Assume(Neq(1, 4)))
+	// 7 = 10 is forced, and then 13 = 16.
+	require.Equal(t, d.find(d.idx[7]), d.find(d.idx[10]))
+	require.Equal(t, d.find(d.idx[13]), d.find(d.idx[16]))
+	r, err := s.Check(Neq(13, 16))
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
+	require.NoError(t, s.Release())
+	require.NotEqual(t, d.find(d.idx[7]), d.find(d.idx[10]), "Release undoes the propagation")
+	r, err = s.Check(Neq(13, 16))
+	require.NoError(t, err)
+	require.Equal(t, Sat, r)
+	// A conflict found by propagation makes the level unsatisfiable:
+	// 13 ≠ 16 forces 7 ≠ 10, and 1 ≠ 4 forces 7 = 10.
+	require.NoError(t, s.Assume(And(Neq(13, 16), Neq(1, 4))))
+	r, err = s.Check(True())
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
+	require.NoError(t, s.Release())
+	require.NoError(t, s.Release())
+	r, err = s.Check(Neq(13, 16))
+	require.NoError(t, err)
+	require.Equal(t, Sat, r)
 }
 
 // TestModelsNeverAnswerUnsat: a model only ever witnesses sat. Under
