@@ -76,10 +76,10 @@ func (d *decider) fromModels(f *Formula) bool {
 // evalIn is the truth value of node n in model m, memoized in the current
 // epoch (formulas are DAGs).
 func (d *decider) evalIn(n int32, m model) bool {
-	if d.stamp[n] == d.epoch {
-		return d.memo[n] == triTrue
-	}
 	c := &d.nodes[n]
+	if c.stamp == d.epoch {
+		return c.memo == triTrue
+	}
 	var v bool
 	switch c.op {
 	case OpTrue:
@@ -109,11 +109,11 @@ func (d *decider) evalIn(n int32, m model) bool {
 	default:
 		panic("smt: bad formula op " + c.op.String())
 	}
-	d.stamp[n] = d.epoch
+	c.stamp = d.epoch
 	if v {
-		d.memo[n] = triTrue
+		c.memo = triTrue
 	} else {
-		d.memo[n] = triFalse
+		c.memo = triFalse
 	}
 	return v
 }
