@@ -25,7 +25,7 @@ import (
 // present or absent by their existence guards. The constraints of a branch
 // are the conjunction of the guards chosen, so the leaves partition the
 // assignments of φ_q, and there is one leaf per heap up to the renaming of
-// interchangeable locations. Heap.Assignment is that conjunction.
+// interchangeable locations. Heap.AssignmentFormula is that conjunction.
 //
 // The search trusts a reference to take exactly one location only where
 // that holds under φ_q for all assignments (its guards are pairwise
@@ -523,7 +523,7 @@ func (c *concretizer) leaf() error {
 	if k := Canonical(h); !c.seen[k] {
 		c.seen[k] = true
 		// Only the heaps kept need their assignment (for reporting).
-		h.Assignment = smt.And(c.lits[1:]...)
+		h.lits = slices.Clone(c.lits[1:])
 		c.out = append(c.out, h)
 	}
 	return nil

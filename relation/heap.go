@@ -50,8 +50,22 @@ type Heap struct {
 	Locs  []HeapLoc
 	Roots []Root // sorted by Ref
 	// Assignment is the assignment a concretization was built from: the
-	// conjunction of the projected equality literals. Nil for HeapOf.
+	// conjunction of the projected equality literals. Nil for HeapOf. A
+	// concretization keeps its literals (lits) and builds the conjunction
+	// only when printed (AssignmentFormula): thousands of heaps are built
+	// per check, and interning a conjunction per heap was a tenth of a
+	// large check's time.
 	Assignment *smt.Formula
+	lits       []*smt.Formula
+}
+
+// AssignmentFormula is Assignment, built from the literals of a
+// concretization when it was not built yet; nil for HeapOf.
+func (h *Heap) AssignmentFormula() *smt.Formula {
+	if h.Assignment == nil && h.lits != nil {
+		h.Assignment = smt.And(h.lits...)
+	}
+	return h.Assignment
 }
 
 func (h *Heap) String() string {
@@ -78,9 +92,9 @@ func (h *Heap) String() string {
 		}
 		b.WriteByte(']')
 	}
-	if h.Assignment != nil {
+	if a := h.AssignmentFormula(); a != nil {
 		b.WriteString(" under ")
-		b.WriteString(smt.Short(h.Assignment))
+		b.WriteString(smt.Short(a))
 	}
 	return b.String()
 }

@@ -131,6 +131,12 @@ func TestDecideIncrementalMatchesZ3(t *testing.T) {
 			}
 		}
 	})
+	// Questions under assumptions split on atoms (splitAtom): the
+	// comparison must have gone through it.
+	t.Logf("splits on an atom: %d", g.dec.atomSplits)
+	if g.dec.atomSplits == 0 {
+		t.Fatal("no search under assumptions split on an atom")
+	}
 }
 
 // TestDecideBudgetFallsBackToZ3: with no budget every query goes to Z3,
