@@ -1,6 +1,7 @@
 package relation
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -115,6 +116,10 @@ type concretizer struct {
 	// onBranch counts the literals of the current branch (c.lits) by
 	// formula: a guard that is one of them holds without asking.
 	onBranch map[*smt.Formula]int
+	// ors and notEx keep formulas built during the search (disjunction,
+	// notExists).
+	ors   map[string]*smt.Formula
+	notEx []*smt.Formula
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -248,7 +253,7 @@ func (c *concretizer) search(i int) error {
 		for _, present := range []bool{true, false} {
 			g := info.Exists
 			if !present {
-				g = smt.Not(g)
+				g = c.notExists(machine.Loc(l))
 			}
 			// The branch is satisfiable: if the location cannot be present
 			// on it, it is absent without asking.
@@ -299,36 +304,60 @@ func (c *concretizer) search(i int) error {
 func (c *concretizer) allAbsent() (done bool, err error) {
 	var undecided []machine.Loc
 	var exs []*smt.Formula
+	key := []byte{'a'}
 	for l := range c.q.Locs {
 		if c.exists[l] == 0 {
 			undecided = append(undecided, machine.Loc(l))
 			exs = append(exs, c.q.Locs[l].Exists)
+			key = binary.AppendUvarint(key, uint64(l))
 		}
 	}
 	if len(undecided) < 2 {
 		return false, nil
 	}
-	if ok, err := c.satHere(smt.Or(exs...)); err != nil || ok {
+	if ok, err := c.satHere(c.disjunction(key, exs)); err != nil || ok {
 		return false, err
 	}
+	// No question is asked below this point, so the literals ¬ex only
+	// join the branch's assignment, not the solver or onBranch.
 	mark := len(c.lits)
-	for k, l := range undecided {
+	for _, l := range undecided {
 		c.exists[l] = -1
-		g := smt.Not(exs[k])
-		c.lits = append(c.lits, g)
-		c.onBranch[g]++
+		c.lits = append(c.lits, c.notExists(l))
 	}
 	err = c.leaf()
 	for _, l := range undecided {
 		c.exists[l] = 0
 	}
-	for _, g := range c.lits[mark:] {
-		if c.onBranch[g]--; c.onBranch[g] == 0 {
-			delete(c.onBranch, g)
-		}
-	}
 	c.lits = c.lits[:mark]
 	return true, err
+}
+
+// disjunction is smt.Or(fs...), built once per key in a concretization:
+// the same sets of unreached locations and of remaining entries recur at
+// thousands of leaves, and interning the disjunction anew at each cost as
+// much as the question.
+func (c *concretizer) disjunction(key []byte, fs []*smt.Formula) *smt.Formula {
+	if f, ok := c.ors[string(key)]; ok {
+		return f
+	}
+	f := smt.Or(fs...)
+	if c.ors == nil {
+		c.ors = map[string]*smt.Formula{}
+	}
+	c.ors[string(key)] = f
+	return f
+}
+
+// notExists is ¬ex of location l, built once per concretization.
+func (c *concretizer) notExists(l machine.Loc) *smt.Formula {
+	if c.notEx == nil {
+		c.notEx = make([]*smt.Formula, len(c.q.Locs))
+	}
+	if c.notEx[l] == nil {
+		c.notEx[l] = smt.Not(c.q.Locs[l].Exists)
+	}
+	return c.notEx[l]
 }
 
 func (c *concretizer) resolve(i int) error {
@@ -474,7 +503,13 @@ func (c *concretizer) possible(r machine.Ref, g []machine.Entry, only int) ([]in
 	if len(rest) == 0 {
 		return known, nil
 	}
-	ok, err := c.satHere(smt.Or(rest...))
+	key := binary.AppendUvarint([]byte{'p'}, uint64(r))
+	for k := range known {
+		if known[k] == 0 {
+			key = binary.AppendUvarint(key, uint64(k))
+		}
+	}
+	ok, err := c.satHere(c.disjunction(key, rest))
 	if err != nil || ok {
 		return known, err
 	}

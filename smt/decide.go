@@ -730,21 +730,9 @@ func (d *decider) push(f *Formula) {
 		d.unsatAt = len(d.levels) - 1
 		return
 	}
-	d.nextEpoch()
-	for i, l := range d.pend {
-		if l.off {
-			continue
-		}
-		switch v, _ := d.value(i); {
-		case v == triOpen:
-		case (v == triTrue) == l.pos:
-			d.pend[i].off = true
-			d.done = append(d.done, int32(i))
-		default:
-			d.unsatAt = len(d.levels) - 1 // a disjunction with every operand false
-			return
-		}
-	}
+	// Turn off what the level makes true, find what it makes false (a
+	// disjunction with every operand false: the level is unsatisfiable),
+	// and propagate units.
 	if !d.propagate() {
 		d.unsatAt = len(d.levels) - 1
 		return
