@@ -254,8 +254,9 @@ type Report struct {
 	Elapsed          time.Duration
 	// Faults counts the solver faults injected while checking (Options.Faults).
 	Faults smt.FaultStats
-	// exactReused counts the exactness answers reused (memo.go).
-	exactReused int
+	// exactReused counts the exactness answers reused (memo.go), and
+	// concretizationsReused the concretizations built from cached leaves.
+	exactReused, concretizationsReused int
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -281,6 +282,8 @@ type run struct {
 	gpcHeld map[*machine.Fact]bool
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
+	// concretized keeps the concretizations' leaves for reuse (memo.go).
+	concretized *relation.ConcretizationCache
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The

@@ -63,12 +63,24 @@ func exactKey(P []*machine.State, q *machine.State, concretize bool) ([sha256.Si
 // it off).
 var reuseExact = true
 
+// reuseConcretizations gives exactness a concretization cache per program
+// (relation.ConcretizationCache: the leaves of a state's concretization
+// serve the states that differ from it only in their roots);
+// TestExactReuseSameVerdicts compares with it off.
+var reuseConcretizations = true
+
 // exactMemoized is relation.ExactWellFormed with the Holds answers of this
 // run reused. The per-program time limit reaches into the check
 // (Budget.Done), so a long check stops inside, not only between pairs.
 func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
 	budget := r.opt.Budget
 	budget.Done = r.ctx.Done()
+	if reuseConcretizations {
+		if r.concretized == nil {
+			r.concretized = relation.NewConcretizationCache()
+		}
+		budget.Cache = r.concretized
+	}
 	if !reuseExact {
 		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}
@@ -80,6 +92,9 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 		}
 	}
 	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
+	if r.concretized != nil {
+		r.rep.concretizationsReused = r.concretized.Reused()
+	}
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}

@@ -81,18 +81,18 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 	opt.MaxGroup = 150
 	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
 	s := testutil.Solver(t)
-	defer func() { reuseExact = true }()
-	reused := 0
+	defer func() { reuseExact, reuseConcretizations = true, true }()
+	reused, concReused := 0, 0
 	last := 13
 	if testing.Short() {
 		last = 6
 	}
 	for i := 2; i <= last; i++ {
 		p := ProgramOf(ProgramSeed(1, i))
-		reuseExact = false
+		reuseExact, reuseConcretizations = false, false
 		off, err := Run(context.Background(), p, opt, s)
 		require.NoError(t, err)
-		reuseExact = true
+		reuseExact, reuseConcretizations = true, true
 		on, err := Run(context.Background(), p, opt, s)
 		require.NoError(t, err)
 		require.Equal(t, off.Verdict.Status, on.Verdict.Status, "program %d", i)
@@ -100,6 +100,8 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 		require.Equal(t, off.Checked, on.Checked, "program %d", i)
 		require.Zero(t, off.exactReused)
 		reused += on.exactReused
+		concReused += on.concretizationsReused
 	}
 	require.Positive(t, reused, "no exactness answer was reused")
+	require.Positive(t, concReused, "no concretization was built from cached leaves")
 }

@@ -22,6 +22,11 @@ type Budget struct {
 	// heaps runs for seconds, and without it a time limit is only noticed
 	// after the check.
 	Done <-chan struct{}
+	// Cache, if not nil, keeps the leaves of complete concretizations of
+	// well-formed states, and builds the concretizations of a state whose
+	// content other than its roots was concretized before from them
+	// (reuse.go). The checker gives each program one.
+	Cache *ConcretizationCache
 }
 
 // ErrStopped is wrapped by the errors of searches stopped by Budget.Done.

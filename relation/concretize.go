@@ -76,7 +76,28 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
-	err = c.search(0)
+	var key [32]byte
+	cache := budget.Cache
+	if !wellFormed {
+		cache = nil // only well-formed states' searches are cached
+	}
+	if cache != nil {
+		key = contentKey(q)
+		if ls, ok := cache.byContent[key]; ok {
+			cache.reused++
+			err = c.fromLeaves(ls)
+		} else {
+			c.recording = true
+			err = c.search(0)
+			c.recording = false
+			if err == nil {
+				cache.byContent[key] = &leafSet{roots: c.roots, leaves: c.recorded}
+			}
+			c.recorded = nil
+		}
+	} else {
+		err = c.search(0)
+	}
 	if err == errStop {
 		return c.out, false, nil
 	}
@@ -120,6 +141,9 @@ type concretizer struct {
 	// notExists).
 	ors   map[string]*smt.Formula
 	notEx []*smt.Formula
+	// recording: every leaf is kept in recorded, for Budget.Cache.
+	recording bool
+	recorded  []leafRec
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -526,6 +550,9 @@ func (c *concretizer) leaf() error {
 		return errStop
 	}
 	c.leaves++
+	if c.recording {
+		c.record()
+	}
 	h := &Heap{}
 	index := make([]Target, len(c.q.Locs))
 	for l, info := range c.q.Locs {

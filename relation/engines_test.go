@@ -245,3 +245,43 @@ func TestDischargeAgreesWithSearch(t *testing.T) {
 	require.Greater(t, discharged, 100)
 	t.Logf("%d members discharged by their heap, each confirmed by the search", discharged)
 }
+
+// TestConcretizationCacheSameHeaps: along the lockstep of the LinkedList
+// program, every summary state concretized with one cache for the whole
+// run (its leaves reused by states that differ only in their roots) has
+// the heaps, completeness and errors of a search without the cache, and
+// the cache was used.
+func TestConcretizationCacheSameHeaps(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	cache := NewConcretizationCache()
+	cached := DefaultBudget
+	cached.Cache = cache
+	set := func(hs []*Heap) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, Canonical(h))
+		}
+		slices.Sort(out)
+		return out
+	}
+	pairs := 0
+	lockstepPairs(t, prog, -1, 60, sol, func(pr lockPair) {
+		if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
+			t.Fatalf("summary state at step %d not well formed: %v %v", pr.q.Steps, v, err)
+		}
+		got, c1, err1 := concretizeState(pr.q, sol, cached, true)
+		want, c2, err2 := concretizeState(pr.q, sol, DefaultBudget, true)
+		if c1 != c2 || (err1 == nil) != (err2 == nil) {
+			t.Fatalf("step %d: with the cache complete %v err %v, without %v %v", pr.q.Steps, c1, err1, c2, err2)
+		}
+		if g, w := set(got), set(want); !slices.Equal(g, w) {
+			t.Fatalf("step %d: with the cache %d heaps, without %d:\n%v\n%v\n%s", pr.q.Steps, len(g), len(w), g, w, dumpState(pr.q))
+		}
+		pairs++
+	})
+	t.Logf("%d states, %d concretizations from cached leaves", pairs, cache.Reused())
+	if cache.Reused() == 0 {
+		t.Fatal("no state reused the leaves of another")
+	}
+}

@@ -1,0 +1,209 @@
+package relation
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Concretizations of states that differ only in their roots.
+//
+// Many steps change only the stack: a call pushes its arguments, a
+// variable is bound, a value is returned. The heap, R, the guarded value
+// sets of the fields and the path condition stay as they were, and so do
+// the concretizations, except for where the roots point. On the generated
+// programs whose groups reach hundreds of GSE states, half of the
+// concretizing time went to states whose content other than the roots had
+// been concretized before in the same run.
+//
+// The search of concretizeState partitions the assignments of φ_q into
+// leaves: each leaf's literals (the guards it chose and the existence
+// guards or their negations it decided) hold together with φ_q, and in
+// each leaf every input location is present or absent as its existence
+// guard says and every field of a present location takes one location.
+// That part of a leaf depends only on the content, not on the roots (the
+// roots only decide the order in which locations are reached). So for a
+// state q' with the same content as a state q whose search was complete,
+// the concretizations of q' are, over the leaves of q, the leaf's heap with
+// q''s roots resolved under the leaf's literals: a root of q' that was a
+// root of q points where it pointed in the leaf, and any other root is
+// resolved by the same search as before (its entries asked about relative
+// to φ_q and the leaf's literals, and a root that may point to an absent
+// location, or take zero or several entries, is a witness as before).
+// Every assignment of φ_q lies in one leaf, so nothing is missed, and
+// every heap built is one under an assignment of that leaf.
+
+// ConcretizationCache keeps the leaves of complete concretizations by
+// content (everything the search reads except the roots), for the states
+// of one run that differ only in their roots. It is not safe for
+// concurrent use; the checker keeps one per program.
+type ConcretizationCache struct {
+	byContent map[[sha256.Size]byte]*leafSet
+	reused    int
+}
+
+// NewConcretizationCache returns an empty cache.
+func NewConcretizationCache() *ConcretizationCache {
+	return &ConcretizationCache{byContent: map[[sha256.Size]byte]*leafSet{}}
+}
+
+// Reused counts the concretizations built from cached leaves (for tests
+// and reports).
+func (c *ConcretizationCache) Reused() int { return c.reused }
+
+type leafSet struct {
+	roots  []machine.Ref // the roots of the state searched, sorted
+	leaves []leafRec
+}
+
+// leafRec is one leaf of a complete search.
+type leafRec struct {
+	lits   []*smt.Formula // the leaf's literals after φ_q
+	conj   *smt.Formula   // their conjunction, built at the first reuse that asks
+	exists []int8
+	target [][]machine.Loc
+	rootTo []machine.Loc // by index in leafSet.roots
+}
+
+// contentKey is a SHA-256 over what the search reads of q apart from the
+// roots: φ and the facts, every location's class, input flag and
+// existence guard, R, and the guarded value set of every field reference.
+func contentKey(q *machine.State) [sha256.Size]byte {
+	h := sha256.New()
+	var buf [8]byte
+	num := func(x int64) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(x))
+		h.Write(buf[:])
+	}
+	form := func(f *smt.Formula) {
+		if f == nil {
+			num(0)
+			return
+		}
+		num(int64(f.ID()))
+	}
+	form(q.Phi)
+	for f := q.Facts; f != nil; f = f.Next {
+		form(f.F)
+	}
+	num(-3)
+	num(int64(len(q.Locs)))
+	for _, info := range q.Locs {
+		num(int64(len(info.Class.Name)))
+		h.Write([]byte(info.Class.Name))
+		num(int64(len(info.Class.Fields)))
+		if info.Input {
+			num(1)
+		} else {
+			num(0)
+		}
+		form(info.Exists)
+	}
+	num(int64(len(q.R)))
+	for _, r := range q.R {
+		num(int64(r))
+		g := q.Get(r)
+		num(int64(len(g)))
+		for _, e := range g {
+			form(e.Guard)
+			num(int64(e.Loc))
+		}
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// record keeps the current leaf (recording is on while a search that may
+// be cached runs).
+func (c *concretizer) record() {
+	rec := leafRec{
+		lits:   slices.Clone(c.lits[1:]),
+		exists: slices.Clone(c.exists),
+		target: make([][]machine.Loc, len(c.target)),
+		rootTo: make([]machine.Loc, len(c.roots)),
+	}
+	for l := range c.target {
+		rec.target[l] = slices.Clone(c.target[l])
+	}
+	for i, r := range c.roots {
+		rec.rootTo[i] = c.rootTo[r]
+	}
+	c.recorded = append(c.recorded, rec)
+}
+
+// fromLeaves builds the concretizations of c.q from the leaves of a state
+// with its content (see above). It runs where search(0) would: φ_q
+// assumed, prepare done.
+func (c *concretizer) fromLeaves(ls *leafSet) error {
+	old := map[machine.Ref]int{}
+	for i, r := range ls.roots {
+		old[r] = i
+	}
+	var fresh []item
+	for _, r := range c.roots {
+		if _, ok := old[r]; !ok {
+			fresh = append(fresh, item{ref: r, loc: -1})
+		}
+	}
+	for k := range ls.leaves {
+		if c.budget.stopped() {
+			return fmt.Errorf("concretization: %w", ErrStopped)
+		}
+		rec := &ls.leaves[k]
+		copy(c.exists, rec.exists)
+		for l := range c.target {
+			copy(c.target[l], rec.target[l])
+		}
+		for _, r := range c.roots {
+			if i, ok := old[r]; ok {
+				c.rootTo[r] = rec.rootTo[i]
+			}
+		}
+		if err := c.underLeaf(rec, fresh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// underLeaf resolves the roots fresh under the literals of rec and builds
+// the leaves below.
+func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
+	mark := len(c.lits)
+	c.lits = append(c.lits, rec.lits...)
+	for _, f := range rec.lits {
+		c.onBranch[f]++
+	}
+	defer func() {
+		for _, f := range c.lits[mark:] {
+			if c.onBranch[f]--; c.onBranch[f] == 0 {
+				delete(c.onBranch, f)
+			}
+		}
+		c.lits = c.lits[:mark]
+	}()
+	if len(fresh) == 0 {
+		return c.leaf() // every root points where it did: no question
+	}
+	if rec.conj == nil {
+		rec.conj = smt.And(rec.lits...)
+	}
+	// The leaf's literals as one assumption: its questions are relative to
+	// φ_q and them, as in the search that made the leaf.
+	if err := c.solver.Assume(rec.conj); err != nil {
+		return err
+	}
+	agenda := c.agenda
+	c.agenda = fresh
+	err := c.search(0)
+	c.agenda = agenda
+	if rerr := c.solver.Release(); err == nil {
+		err = rerr
+	}
+	return err
+}
