@@ -63,7 +63,6 @@ type leafSet struct {
 // leafRec is one leaf of a complete search.
 type leafRec struct {
 	lits   []*smt.Formula // the leaf's literals after φ_q
-	conj   *smt.Formula   // their conjunction, built at the first reuse that asks
 	exists []int8
 	target [][]machine.Loc
 	rootTo []machine.Loc // by index in leafSet.roots
@@ -190,12 +189,9 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
 	if len(fresh) == 0 {
 		return c.leaf() // every root points where it did: no question
 	}
-	if rec.conj == nil {
-		rec.conj = smt.And(rec.lits...)
-	}
 	// The leaf's literals as one assumption: its questions are relative to
 	// φ_q and them, as in the search that made the leaf.
-	if err := c.solver.Assume(rec.conj); err != nil {
+	if err := c.solver.AssumeAll(rec.lits); err != nil {
 		return err
 	}
 	agenda := c.agenda

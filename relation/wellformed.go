@@ -105,11 +105,7 @@ func Deterministic(q *machine.State, solver *smt.Solver) (*Violation, error) {
 		g := q.Get(r)
 		for i := 0; i < len(g); i++ {
 			for j := i + 1; j < len(g); j++ {
-				both := smt.And(g[i].Guard, g[j].Guard)
-				if both.IsFalse() {
-					continue
-				}
-				sat, err := solver.Sat(both)
+				sat, err := solver.SatBoth(g[i].Guard, g[j].Guard)
 				if err != nil {
 					return nil, fmt.Errorf("deterministic: L(%s): %w", machine.RefString(r), err)
 				}

@@ -720,15 +720,17 @@ func (d *decider) reset() {
 // push asserts an assumption at a new level, and turns off the pending
 // disjunctions the level makes true, so that no question under it
 // evaluates them again.
-func (d *decider) push(f *Formula) {
+func (d *decider) push(fs ...*Formula) {
 	d.levels = append(d.levels, d.mark())
 	d.models = append(d.models, nil)
 	if d.unsatAt >= 0 {
 		return
 	}
-	if !d.assert(f, true) {
-		d.unsatAt = len(d.levels) - 1
-		return
+	for _, f := range fs {
+		if !d.assert(f, true) {
+			d.unsatAt = len(d.levels) - 1
+			return
+		}
 	}
 	// Turn off what the level makes true, find what it makes false (a
 	// disjunction with every operand false: the level is unsatisfiable),
@@ -737,7 +739,7 @@ func (d *decider) push(f *Formula) {
 		d.unsatAt = len(d.levels) - 1
 		return
 	}
-	d.inherit(f)
+	d.inherit(fs)
 }
 
 // propagate asserts, at the current level, the operand of every pending
@@ -860,7 +862,7 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 			s.dec.crossChecked++
 		}
 		if err == nil && zr != r {
-			err := fmt.Errorf("smt: the Go decision procedure says %v, Z3 says %v, on %v under assumptions %v", r, zr, f, s.assumed)
+			err := fmt.Errorf("smt: the Go decision procedure says %v, Z3 says %v, on %v under assumptions %v", r, zr, f, s.assumptionList())
 			s.dec.mismatches = append(s.dec.mismatches, err.Error())
 			return Unknown, true, err
 		}
@@ -873,7 +875,7 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 // been told about yet.
 func (s *Solver) syncZ3() error {
 	for s.zdepth < len(s.assumed) {
-		a, err := s.translate(s.assumed[s.zdepth])
+		a, err := s.translate(s.assumption(s.zdepth))
 		if err != nil {
 			return err
 		}

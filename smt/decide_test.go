@@ -100,6 +100,19 @@ func TestDecideIncrementalMatchesZ3(t *testing.T) {
 		n := rapid.IntRange(1, 30).Draw(t, "ops")
 		for i := range n {
 			switch op := rapid.IntRange(0, 3).Draw(t, "op"); {
+			case op == 0 && rapid.Bool().Draw(t, "all"):
+				// Several formulas as one scope (AssumeAll); Z3 gets
+				// their conjunction.
+				var fs []*Formula
+				for range rapid.IntRange(1, 3).Draw(t, "n") {
+					fs = append(fs, wideGen(2).Draw(t, "assumeAll"))
+				}
+				if err := g.AssumeAll(fs); err != nil {
+					t.Fatal(err)
+				}
+				if err := z.AssumeAll(fs); err != nil {
+					t.Fatal(err)
+				}
 			case op == 0:
 				f := wideGen(3).Draw(t, "assume")
 				if err := g.Assume(f); err != nil {

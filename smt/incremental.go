@@ -24,10 +24,51 @@ func (s *Solver) Assume(f *Formula) error {
 	if s.z == nil {
 		return ErrClosed
 	}
-	s.assumed = append(s.assumed, f)
+	s.assumed = append(s.assumed, assumption{f: f})
 	s.dec.push(f)
 	s.depth++
 	return nil
+}
+
+// AssumeAll is Assume of the conjunction of fs, without building it: the
+// Go decision procedure takes the formulas in one by one, and the
+// conjunction is made only if a question under it reaches Z3. A caller
+// that assumes many conjunctions once each (the concretizer assumes the
+// literals of thousands of leaves) saves interning them. fs must not
+// change while the scope is in force.
+func (s *Solver) AssumeAll(fs []*Formula) error {
+	if s.z == nil {
+		return ErrClosed
+	}
+	s.assumed = append(s.assumed, assumption{fs: fs})
+	s.dec.push(fs...)
+	s.depth++
+	return nil
+}
+
+// assumption is the formula of one scope: f, or the conjunction of fs
+// (AssumeAll), built when first needed.
+type assumption struct {
+	f  *Formula
+	fs []*Formula
+}
+
+// assumption is the formula of scope i.
+func (s *Solver) assumption(i int) *Formula {
+	a := &s.assumed[i]
+	if a.f == nil {
+		a.f = And(a.fs...)
+	}
+	return a.f
+}
+
+// assumptionList is the formulas of the scopes, for messages.
+func (s *Solver) assumptionList() []*Formula {
+	out := make([]*Formula, len(s.assumed))
+	for i := range s.assumed {
+		out[i] = s.assumption(i)
+	}
+	return out
 }
 
 // Release drops the newest scope opened by Assume.

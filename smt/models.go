@@ -230,18 +230,25 @@ func (d *decider) combined(base model) model {
 }
 
 // inherit gives the newest level the models of its parent that make its
-// assumption f true (they are models of the new level).
-func (d *decider) inherit(f *Formula) {
+// assumptions fs true (they are models of the new level).
+func (d *decider) inherit(fs []*Formula) {
 	n := len(d.levels) - 1
 	if n < 1 || len(d.models[n-1]) == 0 {
 		return
 	}
-	root := d.compile(f)
+	roots := make([]int32, len(fs))
+	for i, f := range fs {
+		roots[i] = d.compile(f)
+	}
+models:
 	for _, m := range d.models[n-1] {
-		d.nextEpoch()
-		if d.evalIn(root, m) {
-			d.addModel(n, m)
+		for _, root := range roots {
+			d.nextEpoch()
+			if !d.evalIn(root, m) {
+				continue models
+			}
 		}
+		d.addModel(n, m)
 	}
 }
 

@@ -65,13 +65,15 @@ type Solver struct {
 	// sat caches Sat answers by formula ID. IDs are never reused, so a
 	// stale entry for a collected formula is harmless until the next clear.
 	sat map[uint64]bool
+	// pairs caches SatBoth answers by the IDs of the two formulas.
+	pairs map[[2]uint64]bool
 
 	transLimit, constLimit, satLimit int
 
 	// depth counts the scopes opened by Assume (incremental.go); assumed
 	// holds their formulas, of which Z3 has been told the first zdepth.
 	depth   int
-	assumed []*Formula
+	assumed []assumption
 	zdepth  int
 
 	// dec is the Go decision procedure (decide.go).
@@ -96,6 +98,7 @@ func NewSolver() (*Solver, error) {
 		consts:     make(map[Ref]zast),
 		trans:      make(map[uint64]zast),
 		sat:        make(map[uint64]bool),
+		pairs:      make(map[[2]uint64]bool),
 		transLimit: defaultTransLimit,
 		constLimit: defaultConstLimit,
 		satLimit:   defaultSatLimit,
@@ -142,6 +145,9 @@ func (s *Solver) bound() {
 	if len(s.sat) > s.satLimit {
 		clear(s.sat)
 	}
+	if len(s.pairs) > s.satLimit {
+		clear(s.pairs)
+	}
 }
 
 // ResetCache forgets cached Sat answers and releases the cached Z3 ASTs.
@@ -150,6 +156,7 @@ func (s *Solver) ResetCache() {
 		return
 	}
 	clear(s.sat)
+	clear(s.pairs)
 	s.releaseASTs()
 }
 
@@ -272,7 +279,37 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 		return false, err
 	}
 	v := r == Sat
+	if len(s.sat) >= s.satLimit {
+		clear(s.sat) // bound() runs only before Z3 checks, which Go answers make rare
+	}
 	s.sat[f.id] = v
+	return v, nil
+}
+
+// SatBoth is Sat(And(a, b)), with its answers (without assumptions) cached
+// by the pair of formulas, so that a pair asked again does not build the
+// conjunction: the determinism check asks every pair of guards of every
+// reference at every step, and most pairs are the ones of the step before.
+func (s *Solver) SatBoth(a, b *Formula) (bool, error) {
+	if s.depth > 0 || s.z == nil {
+		return s.Sat(And(a, b))
+	}
+	key := [2]uint64{a.id, b.id}
+	if key[0] > key[1] {
+		key[0], key[1] = key[1], key[0]
+	}
+	if v, ok := s.pairs[key]; ok {
+		s.stats.CacheHits++
+		return v, nil
+	}
+	v, err := s.Sat(And(a, b))
+	if err != nil {
+		return false, err
+	}
+	if len(s.pairs) >= s.satLimit {
+		clear(s.pairs)
+	}
+	s.pairs[key] = v
 	return v, nil
 }
 

@@ -99,6 +99,31 @@ func TestSatMatchesBruteForce(t *testing.T) {
 	})
 }
 
+// TestSatBothMatchesBruteForce: SatBoth(a, b) is the satisfiability of
+// a ∧ b, asked in either order and again (from its cache), with a small
+// cache bound so that clearing is exercised too.
+func TestSatBothMatchesBruteForce(t *testing.T) {
+	s := goSolver(t)
+	s.satLimit = 16
+	hits := s.Stats().CacheHits
+	rapid.Check(t, func(t *rapid.T) {
+		a := rawGen(3).Draw(t, "a").build()
+		b := rawGen(3).Draw(t, "b").build()
+		want := bruteSat(And(a, b))
+		for _, pair := range [][2]*Formula{{a, b}, {b, a}, {a, b}} {
+			got, err := s.SatBoth(pair[0], pair[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("SatBoth(%v, %v) = %v, brute force %v", pair[0], pair[1], got, want)
+			}
+		}
+	})
+	require.Greater(t, s.Stats().CacheHits, hits, "no pair was answered from the cache")
+	require.LessOrEqual(t, len(s.pairs), s.satLimit)
+}
+
 // TestAllSATMatchesBruteForce compares the projected models with the set of
 // projections of all satisfying interpretations.
 func TestAllSATMatchesBruteForce(t *testing.T) {
