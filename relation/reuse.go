@@ -186,8 +186,8 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
 		}
 		c.lits = c.lits[:mark]
 	}()
-	if len(fresh) == 0 {
-		return c.leaf() // every root points where it did: no question
+	if len(fresh) == 0 || c.onBranchRoots(fresh) {
+		return c.leaf() // every root points where it did or where the leaf says: no question
 	}
 	// The leaf's literals as one assumption: its questions are relative to
 	// φ_q and them, as in the search that made the leaf.
@@ -202,4 +202,41 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
 		err = rerr
 	}
 	return err
+}
+
+// onBranchRoots resolves the roots fresh without a question when each has
+// an entry whose guard is true or one of the leaf's literals, pointing to
+// null or to a location present in the leaf: that entry holds in the leaf,
+// and the other entries of the (trusted) reference cannot. Otherwise it
+// changes nothing and reports false, and the roots are resolved by the
+// search (which also reports what is wrong, if anything is).
+func (c *concretizer) onBranchRoots(fresh []item) bool {
+	to := make([]machine.Loc, len(fresh))
+	for i, it := range fresh {
+		if !c.trusted[it.ref] {
+			return false
+		}
+		found := false
+		for _, e := range c.q.Get(it.ref) {
+			if !e.Guard.IsTrue() && c.onBranch[e.Guard] == 0 {
+				continue
+			}
+			l := e.Loc
+			switch {
+			case l == machine.LNull || l == machine.LUn:
+			case l >= 0 && int(l) < len(c.q.Locs) && c.exists[l] == 1:
+			default:
+				return false
+			}
+			to[i], found = l, true
+			break
+		}
+		if !found {
+			return false
+		}
+	}
+	for i, it := range fresh {
+		c.rootTo[it.ref] = to[i]
+	}
+	return true
 }
