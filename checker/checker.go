@@ -32,6 +32,7 @@ package checker
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -256,7 +257,7 @@ type Report struct {
 	Faults smt.FaultStats
 	// exactReused counts the exactness answers reused (memo.go), and
 	// concretizationsReused the concretizations built from cached leaves.
-	exactReused, concretizationsReused int
+	exactReused, concretizationsReused, wellFormedReused int
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -284,6 +285,9 @@ type run struct {
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
 	concretized *relation.ConcretizationCache
+	// wellFormedHeld holds the fingerprints of the states found well
+	// formed (memo.go).
+	wellFormedHeld map[[sha256.Size]byte]bool
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The

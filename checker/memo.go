@@ -103,3 +103,33 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	}
 	return res
 }
+
+// wellFormedMemoized is relation.WellFormedChecks with the states found
+// well formed in this run remembered by fingerprint: the checks read only
+// what relation.Fingerprint covers (the roots and the stack values that
+// StackOnlyRoots reads, the locations, the guarded value sets and the
+// path condition), and most steps leave all of it as it was, so a state
+// whose fingerprint was well formed before is well formed again. Only the
+// absence of a violation is remembered; a violation or an undecided check
+// is always computed again.
+func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string, error) {
+	if !reuseExact {
+		return relation.WellFormedChecks(q, r.solver)
+	}
+	h := sha256.New()
+	relation.Fingerprint(h, q)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	if r.wellFormedHeld[key] {
+		r.rep.wellFormedReused++
+		return nil, "", nil
+	}
+	v, check, err := relation.WellFormedChecks(q, r.solver)
+	if v == nil && err == nil {
+		if r.wellFormedHeld == nil {
+			r.wellFormedHeld = map[[sha256.Size]byte]bool{}
+		}
+		r.wellFormedHeld[key] = true
+	}
+	return v, check, err
+}

@@ -82,7 +82,7 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
 	s := testutil.Solver(t)
 	defer func() { reuseExact, reuseConcretizations = true, true }()
-	reused, concReused := 0, 0
+	reused, concReused, wfReused := 0, 0, 0
 	last := 13
 	if testing.Short() {
 		last = 6
@@ -101,7 +101,10 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 		require.Zero(t, off.exactReused)
 		reused += on.exactReused
 		concReused += on.concretizationsReused
+		wfReused += on.wellFormedReused
+		require.Zero(t, off.wellFormedReused)
 	}
+	require.Positive(t, wfReused, "no well-formedness answer was reused")
 	require.Positive(t, reused, "no exactness answer was reused")
 	require.Positive(t, concReused, "no concretization was built from cached leaves")
 }

@@ -226,7 +226,7 @@ func (r *run) accounting(gpaths int64) error {
 // their failure is a View bug: VIEW. v carries the evidence of the
 // caller (rule, step, control, sides).
 func (r *run) wellFormed(v Verdict, q *machine.State, det Lemma) error {
-	viol, check, err := relation.WellFormedChecks(q, r.solver)
+	viol, check, err := r.wellFormedMemoized(q) // memo.go
 	lemma := r.wellFormedLemma(check, det)
 	if err != nil {
 		return undecided(lemma, err)
