@@ -165,11 +165,11 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 		for i, e := range g {
 			guards[i] = e.Guard
 		}
-		f := smt.And(phi, smt.Not(smt.Or(guards...)))
-		if f.IsFalse() {
+		none := smt.Not(smt.Or(guards...))
+		if none.IsFalse() {
 			continue
 		}
-		sat, err := solver.Sat(f)
+		sat, err := solver.SatBoth(phi, none)
 		if err != nil {
 			return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
 		}
