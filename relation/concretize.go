@@ -76,22 +76,28 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
-	var key [32]byte
 	cache := budget.Cache
 	if !wellFormed {
 		cache = nil // only well-formed states' searches are cached
 	}
 	if cache != nil {
-		key = contentKey(q)
-		if ls, ok := cache.byContent[key]; ok {
+		content, shape := contentKey(q)
+		if ls, extends := cache.lookup(content, shape, phi); ls != nil {
 			cache.reused++
-			err = c.fromLeaves(ls)
+			var kept []*leafRec
+			kept, err = c.fromLeaves(ls, extends)
+			if extends {
+				cache.extended++
+			}
+			if err == nil && extends {
+				cache.store(content, shape, &leafSet{roots: ls.roots, pc: conjuncts(phi), leaves: kept})
+			}
 		} else {
 			c.recording = true
 			err = c.search(0)
 			c.recording = false
 			if err == nil {
-				cache.byContent[key] = &leafSet{roots: c.roots, leaves: c.recorded}
+				cache.store(content, shape, &leafSet{roots: c.roots, pc: conjuncts(phi), leaves: c.recorded})
 			}
 			c.recorded = nil
 		}
@@ -143,7 +149,7 @@ type concretizer struct {
 	notEx []*smt.Formula
 	// recording: every leaf is kept in recorded, for Budget.Cache.
 	recording bool
-	recorded  []leafRec
+	recorded  []*leafRec
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {

@@ -36,6 +36,13 @@ import (
 // location, or take zero or several entries, is a witness as before).
 // Every assignment of φ_q lies in one leaf, so nothing is missed, and
 // every heap built is one under an assignment of that leaf.
+//
+// A branch on a comparison makes the path condition stronger and leaves
+// the rest as it was (a third of the searches that remained, on seed 1's
+// stream). The leaves of the state before the branch partition the
+// assignments of its weaker path condition, so those of the new one lie
+// in the leaves satisfiable together with it: each leaf is asked once,
+// and the ones kept are the leaves of the new state (fromLeaves).
 
 // ConcretizationCache keeps the leaves of complete concretizations by
 // content (everything the search reads except the roots), for the states
@@ -43,21 +50,79 @@ import (
 // concurrent use; the checker keeps one per program.
 type ConcretizationCache struct {
 	byContent map[[sha256.Size]byte]*leafSet
-	reused    int
+	// byShape holds, by content without the path condition, the newest
+	// leaf sets (at most shapeSets), for states whose path condition
+	// extends theirs.
+	byShape  map[[sha256.Size]byte][]*leafSet
+	reused   int
+	extended int
 }
+
+// shapeSets bounds the leaf sets kept per shape.
+const shapeSets = 8
 
 // NewConcretizationCache returns an empty cache.
 func NewConcretizationCache() *ConcretizationCache {
-	return &ConcretizationCache{byContent: map[[sha256.Size]byte]*leafSet{}}
+	return &ConcretizationCache{byContent: map[[sha256.Size]byte]*leafSet{}, byShape: map[[sha256.Size]byte][]*leafSet{}}
+}
+
+// lookup returns the leaf set of q's content, or one of a state with q's
+// shape whose path condition has a subset of the conjuncts of q's (pc):
+// then q's path condition extends it, and extends is true.
+func (cc *ConcretizationCache) lookup(content, shape [sha256.Size]byte, pc *smt.Formula) (ls *leafSet, extends bool) {
+	if ls, ok := cc.byContent[content]; ok {
+		return ls, false
+	}
+	if len(cc.byShape[shape]) == 0 {
+		return nil, false
+	}
+	have := map[*smt.Formula]bool{}
+	for _, f := range conjuncts(pc) {
+		have[f] = true
+	}
+sets:
+	for i := len(cc.byShape[shape]) - 1; i >= 0; i-- {
+		ls := cc.byShape[shape][i]
+		for _, f := range ls.pc {
+			if !have[f] {
+				continue sets
+			}
+		}
+		return ls, true
+	}
+	return nil, false
+}
+
+// store keeps ls as the leaf set of a content and shape.
+func (cc *ConcretizationCache) store(content, shape [sha256.Size]byte, ls *leafSet) {
+	cc.byContent[content] = ls
+	sets := append(cc.byShape[shape], ls)
+	if len(sets) > shapeSets {
+		sets = sets[1:]
+	}
+	cc.byShape[shape] = sets
+}
+
+// conjuncts is the operands of a conjunction, or f alone.
+func conjuncts(f *smt.Formula) []*smt.Formula {
+	if f.Op() == smt.OpAnd {
+		return f.Kids()
+	}
+	return []*smt.Formula{f}
 }
 
 // Reused counts the concretizations built from cached leaves (for tests
-// and reports).
+// and reports), and Extended those of them whose path condition extended
+// the cached one's.
 func (c *ConcretizationCache) Reused() int { return c.reused }
 
+// Extended: see Reused.
+func (c *ConcretizationCache) Extended() int { return c.extended }
+
 type leafSet struct {
-	roots  []machine.Ref // the roots of the state searched, sorted
-	leaves []leafRec
+	roots  []machine.Ref   // the roots of the state searched, sorted
+	pc     []*smt.Formula // the conjuncts of its path condition
+	leaves []*leafRec
 }
 
 // leafRec is one leaf of a complete search.
@@ -71,7 +136,8 @@ type leafRec struct {
 // contentKey is a SHA-256 over what the search reads of q apart from the
 // roots: φ and the facts, every location's class, input flag and
 // existence guard, R, and the guarded value set of every field reference.
-func contentKey(q *machine.State) [sha256.Size]byte {
+// shape is the same without φ and the facts.
+func contentKey(q *machine.State) (content, shape [sha256.Size]byte) {
 	h := sha256.New()
 	var buf [8]byte
 	num := func(x int64) {
@@ -85,11 +151,6 @@ func contentKey(q *machine.State) [sha256.Size]byte {
 		}
 		num(int64(f.ID()))
 	}
-	form(q.Phi)
-	for f := q.Facts; f != nil; f = f.Next {
-		form(f.F)
-	}
-	num(-3)
 	num(int64(len(q.Locs)))
 	for _, info := range q.Locs {
 		num(int64(len(info.Class.Name)))
@@ -112,15 +173,19 @@ func contentKey(q *machine.State) [sha256.Size]byte {
 			num(int64(e.Loc))
 		}
 	}
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	return key
+	h.Sum(shape[:0])
+	form(q.Phi)
+	for f := q.Facts; f != nil; f = f.Next {
+		form(f.F)
+	}
+	h.Sum(content[:0])
+	return content, shape
 }
 
 // record keeps the current leaf (recording is on while a search that may
 // be cached runs).
 func (c *concretizer) record() {
-	rec := leafRec{
+	rec := &leafRec{
 		lits:   slices.Clone(c.lits[1:]),
 		exists: slices.Clone(c.exists),
 		target: make([][]machine.Loc, len(c.target)),
@@ -136,9 +201,14 @@ func (c *concretizer) record() {
 }
 
 // fromLeaves builds the concretizations of c.q from the leaves of a state
-// with its content (see above). It runs where search(0) would: φ_q
-// assumed, prepare done.
-func (c *concretizer) fromLeaves(ls *leafSet) error {
+// with its content (see above), or, when extends, of a state with its
+// shape whose path condition q's extends. The leaves partition the
+// assignments of that state's path condition, so those of q's stronger one
+// lie in the leaves that are satisfiable together with it: each leaf is
+// then assumed and kept only if it is (the others are empty under q), and
+// the leaves kept are returned, the leaves of q's content. It runs where
+// search(0) would: φ_q assumed, prepare done.
+func (c *concretizer) fromLeaves(ls *leafSet, extends bool) (kept []*leafRec, err error) {
 	old := map[machine.Ref]int{}
 	for i, r := range ls.roots {
 		old[r] = i
@@ -151,9 +221,9 @@ func (c *concretizer) fromLeaves(ls *leafSet) error {
 	}
 	for k := range ls.leaves {
 		if c.budget.stopped() {
-			return fmt.Errorf("concretization: %w", ErrStopped)
+			return nil, fmt.Errorf("concretization: %w", ErrStopped)
 		}
-		rec := &ls.leaves[k]
+		rec := ls.leaves[k]
 		copy(c.exists, rec.exists)
 		for l := range c.target {
 			copy(c.target[l], rec.target[l])
@@ -163,16 +233,21 @@ func (c *concretizer) fromLeaves(ls *leafSet) error {
 				c.rootTo[r] = rec.rootTo[i]
 			}
 		}
-		if err := c.underLeaf(rec, fresh); err != nil {
-			return err
+		in, err := c.underLeaf(rec, fresh, extends)
+		if err != nil {
+			return nil, err
+		}
+		if in {
+			kept = append(kept, rec)
 		}
 	}
-	return nil
+	return kept, nil
 }
 
 // underLeaf resolves the roots fresh under the literals of rec and builds
-// the leaves below.
-func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
+// the leaves below. With check, the leaf is first asked to be satisfiable
+// with φ_q, and in reports whether it was (else nothing is built).
+func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool, err error) {
 	mark := len(c.lits)
 	c.lits = append(c.lits, rec.lits...)
 	for _, f := range rec.lits {
@@ -186,22 +261,37 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item) error {
 		}
 		c.lits = c.lits[:mark]
 	}()
-	if len(fresh) == 0 || c.onBranchRoots(fresh) {
-		return c.leaf() // every root points where it did or where the leaf says: no question
+	if !check && (len(fresh) == 0 || c.onBranchRoots(fresh)) {
+		return true, c.leaf() // every root points where it did or where the leaf says: no question
 	}
 	// The leaf's literals as one assumption: its questions are relative to
 	// φ_q and them, as in the search that made the leaf.
 	if err := c.solver.AssumeAll(rec.lits); err != nil {
-		return err
+		return false, err
+	}
+	defer func() {
+		if rerr := c.solver.Release(); err == nil {
+			err = rerr
+		}
+	}()
+	if check {
+		// Check, not Sat: Sat answers true without asking.
+		r, err := c.solver.Check(smt.True())
+		if err != nil {
+			return false, fmt.Errorf("concretize: %w", err)
+		}
+		if r != smt.Sat {
+			return false, nil
+		}
+		if len(fresh) == 0 || c.onBranchRoots(fresh) {
+			return true, c.leaf()
+		}
 	}
 	agenda := c.agenda
 	c.agenda = fresh
-	err := c.search(0)
+	err = c.search(0)
 	c.agenda = agenda
-	if rerr := c.solver.Release(); err == nil {
-		err = rerr
-	}
-	return err
+	return true, err
 }
 
 // onBranchRoots resolves the roots fresh without a question when each has
