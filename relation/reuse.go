@@ -120,7 +120,7 @@ func (c *ConcretizationCache) Reused() int { return c.reused }
 func (c *ConcretizationCache) Extended() int { return c.extended }
 
 type leafSet struct {
-	roots  []machine.Ref   // the roots of the state searched, sorted
+	roots  []machine.Ref  // the roots of the state searched, sorted
 	pc     []*smt.Formula // the conjuncts of its path condition
 	leaves []*leafRec
 }
