@@ -118,7 +118,9 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 	witness := func(r machine.Ref, es []machine.Entry, why string) error {
 		return &WitnessError{Assignment: assign, Violation: Violation{Check: CheckConcretization, Ref: r, Entries: es, Reason: why}}
 	}
-	resolve := func(r machine.Ref, where string) (Target, error) {
+	// where names the reference for a witness; it is only formatted when
+	// one is made (a heap is built for every GSE state of every pair).
+	resolve := func(r machine.Ref, whereOf func() string) (Target, error) {
 		var hit []machine.Entry
 		for _, e := range st.Get(r) {
 			if holds(e.Guard) {
@@ -127,9 +129,9 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 		}
 		switch {
 		case len(hit) == 0:
-			return 0, witness(r, append([]machine.Entry(nil), st.Get(r)...), where+": no guard holds")
+			return 0, witness(r, append([]machine.Entry(nil), st.Get(r)...), whereOf()+": no guard holds")
 		case len(hit) > 1:
-			return 0, witness(r, hit, where+": several guards hold")
+			return 0, witness(r, hit, whereOf()+": several guards hold")
 		}
 		l := hit[0].Loc
 		switch {
@@ -138,9 +140,9 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 		case l == machine.LUn:
 			return TUn, nil
 		case l < 0 || int(l) >= len(st.Locs):
-			return 0, witness(r, hit, fmt.Sprintf("%s: location %v does not exist", where, l))
+			return 0, witness(r, hit, fmt.Sprintf("%s: location %v does not exist", whereOf(), l))
 		case index[l] < 0:
-			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", where, l, smt.Short(st.Locs[l].Exists)))
+			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", whereOf(), l, smt.Short(st.Locs[l].Exists)))
 		}
 		return index[l], nil
 	}
@@ -148,7 +150,7 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 		hl := &h.Locs[i]
 		hl.Fields = make([]Target, len(hl.Class.Fields))
 		for j, f := range hl.Class.Fields {
-			t, err := resolve(st.Field(hl.Orig, f), fmt.Sprintf("%v.%s", hl.Orig, f.Name))
+			t, err := resolve(st.Field(hl.Orig, f), func() string { return fmt.Sprintf("%v.%s", hl.Orig, f.Name) })
 			if err != nil {
 				return nil, err
 			}
@@ -158,7 +160,7 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 	roots := st.Roots()
 	slices.Sort(roots)
 	for _, r := range roots {
-		t, err := resolve(r, "root "+machine.RefString(r))
+		t, err := resolve(r, func() string { return "root " + machine.RefString(r) })
 		if err != nil {
 			return nil, err
 		}

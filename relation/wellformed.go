@@ -184,7 +184,9 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // StackOnlyRoots checks that η, e and k hold only stack references, r_null
 // and booleans (unbound slots of η are allowed).
 func StackOnlyRoots(q *machine.State) *Violation {
-	bad := func(v machine.Value, where string) *Violation {
+	// where is formatted only for a violation: the check runs on every
+	// state of every pair.
+	bad := func(v machine.Value, where string, args ...any) *Violation {
 		if v == machine.VUndef || v.IsBool() {
 			return nil
 		}
@@ -194,12 +196,12 @@ func StackOnlyRoots(q *machine.State) *Violation {
 				return nil
 			}
 			return &Violation{Check: CheckStackOnlyRoots, Ref: r, Entries: append([]machine.Entry(nil), q.Get(r)...),
-				Reason: fmt.Sprintf("%s holds %s, not a stack reference", where, machine.RefString(r))}
+				Reason: fmt.Sprintf("%s holds %s, not a stack reference", fmt.Sprintf(where, args...), machine.RefString(r))}
 		}
-		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %d", where, int32(v))}
+		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %d", fmt.Sprintf(where, args...), int32(v))}
 	}
 	for i, v := range q.Env {
-		if x := bad(v, fmt.Sprintf("η slot %d", i)); x != nil {
+		if x := bad(v, "η slot %d", i); x != nil {
 			return x
 		}
 	}
@@ -211,12 +213,12 @@ func StackOnlyRoots(q *machine.State) *Violation {
 	depth := 0
 	for k := q.K; k != nil; k = k.Next {
 		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
-			if x := bad(k.Val, fmt.Sprintf("k frame %d", depth)); x != nil {
+			if x := bad(k.Val, "k frame %d", depth); x != nil {
 				return x
 			}
 		}
 		for i, v := range k.Env {
-			if x := bad(v, fmt.Sprintf("k frame %d (pop) slot %d", depth, i)); x != nil {
+			if x := bad(v, "k frame %d (pop) slot %d", depth, i); x != nil {
 				return x
 			}
 		}
