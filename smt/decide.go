@@ -139,8 +139,8 @@ type decider struct {
 	// levels) it never turned anything off, and the attempt was a few
 	// percent of the stream's time. Skipping it changes no answer.
 	unrestricted []bool
-	unsatAt    int   // first level whose assumption conflicted, or -1
-	atomSplits int64 // splits on an atom (splitAtom), for the tests
+	unsatAt      int   // first level whose assumption conflicted, or -1
+	atomSplits   int64 // splits on an atom (splitAtom), for the tests
 
 	// The separation matrix: bit (a, b) (row a, column b, rows of stride
 	// bits) is set when a disequality separates the classes of roots a and
