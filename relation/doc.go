@@ -27,11 +27,30 @@
 // candidate sets stay small. The homomorphisms are enumerated lazily: the
 // caller sees one at a time and may stop the search.
 //
-// Concretization enumerates the equality partitions of the references the
-// guards of q talk about (smt.Solver.Partitions, all-SAT), evaluates every
-// guard under each, and builds the concrete Heap in which every reference
-// takes the one location whose guard holds. Heaps are compared through a
-// canonical string (Canonical): the part reachable from the roots is named
+// Concretization (concretize.go) is a search over the choices themselves:
+// from the roots, each reference in use takes in turn each entry whose
+// guard is satisfiable with the choices above it, a location reached joins
+// the heap and its fields are resolved next, and the input locations never
+// reached are present or absent as their existence guards say. The
+// choices are assumed in the solver as they are made (smt.Solver.Assume),
+// so a question is one guard relative to the branch. Most questions on a
+// large group are refutations of the other choices, and the search asks
+// them in bulk: the entries that a model the solver kept for the branch
+// satisfies are taken without a question, and the rest are asked as one
+// disjunction; the unreached locations of a leaf are asked as one. The
+// all-SAT enumeration (smt.Solver.Partitions) is the oracle of the
+// property tests.
+//
+// Many steps change only the roots, or make the path condition stronger,
+// and leave the rest of a state as it was. A ConcretizationCache
+// (reuse.go, given through Budget.Cache, one per checked program) keeps
+// the leaves of each complete search by content; a state with the same
+// content but other roots resolves only its new roots under each leaf,
+// and a state whose path condition extends a cached one's keeps the
+// leaves satisfiable with it. The leaves partition the assignments of the
+// path condition, which is why either is exact.
+//
+// Heaps are compared through a canonical string (Canonical): the part reachable from the roots is named
 // by a breadth-first walk, which is forced once roots and field labels are
 // fixed; the unreachable part (input locations that the stack no longer
 // reaches) is labeled by colour refinement plus individualization, which is

@@ -45,6 +45,20 @@
 // Z3, so "unknown" can still only come from Z3. LOCKSTEP_SMT=z3 (or
 // SetGoDecide(false)) sends everything to Z3, as before.
 //
+// Its incremental use is what the concretizer's depth-first search needs:
+// Assume (and AssumeAll, several formulas as one scope without building
+// their conjunction) asserts into the union-find once per level and
+// propagates the units the level forces, so that no question under it
+// finds them again; under assumptions a real case split is on an open
+// equality (both values), which decides the guards nested in guards at
+// every place at once; each level keeps the last models found under it,
+// which answer satisfiable questions at once and witness candidates
+// without a question (Witnessed); SatBoth caches the satisfiability of
+// pairs of formulas without interning their conjunction. Every one of
+// these is exact, and each is compared with Z3 by a property test
+// (decide_test.go, models_test.go) and on the checker's own questions
+// (checker/decide_test.go).
+//
 // Partitions, the all-SAT query behind concretization, enumerates set
 // partitions directly in Go when f and the refs mention at most a handful of
 // constants (evaluation under a partition of every constant of f is exact),
