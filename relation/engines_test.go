@@ -201,15 +201,7 @@ func sameConcretizations(t *testing.T, q *machine.State, sol *smt.Solver) {
 	if err1 != nil {
 		return
 	}
-	set := func(hs []*Heap) []string {
-		var out []string
-		for _, h := range hs {
-			out = append(out, Canonical(h))
-		}
-		slices.Sort(out)
-		return out
-	}
-	if g, w := set(got), set(want); !slices.Equal(g, w) {
+	if g, w := canonicalSet(got), canonicalSet(want); !slices.Equal(g, w) {
 		t.Fatalf("Concretize gives %d heaps, the all-SAT oracle %d:\n%v\n%v", len(g), len(w), g, w)
 	}
 }
@@ -257,14 +249,6 @@ func TestConcretizationCacheSameHeaps(t *testing.T) {
 	cache := NewConcretizationCache()
 	cached := DefaultBudget
 	cached.Cache = cache
-	set := func(hs []*Heap) []string {
-		var out []string
-		for _, h := range hs {
-			out = append(out, Canonical(h))
-		}
-		slices.Sort(out)
-		return out
-	}
 	pairs := 0
 	lockstepPairs(t, prog, -1, 60, sol, func(pr lockPair) {
 		if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
@@ -275,7 +259,7 @@ func TestConcretizationCacheSameHeaps(t *testing.T) {
 		if c1 != c2 || (err1 == nil) != (err2 == nil) {
 			t.Fatalf("step %d: with the cache complete %v err %v, without %v %v", pr.q.Steps, c1, err1, c2, err2)
 		}
-		if g, w := set(got), set(want); !slices.Equal(g, w) {
+		if g, w := canonicalSet(got), canonicalSet(want); !slices.Equal(g, w) {
 			t.Fatalf("step %d: with the cache %d heaps, without %d:\n%v\n%v\n%s", pr.q.Steps, len(g), len(w), g, w, dumpState(pr.q))
 		}
 		pairs++

@@ -24,18 +24,7 @@ import (
 // path condition as they were, and a group of hundreds of GSE states is
 // then checked once instead of at every step.
 func Fingerprint(w hash.Hash, s *machine.State) {
-	var buf [8]byte
-	num := func(x int64) {
-		binary.LittleEndian.PutUint64(buf[:], uint64(x))
-		w.Write(buf[:])
-	}
-	form := func(f *smt.Formula) {
-		if f == nil {
-			num(0)
-			return
-		}
-		num(int64(f.ID()))
-	}
+	num, form := writers(w)
 	if err := checkState(s); err != nil {
 		num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
 		w.Write([]byte(err.Error()))
@@ -98,4 +87,22 @@ func Fingerprint(w hash.Hash, s *machine.State) {
 	}
 	refs(roots)
 	refs(s.R)
+}
+
+// writers returns the two writers of a fingerprint into w: a number, and a
+// formula by its ID (nil as 0).
+func writers(w hash.Hash) (num func(int64), form func(*smt.Formula)) {
+	var buf [8]byte
+	num = func(x int64) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(x))
+		w.Write(buf[:])
+	}
+	form = func(f *smt.Formula) {
+		if f == nil {
+			num(0)
+			return
+		}
+		num(int64(f.ID()))
+	}
+	return num, form
 }

@@ -2,6 +2,7 @@ package relation
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/internal/testutil"
@@ -130,5 +131,15 @@ func dumpState(s *machine.State) string {
 			out += fmt.Sprintf("     .%s = %s %s\n", f.Name, machine.RefString(r), gvsString(s.Get(r)))
 		}
 	}
+	return out
+}
+
+// canonicalSet is the sorted canonical forms of hs.
+func canonicalSet(hs []*Heap) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, Canonical(h))
+	}
+	slices.Sort(out)
 	return out
 }

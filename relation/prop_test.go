@@ -421,15 +421,7 @@ func TestPropConcretizeMatchesAllSAT(t *testing.T) {
 		if !c1 || !c2 {
 			t.Fatalf("incomplete: %v %v", c1, c2)
 		}
-		canon := func(hs []*Heap) []string {
-			var out []string
-			for _, h := range hs {
-				out = append(out, Canonical(h))
-			}
-			slices.Sort(out)
-			return out
-		}
-		if g, w := canon(got), canon(want); !slices.Equal(g, w) {
+		if g, w := canonicalSet(got), canonicalSet(want); !slices.Equal(g, w) {
 			t.Fatalf("Concretize %v\noracle %v\n%s", g, w, dumpState(q))
 		}
 		ok++
@@ -440,7 +432,7 @@ func TestPropConcretizeMatchesAllSAT(t *testing.T) {
 			if err3 != nil || !c3 {
 				t.Fatalf("well-formed q: concretizeState = %v, %v\n%s", c3, err3, dumpState(q))
 			}
-			if g, w := canon(trusted), canon(want); !slices.Equal(g, w) {
+			if g, w := canonicalSet(trusted), canonicalSet(want); !slices.Equal(g, w) {
 				t.Fatalf("well-formed q: trusted concretization %v\noracle %v\n%s", g, w, dumpState(q))
 			}
 			wellFormed++

@@ -2,7 +2,6 @@ package relation
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -139,18 +138,7 @@ type leafRec struct {
 // shape is the same without φ and the facts.
 func contentKey(q *machine.State) (content, shape [sha256.Size]byte) {
 	h := sha256.New()
-	var buf [8]byte
-	num := func(x int64) {
-		binary.LittleEndian.PutUint64(buf[:], uint64(x))
-		h.Write(buf[:])
-	}
-	form := func(f *smt.Formula) {
-		if f == nil {
-			num(0)
-			return
-		}
-		num(int64(f.ID()))
-	}
+	num, form := writers(h)
 	num(int64(len(q.Locs)))
 	for _, info := range q.Locs {
 		num(int64(len(info.Class.Name)))

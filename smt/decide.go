@@ -539,6 +539,25 @@ func (d *decider) untouched(n int32, at uint64) bool {
 	return true
 }
 
+// settle evaluates pending entry i: ok is false when the entry is false
+// (its disjunction cannot be satisfied: a conflict); an entry that is true
+// is turned off (true stays true as the state grows, until an undo past
+// this point turns it on again) and open is 0; otherwise open is the
+// number of its open operands.
+func (d *decider) settle(i int) (open int, ok bool) {
+	l := d.pend[i]
+	v, open := d.value(i)
+	if v == triOpen {
+		return open, true
+	}
+	if (v == triTrue) != l.pos {
+		return 0, false
+	}
+	d.pend[i].off = true
+	d.done = append(d.done, int32(i))
+	return 0, true
+}
+
 // splitEarly: the scan of search stops at the first open disjunction with
 // at most this many open operands (one: a unit, which propagates without a
 // real split). Measured: 0 and 1 cost alike; a larger value, more nodes.
@@ -569,15 +588,11 @@ func (d *decider) search() bool {
 		if l.n < 0 || l.off {
 			continue // being split on above, or known true
 		}
-		v, open := d.value(i)
-		if v != triOpen {
-			if (v == triTrue) != l.pos {
-				return false
-			}
-			// True stays true below this node (the state only grows):
-			// skip it there, until the caller undoes past this point.
-			d.pend[i].off = true
-			d.done = append(d.done, int32(i))
+		open, ok := d.settle(i)
+		if !ok {
+			return false
+		}
+		if open == 0 {
 			continue
 		}
 		if best < 0 || open < bestOpen {
@@ -786,14 +801,9 @@ func (d *decider) propagate() bool {
 			if l.off || l.n < 0 {
 				continue
 			}
-			v, open := d.value(i)
-			if v != triOpen {
-				if (v == triTrue) != l.pos {
-					return false
-				}
-				d.pend[i].off = true
-				d.done = append(d.done, int32(i))
-				continue
+			open, ok := d.settle(i)
+			if !ok {
+				return false
 			}
 			if open != 1 {
 				continue
