@@ -69,10 +69,9 @@ var reuseExact = true
 // TestExactReuseSameVerdicts compares with it off.
 var reuseConcretizations = true
 
-// exactMemoized is relation.ExactWellFormed with the Holds answers of this
-// run reused. The per-program time limit reaches into the check
-// (Budget.Done), so a long check stops inside, not only between pairs.
-func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+// budget is the run's Budget for one check: the time limit reaches into
+// the search (Done), and the program's concretization cache is in it.
+func (r *run) budget() relation.Budget {
 	budget := r.opt.Budget
 	budget.Done = r.ctx.Done()
 	if reuseConcretizations {
@@ -81,6 +80,14 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 		}
 		budget.Cache = r.concretized
 	}
+	return budget
+}
+
+// exactMemoized is relation.ExactWellFormed with the Holds answers of this
+// run reused. The per-program time limit reaches into the check
+// (Budget.Done), so a long check stops inside, not only between pairs.
+func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+	budget := r.budget()
 	if !reuseExact {
 		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}

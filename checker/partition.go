@@ -97,8 +97,10 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		if err := r.wellFormed(base, v, determinismLemma(rule)); err != nil {
 			return nil, err
 		}
-		// Soundness and FEAS: the concretizations of the View.
-		heaps, complete, err := relation.Concretize(v, r.solver, r.opt.Budget)
+		// Soundness and FEAS: the concretizations of the View, which was
+		// just found well formed (so its references are trusted, and the
+		// program's concretization cache serves it, memo.go).
+		heaps, complete, err := relation.ConcretizeWellFormed(v, r.solver, r.budget())
 		var w *relation.WitnessError
 		switch {
 		case errors.As(err, &w):
@@ -132,7 +134,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		// P_q': the GSE states this sibling represents.
 		var P []*machine.State
 		for j, p := range g.states {
-			res := relation.RepresentsWellFormed(p, v, r.solver, r.opt.Budget)
+			res := relation.RepresentsWellFormed(p, v, r.solver, r.budget())
 			switch res.Outcome {
 			case relation.Holds:
 				P = append(P, p)

@@ -43,6 +43,14 @@ func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, b
 	return concretizeState(q, solver, budget, false)
 }
 
+// ConcretizeWellFormed is Concretize for a q that the caller has already
+// found well formed (WellFormedChecks reported no violation): every
+// reference in use is trusted without asking, and budget.Cache, if set,
+// is used (reuse.go).
+func ConcretizeWellFormed(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
+	return concretizeState(q, solver, budget, true)
+}
+
 // concretizeState is Concretize; wellFormed says that q is known to be well
 // formed (WellFormedChecks found no violation), so that every reference in
 // use is trusted without asking: determinism makes its guards pairwise

@@ -81,9 +81,6 @@ func (e internalError) Unwrap() error { return e.err }
 func main() {
 	tuneGC()
 	ctx, stop := notifySignals(os.Stderr)
-	if progressLines() {
-		fmt.Fprintln(os.Stderr, "lockstep: started")
-	}
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -118,8 +115,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var err error
 	if c.runCtx != nil {
 		interruptible.Store(true)
+		startedLine(stderr)
 		err = c.runCtx(ctx, fs, args[1:], stdout, stderr)
 	} else {
+		startedLine(stderr)
 		err = c.run(fs, args[1:], stdout, stderr)
 	}
 	code := exitCode(ctx, err)

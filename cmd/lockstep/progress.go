@@ -10,7 +10,8 @@ import (
 // progressLines reports whether LOCKSTEP_PROGRESS=lines asks for progress
 // as plain lines on stderr (for logs and CI, and for the signal tests, which
 // wait for a phase before they send a signal): "lockstep: started" once the
-// signal handlers are armed, then one line per program or phase.
+// command runs with its signal handling in place (startedLine), then one
+// line per program or phase.
 func progressLines() bool { return os.Getenv("LOCKSTEP_PROGRESS") == "lines" }
 
 // progressLine prints one progress line in lines mode.
@@ -84,4 +85,16 @@ func (p *progress) draw(n int64, extra string, el time.Duration) {
 		eta = (time.Duration(float64(int64(p.total)-n)/rate) * time.Second).Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d  %.1f/s  ETA %s  %s", bar, n, p.total, rate, eta, extra)
+}
+
+// startedLine prints "lockstep: started" in lines mode, once the command
+// is known and, for a command that watches its context, once a signal is
+// noted rather than fatal: a test that signals at this line must find the
+// process ready for it. (It was printed before the command was looked up,
+// and a signal that landed in between exited at once, without the note
+// the test expects: the cmd/lockstep flake of sessions 3 and 4.)
+func startedLine(w io.Writer) {
+	if progressLines() {
+		fmt.Fprintln(w, "lockstep: started")
+	}
 }
