@@ -370,6 +370,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		err = r.oracle() // lemma ORC, oracle.go
 	}
 	r.rep.Elapsed = time.Since(start)
+	if r.concretized != nil {
+		r.rep.concretizationsReused = r.concretized.Reused()
+	}
 	if errors.Is(err, errStop) {
 		return r.rep, nil
 	}
@@ -433,8 +436,8 @@ func (r *run) lockstep() error {
 	}
 	work := []pair{{P: []*machine.State{p0}, q: q0}}
 	for len(work) > 0 {
-		if err := r.ctx.Err(); err != nil {
-			return &inconclusive{lemma: T11, reason: "timeout: " + err.Error()}
+		if err := r.timedOut(); err != nil {
+			return err
 		}
 		pr := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -657,10 +660,19 @@ func (r *run) exact(P []*machine.State, q *machine.State) relation.ExactResult {
 // could not decide: the time limit's (T11, as lockstep reports it between
 // pairs) when the check was stopped by it, else lemma l's.
 func (r *run) undecidedExact(l Lemma, res relation.ExactResult) error {
+	if err := r.timedOut(); err != nil {
+		return err
+	}
+	return &inconclusive{lemma: l, reason: res.Reason}
+}
+
+// timedOut is the inconclusive T11 verdict when the run's time limit has
+// passed (between pairs, or inside a check it stopped), else nil.
+func (r *run) timedOut() error {
 	if err := r.ctx.Err(); err != nil {
 		return &inconclusive{lemma: T11, reason: "timeout: " + err.Error()}
 	}
-	return &inconclusive{lemma: l, reason: res.Reason}
+	return nil
 }
 
 // view is the engine's View of its state q (the identity for the summary

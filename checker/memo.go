@@ -65,7 +65,8 @@ var reuseExact = true
 
 // reuseConcretizations gives exactness a concretization cache per program
 // (relation.ConcretizationCache: the leaves of a state's concretization
-// serve the states that differ from it only in their roots);
+// serve the states that differ from it only in their roots or by a
+// stronger path condition);
 // TestExactReuseSameVerdicts compares with it off.
 var reuseConcretizations = true
 
@@ -99,9 +100,6 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 		}
 	}
 	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
-	if r.concretized != nil {
-		r.rep.concretizationsReused = r.concretized.Reused()
-	}
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}

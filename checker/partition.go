@@ -107,10 +107,8 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 			base.Lemma, base.Reason = lemma, "a concretization of the engine state is not a heap: "+w.Error()
 			return nil, r.fail(base)
 		case err != nil:
-			if cerr := r.ctx.Err(); cerr != nil {
-				// The time limit stopped the search (Budget.Done): T11, as
-				// between pairs and in the other driver (undecidedExact).
-				return nil, &inconclusive{lemma: T11, reason: "timeout: " + cerr.Error()}
+			if err := r.timedOut(); err != nil {
+				return nil, err // stopped by the time limit (Budget.Done)
 			}
 			if u := undecided(lemma, err); u != err {
 				return nil, u
@@ -169,8 +167,8 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 			continue
 		}
 		if undecidedP >= 0 {
-			if cerr := r.ctx.Err(); cerr != nil {
-				return nil, &inconclusive{lemma: T11, reason: "timeout: " + cerr.Error()}
+			if err := r.timedOut(); err != nil {
+				return nil, err
 			}
 			return nil, &inconclusive{lemma: P2, reason: fmt.Sprintf("GSE state %d of the group: representation undecided: %s", undecidedP+1, undecidedWhy)}
 		}

@@ -23,9 +23,10 @@ type Budget struct {
 	// after the check.
 	Done <-chan struct{}
 	// Cache, if not nil, keeps the leaves of complete concretizations of
-	// well-formed states, and builds the concretizations of a state whose
-	// content other than its roots was concretized before from them
-	// (reuse.go). The checker gives each program one.
+	// well-formed states, and builds from them the concretizations of a
+	// state whose content other than its roots was concretized before, or
+	// whose path condition extends a cached one's (reuse.go). The checker
+	// gives each program one.
 	Cache *ConcretizationCache
 }
 

@@ -96,9 +96,9 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 			kept, err = c.fromLeaves(ls, extends)
 			if extends {
 				cache.extended++
-			}
-			if err == nil && extends {
-				cache.store(content, shape, &leafSet{roots: ls.roots, pc: conjuncts(phi), leaves: kept})
+				if err == nil {
+					cache.store(content, shape, &leafSet{roots: ls.roots, pc: conjuncts(phi), leaves: kept})
+				}
 			}
 		} else {
 			c.recording = true

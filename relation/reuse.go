@@ -45,7 +45,9 @@ import (
 
 // ConcretizationCache keeps the leaves of complete concretizations by
 // content (everything the search reads except the roots), for the states
-// of one run that differ only in their roots. It is not safe for
+// of one run that differ only in their roots, and by shape (the content
+// without the path condition), for those whose path condition extends a
+// cached one's. It is not safe for
 // concurrent use; the checker keeps one per program.
 type ConcretizationCache struct {
 	byContent map[[sha256.Size]byte]*leafSet

@@ -397,13 +397,7 @@ func (d *decider) eval(n int32) tri {
 	case OpFalse:
 		v = triFalse
 	case OpEq:
-		v = triOpen
-		ra, rb := d.find(c.a), d.find(c.b)
-		if ra == rb {
-			v = triTrue
-		} else if d.sepBit(ra, rb) {
-			v = triFalse
-		}
+		v = d.evalEq(c)
 	case OpNot:
 		v = d.eval(d.kids[c.k0])
 		if v != triOpen {
@@ -425,12 +419,7 @@ func (d *decider) eval(n int32) tri {
 				kv = kn.memo
 			case kn.op == OpEq:
 				d.work++
-				kv = triOpen
-				if ra, rb := d.find(kn.a), d.find(kn.b); ra == rb {
-					kv = triTrue
-				} else if d.sepBit(ra, rb) {
-					kv = triFalse
-				}
+				kv = d.evalEq(kn)
 				kn.stamp, kn.memo = d.epoch, kv
 			default:
 				kv = d.eval(k)
@@ -448,6 +437,19 @@ func (d *decider) eval(n int32) tri {
 	}
 	c.stamp, c.memo = d.epoch, v
 	return v
+}
+
+// evalEq is the value of the equality c: true when its constants are in
+// one class, false when a disequality keeps their classes apart.
+func (d *decider) evalEq(c *cnode) tri {
+	ra, rb := d.find(c.a), d.find(c.b)
+	if ra == rb {
+		return triTrue
+	}
+	if d.sepBit(ra, rb) {
+		return triFalse
+	}
+	return triOpen
 }
 
 // Values of pending entries kept across search nodes and questions.
@@ -759,9 +761,9 @@ func (d *decider) reset() {
 	d.form = d.form[:0]
 }
 
-// push asserts an assumption at a new level, and turns off the pending
-// disjunctions the level makes true, so that no question under it
-// evaluates them again.
+// push asserts the assumptions fs at a new level, turns off the pending
+// disjunctions the level makes true and propagates the units it forces
+// (propagate), so that no question under it does either again.
 func (d *decider) push(fs ...*Formula) {
 	d.levels = append(d.levels, d.mark())
 	d.models = append(d.models, nil)

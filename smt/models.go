@@ -242,8 +242,8 @@ func (d *decider) inherit(fs []*Formula) {
 	}
 models:
 	for _, m := range d.models[n-1] {
+		d.nextEpoch() // one per model: the formulas share subformulas
 		for _, root := range roots {
-			d.nextEpoch()
 			if !d.evalIn(root, m) {
 				continue models
 			}

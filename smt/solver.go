@@ -136,17 +136,13 @@ func (s *Solver) releaseASTs() {
 	}
 }
 
-// bound enforces the cache limits. It runs only at the start of a top-level
-// query, never during a translation, so an AST being built is never freed.
+// bound enforces the limits of the Z3 AST caches (the answer caches are
+// bounded as they fill: remember). It runs only at the start of a
+// top-level query, never during a translation, so an AST being built is
+// never freed.
 func (s *Solver) bound() {
 	if len(s.trans) > s.transLimit || len(s.consts) > s.constLimit {
 		s.releaseASTs()
-	}
-	if len(s.sat) > s.satLimit {
-		clear(s.sat)
-	}
-	if len(s.pairs) > s.satLimit {
-		clear(s.pairs)
 	}
 }
 
@@ -279,11 +275,17 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 		return false, err
 	}
 	v := r == Sat
-	if len(s.sat) >= s.satLimit {
-		clear(s.sat) // bound() runs only before Z3 checks, which Go answers make rare
-	}
-	s.sat[f.id] = v
+	remember(s.sat, f.id, v, s.satLimit)
 	return v, nil
+}
+
+// remember caches an answer, clearing the cache first when it is full (at
+// insertion, since most answers come from Go and never reach bound()).
+func remember[K comparable](cache map[K]bool, k K, v bool, limit int) {
+	if len(cache) >= limit {
+		clear(cache)
+	}
+	cache[k] = v
 }
 
 // SatBoth is Sat(And(a, b)), with its answers (without assumptions) cached
@@ -306,10 +308,7 @@ func (s *Solver) SatBoth(a, b *Formula) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if len(s.pairs) >= s.satLimit {
-		clear(s.pairs)
-	}
-	s.pairs[key] = v
+	remember(s.pairs, key, v, s.satLimit)
 	return v, nil
 }
 
