@@ -49,7 +49,7 @@ test: deps vet
 	$(GO) test -count=1 ./...
 
 # soak runs the property tests on many more programs, 60 signals against the
-# built CLI (cmd/lockstep TestSignalsSoak) and the fault-injection streams
+# built CLI (cli TestSignalsSoak) and the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
 # `published`, 10 % of the solver's queries faulty).
 soak: deps

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // and the Java run checks L11 (Invoke, Invoke′) on the programs that call;
 // the -json output names the semantics.
 func TestCheckSemanticsPrograms(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/semantics/*.jl")
+	files, err := filepath.Glob("../testdata/semantics/*.jl")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no programs: %v", err)
 	}
@@ -39,7 +39,7 @@ func TestCheckSemanticsPrograms(t *testing.T) {
 			t.Errorf("%s: %d reports for %d files", sem, n, len(files))
 		}
 	}
-	out := runOK(t, "check", "-variant", "fixed", "-k", "2", "-workers", "1", "../../testdata/semantics/null_call.jl")
+	out := runOK(t, "check", "-variant", "fixed", "-k", "2", "-workers", "1", "../testdata/semantics/null_call.jl")
 	if !strings.Contains(out, "L11×2") {
 		t.Errorf("Java check of null_call.jl does not check L11 twice (Invoke and Invoke′):\n%s", out)
 	}

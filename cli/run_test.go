@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ func runOK(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-const llFile = "../../testdata/programs/linkedlist.jl"
+const llFile = "../testdata/programs/linkedlist.jl"
 
 // TestRunGSECounts: the summary shows the counts that package gse and the
 // concrete oracle establish (testdata's LinkedList dereferences a null head,
@@ -50,7 +50,7 @@ func TestRunGSECounts(t *testing.T) {
 // TestRunJSONPaths: -json -paths gives one entry per path with the same
 // totals as the summary, every path condition non-empty.
 func TestRunJSONPaths(t *testing.T) {
-	out := runOK(t, "run", "-k", "1", "-json", "-paths", "../../testdata/programs/nullderef.jl")
+	out := runOK(t, "run", "-k", "1", "-json", "-paths", "../testdata/programs/nullderef.jl")
 	var rep runReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -67,7 +67,7 @@ func TestRunJSONPaths(t *testing.T) {
 
 // TestRunPathsText: one line per path with outcome and φ.
 func TestRunPathsText(t *testing.T) {
-	out := runOK(t, "run", "-k", "1", "-paths", "../../testdata/programs/alias_two_fields.jl")
+	out := runOK(t, "run", "-k", "1", "-paths", "../testdata/programs/alias_two_fields.jl")
 	re := regexp.MustCompile(`(?m)^path \d+: value (true|false) \(step \d+\)  φ = .+$`)
 	if n := len(re.FindAllString(out, -1)); n != 5 {
 		t.Errorf("%d path lines, want 5:\n%s", n, out)
@@ -78,7 +78,7 @@ func TestRunPathsText(t *testing.T) {
 // same summary, and one "step" line per state created after the initial one
 // plus the initial line, one "ends" line per path (5 at k=1).
 func TestRunTraceSameCounts(t *testing.T) {
-	f := "../../testdata/programs/selfref.jl"
+	f := "../testdata/programs/selfref.jl"
 	plain := runOK(t, "run", "-k", "1", f)
 	traced := runOK(t, "run", "-k", "1", "-trace", f)
 	strip := regexp.MustCompile(`(?m)^wall .*$`)
@@ -116,7 +116,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"run", "-trace", "-json", llFile},
 		{"run", "-k", "x", llFile},
 		{"run", bad},
-		{"run", "../../testdata/errors/check.jl"},
+		{"run", "../testdata/errors/check.jl"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {

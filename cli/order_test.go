@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestOrderExitCodes(t *testing.T) {
 	assert.Contains(t, out.String(), "fails        lazier# ≤ lazier: lazier# has 10 paths, lazier 8")
 
 	out.Reset()
-	code = run([]string{"order", "-k", "-1", "-steps", "1000", "../../testdata/programs/swap.jl"}, &out, &errb)
+	code = run([]string{"order", "-k", "-1", "-steps", "1000", "../testdata/programs/swap.jl"}, &out, &errb)
 	assert.Equal(t, exitOK, code, errb.String())
 	assert.Contains(t, out.String(), "lazier#        3 = 3v + 0e")
 

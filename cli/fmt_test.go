@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // checks, prints to itself again (canonical), and keeps the tree (same
 // canonical print as the original).
 func TestFmtRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/programs/*.jl")
+	files, _ := filepath.Glob("../testdata/programs/*.jl")
 	if len(files) == 0 {
 		t.Fatal("no programs in testdata/programs")
 	}

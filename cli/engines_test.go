@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -46,16 +46,16 @@ func TestEngineFlag(t *testing.T) {
 	}
 	require.Equal(t, strip(a), strip(b))
 
-	code, out, stderr := runCode("check", "-engine", "summary:fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	code, out, stderr := runCode("check", "-engine", "summary:fixed", "-steps", "60", "../testdata/programs/alias_two_fields.jl")
 	require.Equal(t, exitOK, code, "%s\n%s", stderr, out)
 	require.Contains(t, out, "holds")
-	code, _, stderr = runCode("check", "-variant", "fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	code, _, stderr = runCode("check", "-variant", "fixed", "-steps", "60", "../testdata/programs/alias_two_fields.jl")
 	require.Equal(t, exitOK, code, stderr)
 
 	// Engine against engine.
-	code, out, stderr = runCode("check", "-engine", "summary:fixed", "-vs", "summary:fixed", "-steps", "60", "../../testdata/programs/alias_two_fields.jl")
+	code, out, stderr = runCode("check", "-engine", "summary:fixed", "-vs", "summary:fixed", "-steps", "60", "../testdata/programs/alias_two_fields.jl")
 	require.Equal(t, exitOK, code, "%s\n%s", stderr, out)
-	code, out, _ = runCode("check", "-engine", "summary:published", "-vs", "summary:fixed", "-k", "3", "-steps", "150", "../../testdata/fixedbugs/published_V7_C12.jl")
+	code, out, _ = runCode("check", "-engine", "summary:published", "-vs", "summary:fixed", "-k", "3", "-steps", "150", "../testdata/fixedbugs/published_V7_C12.jl")
 	require.Equal(t, exitViolation, code, out)
 
 	for _, args := range [][]string{

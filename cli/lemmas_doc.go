@@ -1,4 +1,4 @@
-package main
+package cli
 
 // referenceLemmasDoc defines the two lemmas about the reference side that
 // the checker adds to the catalog of RULES.md §8. It is part of the

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -17,11 +17,11 @@ func TestExitCodes(t *testing.T) {
 		args []string
 		want int
 	}{
-		{"holds", []string{"check", "-variant", "fixed", "../../testdata/programs/swap.jl"}, exitOK},
+		{"holds", []string{"check", "-variant", "fixed", "../testdata/programs/swap.jl"}, exitOK},
 		{"help", []string{"check", "-h"}, exitOK},
 		{"violated", []string{"check", "-variant", "published", "-k", "2", llFile}, exitViolation},
 		{"bad flag", []string{"check", "-bogus"}, exitUsage},
-		{"bad program", []string{"check", "../../testdata/errors/check.jl"}, exitUsage},
+		{"bad program", []string{"check", "../testdata/errors/check.jl"}, exitUsage},
 		{"missing file", []string{"check", "no-such-file.jl"}, exitUsage},
 		{"unknown variant", []string{"check", "-variant", "no-such", llFile}, exitUsage},
 		// Every program runs out of time at once: nothing violated,

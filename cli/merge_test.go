@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -138,7 +138,7 @@ func TestMergeRejects(t *testing.T) {
 func TestShardUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "-gen", "-shard", "3/3"},
-		{"check", "-shard", "0/2", "../../testdata/programs/swap.jl"},
+		{"check", "-shard", "0/2", "../testdata/programs/swap.jl"},
 		{"lemmas", "-shard", "1"},
 		{"mutants", "-shard", "-1/2"},
 		{"merge"},

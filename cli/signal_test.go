@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -51,7 +51,7 @@ func cli(t *testing.T) string {
 			return
 		}
 		builtCLI = filepath.Join(dir, "lockstep")
-		out, err := exec.Command("go", "build", "-o", builtCLI, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", builtCLI, "../cmd/lockstep").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -90,7 +90,7 @@ var sigCases = []sigCase{
 		// a second, and the signal must land inside it.
 		waitFor: "progress: shrinking", sig: syscall.SIGINT, refuted: true,
 		summary: "interrupted by SIGINT after"},
-	{name: "run", args: []string{"run", "-engine", "summary", "-k", "5", "-steps", "3000", "../../testdata/bench/linkedlist_calls5.jl"},
+	{name: "run", args: []string{"run", "-engine", "summary", "-k", "5", "-steps", "3000", "../testdata/bench/linkedlist_calls5.jl"},
 		waitFor: "progress: exploring", sig: syscall.SIGINT, maxDelay: 400 * time.Millisecond, summary: "interrupted by SIGINT: the counts are what finished"},
 	// The full suite, not -quick: with the Go decision procedure the quick
 	// suite ends in about 0.1 s, before a delayed signal can land.
