@@ -100,7 +100,7 @@ type Program struct {
 	NumExpr int      // expression IDs are 0..NumExpr-1
 }
 
-// Class is CL ::= (class C ([C f] ...) (M ...)).
+// Class is CL ::= (class C ([T f] ...) (M ...)).
 type Class struct {
 	Pos     Pos
 	Name    string

@@ -61,6 +61,7 @@ type binding struct {
 
 var (
 	boolType    = Type{Kind: KindBool}
+	intType     = Type{Kind: KindInt}
 	nullType    = Type{Kind: KindNull}
 	invalidType = Type{}
 )
@@ -85,6 +86,7 @@ func (c *checker) declare() {
 	}
 	for _, cl := range p.Classes {
 		seen := make(map[string]*Field, len(cl.Fields))
+		cl.RefFields, cl.PrimFields = nil, nil
 		for i, f := range cl.Fields {
 			f.Owner, f.Index, f.ID = cl, i, len(p.Fields)
 			p.Fields = append(p.Fields, f)
@@ -93,12 +95,14 @@ func (c *checker) declare() {
 			} else {
 				seen[f.Name] = f
 			}
+			f.T = c.resolveType(f.Type)
 			f.Class = nil
-			switch t := c.resolveType(f.Type); t.Kind {
-			case KindBool:
-				c.errorf(f.Type.Pos, "field `%s` of type bool: fields are class-typed only", f.Name)
+			switch f.T.Kind {
 			case KindClass:
-				f.Class = t.Class
+				f.Class = f.T.Class
+				cl.RefFields = append(cl.RefFields, f)
+			case KindBool, KindInt:
+				cl.PrimFields = append(cl.PrimFields, f)
 			}
 		}
 		seenM := make(map[string]*Method, len(cl.Methods))
@@ -110,9 +114,18 @@ func (c *checker) declare() {
 				seenM[m.Name] = m
 			}
 			m.RetT = c.resolveType(m.Ret)
-			m.ParamT = c.resolveType(m.ParamType)
-			if m.Param == "this" {
-				c.errorf(m.ParamType.Pos, "parameter of method `%s` named `this`", m.Name)
+			seenP := make(map[string]*Param, len(m.Params))
+			for i, par := range m.Params {
+				par.T = c.resolveType(par.Type)
+				par.Slot = 1 + i
+				switch prev, dup := seenP[par.Name]; {
+				case par.Name == "this":
+					c.errorf(par.Type.Pos, "parameter of method `%s` named `this`", m.Name)
+				case dup:
+					c.errorf(par.Pos, "duplicate parameter `%s` of method `%s` (first declared at %s)", par.Name, m.Name, lineCol(prev.Pos))
+				default:
+					seenP[par.Name] = par
+				}
 			}
 		}
 	}
@@ -126,6 +139,9 @@ func lineCol(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 func (c *checker) resolveType(t TypeName) Type {
 	if t.IsBool() {
 		return boolType
+	}
+	if t.IsInt() {
+		return intType
 	}
 	if cl := c.prog.ByName[t.Name]; cl != nil {
 		return classType(cl)
@@ -178,11 +194,16 @@ func (c *checker) bodies() {
 	for _, cl := range c.prog.Classes {
 		for _, m := range cl.Methods {
 			c.method = m
-			m.NumSlots = 2
+			m.NumSlots = 1 + len(m.Params)
 			c.scope = c.scope[:0]
 			c.scope = append(c.scope, binding{"this", SlotThis, classType(cl)})
-			if m.Param != "this" {
-				c.scope = append(c.scope, binding{m.Param, SlotParam, m.ParamT})
+			for _, par := range m.Params {
+				// The first of duplicate parameters is the one in scope,
+				// as the first of duplicate methods is the one called;
+				// the duplicate was already reported.
+				if _, dup := c.lookup(par.Name); !dup {
+					c.scope = append(c.scope, binding{par.Name, par.Slot, par.T})
+				}
 			}
 			if m.Body == nil {
 				c.errorf(m.Pos, "method `%s` has no body", m.Name)
@@ -215,8 +236,8 @@ func assignable(from, to Type) bool {
 	switch {
 	case from.Kind == KindInvalid || to.Kind == KindInvalid:
 		return true
-	case to.Kind == KindBool:
-		return from.Kind == KindBool
+	case to.Kind == KindBool || to.Kind == KindInt:
+		return from.Kind == to.Kind
 	case to.Kind == KindClass:
 		return from.Kind == KindNull || from.Kind == KindClass && from.Class == to.Class
 	}
@@ -397,7 +418,10 @@ func (c *checker) typeOf(e Expr) Type {
 	case *Call:
 		e.Method = nil
 		rt := c.expr(e.Recv)
-		at := c.expr(e.Arg)
+		ats := make([]Type, len(e.Args))
+		for i, a := range e.Args {
+			ats[i] = c.expr(a)
+		}
 		cl := c.receiverClass(e.P, rt, fmt.Sprintf("call of method `%s`", e.MethodName))
 		if cl == nil {
 			return invalidType
@@ -406,8 +430,19 @@ func (c *checker) typeOf(e Expr) Type {
 			c.errorf(e.P, "unknown method `%s` in class %s", e.MethodName, cl.Name)
 			return invalidType
 		}
-		if !assignable(at, e.Method.ParamT) {
-			c.errorf(e.Arg.Pos(), "argument of %s.%s has type %s, want %s", cl.Name, e.MethodName, at, e.Method.ParamT)
+		ps := e.Method.Params
+		if len(e.Args) != len(ps) {
+			c.errorf(e.P, "%s.%s takes %d argument%s, but the call passes %d", cl.Name, e.MethodName, len(ps), plural(len(ps)), len(e.Args))
+			return e.Method.RetT
+		}
+		for i, a := range e.Args {
+			if !assignable(ats[i], ps[i].T) {
+				which := "argument"
+				if len(ps) > 1 {
+					which = fmt.Sprintf("argument %d", i+1)
+				}
+				c.errorf(a.Pos(), "%s of %s.%s has type %s, want %s", which, cl.Name, e.MethodName, ats[i], ps[i].T)
+			}
 		}
 		return e.Method.RetT
 
@@ -445,8 +480,5 @@ func (c *checker) typeOf(e Expr) Type {
 // fieldType is the static type of reading a field: its declared class, or
 // invalid when the declaration was erroneous (already reported).
 func (c *checker) fieldType(f *Field) Type {
-	if f.Class == nil {
-		return invalidType
-	}
-	return classType(f.Class)
+	return f.T
 }

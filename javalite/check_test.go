@@ -35,9 +35,11 @@ func TestCheckPrograms(t *testing.T) {
 				t.Errorf("no header comment")
 			}
 			// Symbolic input enters only through fields of this (RULES.md
-			// §2): the entry's parameter is fixed, so it must not be needed.
-			if p.Entry.ParamT.Kind != KindBool && p.Entry.ParamT.Kind != KindClass {
-				t.Errorf("entry parameter type %v", p.Entry.ParamT)
+			// §2): the entry's parameters are fixed, so they must not be needed.
+			for _, par := range p.Entry.Params {
+				if par.T.Kind != KindBool && par.T.Kind != KindInt && par.T.Kind != KindClass {
+					t.Errorf("entry parameter type %v", par.T)
+				}
 			}
 		})
 	}
@@ -61,7 +63,7 @@ func TestCheckLinkedList(t *testing.T) {
 		t.Errorf("fields %v, want %v", names, want)
 	}
 	contains := node.Methods[0]
-	if p.Entry != main.Methods[0] || contains.NumSlots != 2 || contains.ParamT.Class != data || contains.RetT.Kind != KindBool {
+	if p.Entry != main.Methods[0] || contains.NumSlots != 2 || len(contains.Params) != 1 || contains.Params[0].T.Class != data || contains.Params[0].Slot != 1 || contains.RetT.Kind != KindBool {
 		t.Errorf("methods not resolved: entry %v, contains %+v", p.Entry, contains)
 	}
 	// The bodies have 15 and 5 expressions, numbered in pre-order.
@@ -77,11 +79,11 @@ func TestCheckLinkedList(t *testing.T) {
 		t.Errorf("this = null: Refs %v, types %v %v", cmp.Refs, cmp.L.Type(), cmp.R.Type())
 	}
 	call := outer.Else.(*If).Else.(*Call)
-	if call.Method != contains || call.Recv.(*FieldAccess).Field != node.Fields[0] || call.Arg.(*Var).Slot != SlotParam {
+	if call.Method != contains || call.Recv.(*FieldAccess).Field != node.Fields[0] || len(call.Args) != 1 || call.Args[0].(*Var).Slot != 1 {
 		t.Errorf("recursive call not resolved")
 	}
 	entryCall := p.Entry.Body.(*Call)
-	if entryCall.Method != contains || entryCall.Arg.(*FieldAccess).Field != main.Fields[1] || entryCall.Recv.(*FieldAccess).X.(*Var).Slot != SlotThis {
+	if entryCall.Method != contains || entryCall.Args[0].(*FieldAccess).Field != main.Fields[1] || entryCall.Recv.(*FieldAccess).X.(*Var).Slot != SlotThis {
 		t.Errorf("entry call not resolved")
 	}
 }
@@ -110,7 +112,7 @@ func TestCheckSlotsAndShadowing(t *testing.T) {
 	}
 	// The inner x's initializer still sees the outer x; its body sees the
 	// inner one; after it ends, x is the outer one again.
-	if want := []int{2, SlotParam, 3, 2, 3, 4, 2, 4, SlotParam, 2}; !slices.Equal(slots, want) {
+	if want := []int{2, 1, 3, 2, 3, 4, 2, 4, 1, 2}; !slices.Equal(slots, want) {
 		t.Errorf("slots %v, want %v", slots, want)
 	}
 }
@@ -187,10 +189,11 @@ func TestCheckHandBuiltTrees(t *testing.T) {
 	// Parse never produces these, but generators build trees directly and
 	// Check must still reject what the engines cannot run.
 	a := &Class{Name: "A"}
-	a.Fields = []*Field{{Name: "f", Type: TypeName{Name: "bool"}}}
+	a.Fields = []*Field{{Name: "f", Type: TypeName{Name: "B"}}}
+	x := func() []*Param { return []*Param{{Type: TypeName{Name: "bool"}, Name: "x"}} }
 	a.Methods = []*Method{
-		{Name: "m", Ret: TypeName{Name: "bool"}, ParamType: TypeName{Name: "bool"}, Param: "x"},
-		{Name: "n", Ret: TypeName{Name: "bool"}, ParamType: TypeName{Name: "bool"}, Param: "x", Body: &Begin{}},
+		{Name: "m", Ret: TypeName{Name: "bool"}, Params: x()},
+		{Name: "n", Ret: TypeName{Name: "bool"}, Params: x(), Body: &Begin{}},
 	}
 	p := &Program{Classes: []*Class{a}, EntryClass: "A", EntryMethod: "m"}
 	errs := errorList(t, Check(p))
@@ -199,7 +202,7 @@ func TestCheckHandBuiltTrees(t *testing.T) {
 		msgs = append(msgs, e.Msg)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"type bool", "has no body", "`(begin)` needs"} {
+	for _, want := range []string{"unknown class `B`", "has no body", "`(begin)` needs"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)
 		}

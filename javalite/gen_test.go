@@ -21,18 +21,24 @@ func genProgram(t *rapid.T) *Program {
 			cl.Fields = append(cl.Fields, &Field{Name: fmt.Sprintf("f%d", i), Type: g.typeName(false)})
 		}
 		for i := range rapid.IntRange(1, 2).Draw(t, "methods") {
-			cl.Methods = append(cl.Methods, &Method{
-				Name:      fmt.Sprintf("m%d", i),
-				Ret:       g.typeName(true),
-				ParamType: g.typeName(true),
-				Param:     rapid.SampledFrom([]string{"x", "p"}).Draw(t, "param"),
-			})
+			m := &Method{Name: fmt.Sprintf("m%d", i), Ret: g.typeName(true)}
+			// Zero to three parameters (PRIMITIVES.md §1), one the
+			// common case; names distinct within the method.
+			np := rapid.SampledFrom([]int{1, 1, 0, 2, 3}).Draw(t, "params")
+			names := rapid.Permutation([]string{"x", "p", "q"}).Draw(t, "param names")
+			for j := range np {
+				m.Params = append(m.Params, &Param{Type: g.typeName(true), Name: names[j]})
+			}
+			cl.Methods = append(cl.Methods, m)
 		}
 	}
 	// Bodies come last, so that calls may go to any method.
 	for _, cl := range g.classes {
 		for _, m := range cl.Methods {
-			g.scope = []genVar{{"this", TypeName{Name: cl.Name}}, {m.Param, m.ParamType}}
+			g.scope = []genVar{{"this", TypeName{Name: cl.Name}}}
+			for _, par := range m.Params {
+				g.scope = append(g.scope, genVar{par.Name, par.Type})
+			}
 			g.vars = 0
 			m.Body = g.expr(m.Ret, false, rapid.IntRange(0, 4).Draw(t, "depth"))
 		}
@@ -149,7 +155,7 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 	case "var":
 		g.vars++
 		name := fmt.Sprintf("v%d", g.vars)
-		if len(g.scope) > 2 && rapid.Bool().Draw(t, "shadow") {
+		if len(g.scope) > 1 && g.scope[len(g.scope)-1].name != "this" && rapid.Bool().Draw(t, "shadow") {
 			name = g.scope[len(g.scope)-1].name // shadow the innermost variable
 		}
 		typ := g.typeName(true)
@@ -172,7 +178,11 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 		}
 		m := rapid.SampledFrom(cands).Draw(t, "method")
 		owner := g.ownerOf(m)
-		return &Call{Recv: g.expr(TypeName{Name: owner.Name}, true, d), MethodName: m.Name, Arg: g.expr(m.ParamType, false, d)}
+		call := &Call{Recv: g.expr(TypeName{Name: owner.Name}, true, d), MethodName: m.Name}
+		for _, par := range m.Params {
+			call.Args = append(call.Args, g.expr(par.Type, false, d))
+		}
+		return call
 	case "read":
 		if isBool {
 			return leaf()

@@ -105,7 +105,7 @@ func children(e Expr) []Expr {
 	case *VarDecl:
 		return []Expr{e.Init, e.Body}
 	case *Call:
-		return []Expr{e.Recv, e.Arg}
+		return append([]Expr{e.Recv}, e.Args...)
 	case *Assign:
 		return []Expr{e.Value}
 	case *Begin:
@@ -126,13 +126,19 @@ func checkResolved(p *Program) string {
 			return "class " + cl.Name + " not indexed"
 		}
 		for j, f := range cl.Fields {
-			if f.Owner != cl || f.Index != j || f.ID < 0 || f.ID >= len(p.Fields) || p.Fields[f.ID] != f || f.Class == nil || f.Class.Name != f.Type.Name {
+			if f.Owner != cl || f.Index != j || f.ID < 0 || f.ID >= len(p.Fields) || p.Fields[f.ID] != f || f.T.Kind == KindInvalid ||
+				f.T.IsPrim() != (f.Class == nil) || f.Class != nil && f.Class.Name != f.Type.Name || f.T.String() != f.Type.Name {
 				return "field " + f.Name + " not resolved"
 			}
 		}
 		for _, m := range cl.Methods {
-			if m.Owner != cl || m.RetT.Kind == KindInvalid || m.ParamT.Kind == KindInvalid || m.NumSlots < 2 {
+			if m.Owner != cl || m.RetT.Kind == KindInvalid || m.NumSlots < 1+len(m.Params) {
 				return "method " + m.Name + " not resolved"
+			}
+			for i, par := range m.Params {
+				if par.T.Kind == KindInvalid || par.Slot != 1+i {
+					return "parameter " + par.Name + " of " + m.Name + " not resolved"
+				}
 			}
 		}
 	}
@@ -181,13 +187,13 @@ func checkResolved(p *Program) string {
 			if slots[m] == nil {
 				slots[m] = map[int]bool{}
 			}
-			if e.Slot < 2 || !slotOK(e.Slot) || slots[m][e.Slot] {
+			if e.Slot < 1+len(m.Params) || !slotOK(e.Slot) || slots[m][e.Slot] {
 				fail("var slot not fresh")
 			}
 			slots[m][e.Slot] = true
 		case *Call:
 			rt := e.Recv.Type()
-			if e.Method == nil || rt.Kind != KindClass || e.Method.Owner != rt.Class || t != e.Method.RetT {
+			if e.Method == nil || rt.Kind != KindClass || e.Method.Owner != rt.Class || t != e.Method.RetT || len(e.Args) != len(e.Method.Params) {
 				fail("method not resolved in the static class")
 			}
 		case *Assign:

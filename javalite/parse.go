@@ -25,6 +25,7 @@ const maxNesting = 1000
 var keywords = map[string]bool{
 	"class": true, "new": true, "if": true, "else": true, "var": true, "in": true,
 	"begin": true, "null": true, "true": true, "false": true, "bool": true, "this": true,
+	"int": true, "assume": true,
 }
 
 // tokKind is the kind of an atom or list delimiter.
@@ -288,9 +289,9 @@ func (p *parser) program(s *sexp) *Program {
 	return prog
 }
 
-// class parses CL ::= (class C ([C f] ...) (M ...)).
+// class parses CL ::= (class C ([T f] ...) (M ...)).
 func (p *parser) class(s *sexp) *Class {
-	const form = "(class C ([C f] ...) (M ...))"
+	const form = "(class C ([T f] ...) (M ...))"
 	if !s.list || s.bracket || len(s.items) == 0 || !s.items[0].isKeyword("class") {
 		p.errorf(s.pos, "expected a class declaration %s, found %s", form, s.describe())
 		return nil
@@ -302,7 +303,7 @@ func (p *parser) class(s *sexp) *Class {
 	cl := &Class{Pos: s.pos}
 	cl.Name, _ = p.name(s.items[1], "a class name")
 	if fs := s.items[2]; !fs.list || fs.bracket {
-		p.errorf(fs.pos, "expected the field list ([C f] ...), found %s", fs.describe())
+		p.errorf(fs.pos, "expected the field list ([T f] ...), found %s", fs.describe())
 	} else {
 		for _, f := range fs.items {
 			if fd := p.field(f); fd != nil {
@@ -322,68 +323,65 @@ func (p *parser) class(s *sexp) *Class {
 	return cl
 }
 
-// field parses [C f]. Fields are class-typed only, so `bool` is rejected
-// here, where the grammar says so; Check repeats the test for trees that
-// were built by hand.
+// field parses [T f]: fields of any type, bool and int included
+// (PRIMITIVES.md §1).
 func (p *parser) field(s *sexp) *Field {
 	if !s.bracket || len(s.items) != 2 {
-		p.errorf(s.pos, "a field declaration has the form [C f], found %s", s.describe())
+		p.errorf(s.pos, "a field declaration has the form [T f], found %s", s.describe())
 		return nil
 	}
-	f := &Field{Pos: s.pos}
-	if t := s.items[0]; t.isKeyword("bool") {
-		p.errorf(t.pos, "field of type bool: fields are class-typed only")
-		f.Type = TypeName{Pos: t.pos, Name: "bool"}
-	} else {
-		f.Type.Pos = t.pos
-		f.Type.Name, _ = p.name(t, "a class name")
-	}
+	f := &Field{Pos: s.pos, Type: p.typeName(s.items[0])}
 	f.Name, _ = p.name(s.items[1], "a field name")
 	return f
 }
 
-// method parses M ::= (T m [T x] e).
+// method parses M ::= (T m [T x] ... e): zero or more parameters
+// (PRIMITIVES.md §1).
 func (p *parser) method(s *sexp) *Method {
-	const form = "(T m [T x] e)"
+	const form = "(T m [T x] ... e)"
 	if !s.list || s.bracket {
 		p.errorf(s.pos, "expected a method declaration %s, found %s", form, s.describe())
 		return nil
 	}
 	n := len(s.items)
-	switch {
-	case n == 4 && s.items[2].bracket:
-		// The expected shape; the parts are checked below.
-	case n == 3 && s.items[2].bracket:
-		p.errorf(s.pos, "method has no body: %s", form)
-		return nil
-	case n > 4 && s.items[2].bracket && s.items[3].bracket:
-		p.errorf(s.pos, "a method has exactly one parameter: %s", form)
-		return nil
-	default:
+	if n < 3 {
 		p.errorf(s.pos, "a method declaration has the form %s", form)
+		return nil
+	}
+	params := s.items[2 : n-1]
+	for _, par := range params {
+		if !par.bracket {
+			p.errorf(s.pos, "a method declaration has the form %s", form)
+			return nil
+		}
+	}
+	if s.items[n-1].bracket {
+		p.errorf(s.pos, "method has no body: %s", form)
 		return nil
 	}
 	m := &Method{Pos: s.pos}
 	m.Ret = p.typeName(s.items[0])
 	m.Name, _ = p.name(s.items[1], "a method name")
-	if par := s.items[2]; len(par.items) != 2 {
-		p.errorf(par.pos, "a parameter has the form [T x]")
-	} else {
-		m.ParamType = p.typeName(par.items[0])
+	for _, par := range params {
+		if len(par.items) != 2 {
+			p.errorf(par.pos, "a parameter has the form [T x]")
+			continue
+		}
 		// `this` is syntactically a variable; Check rejects it as a
 		// parameter name with a clearer message.
-		m.Param, _ = p.varName(par.items[1], "a parameter name")
+		name, _ := p.varName(par.items[1], "a parameter name")
+		m.Params = append(m.Params, &Param{Pos: par.pos, Type: p.typeName(par.items[0]), Name: name})
 	}
-	m.Body = p.expr(s.items[3])
+	m.Body = p.expr(s.items[n-1])
 	return m
 }
 
-// typeName parses T ::= bool | C.
+// typeName parses T ::= bool | int | C.
 func (p *parser) typeName(s *sexp) TypeName {
-	if s.isKeyword("bool") {
-		return TypeName{Pos: s.pos, Name: "bool"}
+	if s.isKeyword("bool") || s.isKeyword("int") {
+		return TypeName{Pos: s.pos, Name: s.text}
 	}
-	name, _ := p.name(s, "a type (bool or a class name)")
+	name, _ := p.name(s, "a type (bool, int or a class name)")
 	return TypeName{Pos: s.pos, Name: name}
 }
 
@@ -533,17 +531,22 @@ func (p *parser) expr(s *sexp) Expr {
 			}
 			return &Equals{ExprBase: base, L: l, R: r}
 		case tAt:
-			if n != 4 {
-				p.errorf(s.pos, "a call takes exactly one argument: (e @ m e)")
+			if n < 3 {
+				p.errorf(s.pos, "a call has the form (e @ m e ...)")
 				return nil
 			}
 			recv := p.expr(it[0])
 			m, ok := p.name(it[2], "a method name")
-			arg := p.expr(it[3])
-			if recv == nil || !ok || arg == nil {
+			var args []Expr
+			for _, x := range it[3:] {
+				a := p.expr(x)
+				ok = ok && a != nil
+				args = append(args, a)
+			}
+			if recv == nil || !ok {
 				return nil
 			}
-			return &Call{ExprBase: base, Recv: recv, MethodName: m, Arg: arg}
+			return &Call{ExprBase: base, Recv: recv, MethodName: m, Args: args}
 		case tAssign:
 			if n != 3 {
 				p.errorf(s.pos, "an assignment has the form (x := e)")

@@ -39,7 +39,7 @@ func TestParseBriefExample(t *testing.T) {
 		t.Fatalf("Node parsed wrong: %+v", node)
 	}
 	m := node.Methods[0]
-	if m.Name != "contains" || m.Ret.Name != "bool" || m.ParamType.Name != "Data" || m.Param != "d" {
+	if m.Name != "contains" || m.Ret.Name != "bool" || len(m.Params) != 1 || m.Params[0].Type.Name != "Data" || m.Params[0].Name != "d" {
 		t.Fatalf("contains header wrong: %+v", m)
 	}
 	outer, ok := m.Body.(*If)
@@ -48,7 +48,7 @@ func TestParseBriefExample(t *testing.T) {
 	}
 	inner := outer.Else.(*If)
 	call := inner.Else.(*Call)
-	if call.MethodName != "contains" || call.Recv.(*FieldAccess).FieldName != "next" || call.Arg.(*Var).Name != "d" {
+	if call.MethodName != "contains" || call.Recv.(*FieldAccess).FieldName != "next" || len(call.Args) != 1 || call.Args[0].(*Var).Name != "d" {
 		t.Fatalf("recursive call wrong: %s", PrintExpr(call))
 	}
 	if got := PrintExpr(m.Body); got != "(if (this = null) false else (if ((this $ data) = d) true else ((this $ next) @ contains d)))" {
@@ -76,7 +76,8 @@ func TestParsePositions(t *testing.T) {
 		{"field type", cl.Fields[0].Type.Pos, at(1, 14)},
 		{"method", m.Pos, at(2, 6)},
 		{"return type", m.Ret.Pos, at(2, 7)},
-		{"param type", m.ParamType.Pos, at(2, 12)},
+		{"param", m.Params[0].Pos, at(2, 11)},
+		{"param type", m.Params[0].Type.Pos, at(2, 12)},
 		{"var", d.Pos(), at(3, 2)},
 		{"var type", d.DeclType.Pos, at(3, 7)},
 		{"var name", d.NamePos, at(3, 9)},
@@ -177,7 +178,7 @@ func TestParseRecoversPerMethod(t *testing.T) {
      (bool m2 [bool x] (begin))
      (bool m3 [bool x] x)))
   (class B ()
-    ((bool m4 [bool x] (x @ m))
+    ((bool m4 [bool x] (x @))
      (bool m5 [bool x] (new)))))
  (A m1))`
 	_, err := Parse("t.jl", []byte(src))

@@ -85,7 +85,11 @@ func (pr *printer) class(cl *Class, last bool) {
 			pr.newline(5)
 		}
 		col := pr.col
-		pr.write("(" + m.Ret.Name + " " + m.Name + " [" + m.ParamType.Name + " " + m.Param + "]")
+		head := "(" + m.Ret.Name + " " + m.Name
+		for _, par := range m.Params {
+			head += " [" + par.Type.Name + " " + par.Name + "]"
+		}
+		pr.write(head)
 		pr.newline(col + 2)
 		trail := len(")")
 		if i == len(cl.Methods)-1 {
@@ -147,8 +151,15 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.write("(")
 		pr.expr(e.Recv, 0)
 		pr.newline(col + 1)
-		pr.write("@ " + e.MethodName + " ")
-		pr.expr(e.Arg, trail+1)
+		pr.write("@ " + e.MethodName)
+		for i, a := range e.Args {
+			pr.write(" ")
+			t := 0
+			if i == len(e.Args)-1 {
+				t = trail + 1
+			}
+			pr.expr(a, t)
+		}
 		pr.write(")")
 	case *Assign:
 		pr.write("(" + e.VarName + " := ")
@@ -217,8 +228,11 @@ func flat(b *strings.Builder, e Expr) {
 	case *Call:
 		b.WriteString("(")
 		flat(b, e.Recv)
-		b.WriteString(" @ " + e.MethodName + " ")
-		flat(b, e.Arg)
+		b.WriteString(" @ " + e.MethodName)
+		for _, a := range e.Args {
+			b.WriteString(" ")
+			flat(b, a)
+		}
 		b.WriteString(")")
 	case *Assign:
 		b.WriteString("(" + e.VarName + " := ")

@@ -125,3 +125,13 @@
     ((A m [A x] (if true x else null))
      (bool s [bool x] (var A x := null in (var bool x := true in x))))))
  (A m))
+---
+; Arity (PRIMITIVES.md §1): a call passes as many arguments as the method has parameters.
+(((class A ()
+    ((bool m [bool x] (this @ m x x)) ;;; error: A.m takes 1 argument, but the call passes 2
+     (bool n (this @ m)) ;;; error: A.m takes 1 argument, but the call passes 0
+     (bool o [A a] [bool b] (this @ o b a)))))  ;;; error: argument 1 of A.o has type bool, want A ;;; error: argument 2 of A.o has type A, want bool
+ (A m))
+---
+(((class A () ((bool m [bool x] [A x] x)))) ;;; error: duplicate parameter `x` of method `m`
+ (A m))

@@ -25,7 +25,7 @@
  (A 1m ;;; error: invalid identifier `1m`
   :)) ;;; error: unexpected `:`
 ---
-(((class A ([bool f]) ())) ;;; error: field of type bool
+(((class A ([A int]) ())) ;;; error: expected a field name, found keyword `int`
  (A m))
 ---
 (((class if () ())) ;;; error: expected a class name, found keyword `if`
@@ -34,19 +34,27 @@
 (((class A ([A this]) ())) ;;; error: expected a field name, found keyword `this`
  (A m))
 ---
-(((class A ((A f)) ())) ;;; error: field declaration has the form \[C f\]
+(((class A ((A f)) ())) ;;; error: field declaration has the form \[T f\]
  (A m))
 ---
-(((class A () ((bool m [bool x] [x])))) ;;; error: unexpected `\[`
+(((class A () ((bool m [bool x] (begin [x]))))) ;;; error: unexpected `\[`
  (A m))
 ---
-(((class A () ((bool m [bool x] [bool y] x)))) ;;; error: exactly one parameter
+; A method's last item is its body, never a bracket.
+(((class A () ((bool m [bool x] [x])))) ;;; error: method has no body
+ (A m))
+---
+; Parameters come between the name and the body.
+(((class A () ((bool m [bool x] x [bool y] y)))) ;;; error: a method declaration has the form \(T m \[T x\] \.\.\. e\)
+ (A m))
+---
+(((class A () ((bool m [bool x] [bool] x)))) ;;; error: a parameter has the form \[T x\]
  (A m))
 ---
 (((class A () ((bool m [bool x])))) ;;; error: method has no body
  (A m))
 ---
-(((class A () ((bool m [bool x] (this @ m x x))))) ;;; error: call takes exactly one argument
+(((class A () ((bool m [bool x] (this @))))) ;;; error: a call has the form \(e @ m e \.\.\.\)
  (A m))
 ---
 (((class A () ((bool m [bool x] (var bool y := x y))))) ;;; error: variable declaration has the form
