@@ -208,7 +208,15 @@ type Lit struct {
 	Kind LitKind
 }
 
-// IntLit is an integer literal n, within [-2^31, 2^31-1] (PRIMITIVES.md §1).
+// The range of integer literals, [-2^31, 2^31-1] (PRIMITIVES.md §1): Java's
+// int, so that the papers' programs keep their literals, while the values
+// computed from them are mathematical integers (PRIMITIVES.md §2).
+const (
+	MinInt = -1 << 31
+	MaxInt = 1<<31 - 1
+)
+
+// IntLit is an integer literal n, within [MinInt, MaxInt] (PRIMITIVES.md §1).
 type IntLit struct {
 	ExprBase
 	Val int64
@@ -224,7 +232,12 @@ const (
 	OpLe               // <= int × int → bool
 )
 
-func (o BinOp) String() string { return [...]string{"+", "-", "<", "<="}[o] }
+func (o BinOp) String() string {
+	if o > OpLe {
+		return fmt.Sprintf("<op %d>", uint8(o)) // only in hand-built trees; Check rejects it
+	}
+	return [...]string{"+", "-", "<", "<="}[o]
+}
 
 // Binary is (e + e), (e - e), (e < e) or (e <= e).
 type Binary struct {

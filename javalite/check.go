@@ -298,6 +298,12 @@ func exprBase(e Expr) *ExprBase {
 		return &e.ExprBase
 	case *Begin:
 		return &e.ExprBase
+	case *IntLit:
+		return &e.ExprBase
+	case *Binary:
+		return &e.ExprBase
+	case *Assume:
+		return &e.ExprBase
 	}
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
 }
@@ -310,6 +316,8 @@ func (c *checker) receiverClass(pos Pos, t Type, what string) *Class {
 		return t.Class
 	case KindBool:
 		c.errorf(pos, "%s on a bool", what)
+	case KindInt:
+		c.errorf(pos, "%s on an int", what)
 	case KindNull:
 		c.errorf(pos, "%s on null, which has no class", what)
 	}
@@ -380,10 +388,49 @@ func (c *checker) typeOf(e Expr) Type {
 		return ft
 
 	case *Equals:
+		// Rule: Equals (E/E′ on references, Equals (prim) on data,
+		// PRIMITIVES.md §1): two references of any classes or null, two
+		// bools, or two ints.
 		lt, rt := c.expr(e.L), c.expr(e.R)
 		e.Refs = lt.IsRef() && rt.IsRef()
-		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && lt.IsRef() != rt.IsRef() {
-			c.errorf(e.P, "cannot compare %s with %s: bools compare with bools, references with references", lt, rt)
+		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && !e.Refs && lt.Kind != rt.Kind {
+			c.errorf(e.P, "cannot compare %s with %s: `=` compares two ints, two bools or two references", lt, rt)
+		}
+		return boolType
+
+	case *IntLit:
+		if e.Val < MinInt || e.Val > MaxInt {
+			// Parse reports this already; a hand-built tree gets here.
+			c.errorf(e.P, "integer literal %d out of range [%d, %d]", e.Val, MinInt, MaxInt)
+		}
+		return intType
+
+	case *Binary:
+		lt, rt := c.expr(e.L), c.expr(e.R)
+		if e.Op > OpLe {
+			c.errorf(e.P, "unknown binary operator %d", e.Op)
+			return invalidType
+		}
+		kind := "arithmetic"
+		if e.Op == OpLt || e.Op == OpLe {
+			kind = "comparison"
+		}
+		for _, o := range [...]struct {
+			x Expr
+			t Type
+		}{{e.L, lt}, {e.R, rt}} {
+			if o.t.Kind != KindInvalid && o.t.Kind != KindInt {
+				c.errorf(o.x.Pos(), "%s `%s` on %s: its operands are ints", kind, e.Op, article(o.t))
+			}
+		}
+		if kind == "arithmetic" {
+			return intType
+		}
+		return boolType
+
+	case *Assume:
+		if xt := c.expr(e.X); xt.Kind != KindInvalid && xt.Kind != KindBool {
+			c.errorf(e.X.Pos(), "condition of assume has type %s, not bool", xt)
 		}
 		return boolType
 
@@ -475,6 +522,21 @@ func (c *checker) typeOf(e Expr) Type {
 		return t
 	}
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
+}
+
+// article names a type with its article, for "arithmetic on a bool".
+func article(t Type) string {
+	switch t.Kind {
+	case KindBool:
+		return "a bool"
+	case KindInt:
+		return "an int"
+	case KindNull:
+		return "null"
+	case KindClass:
+		return "a reference of class " + t.Class.Name
+	}
+	return t.String()
 }
 
 // fieldType is the static type of reading a field: its declared class, or

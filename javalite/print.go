@@ -1,6 +1,9 @@
 package javalite
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The printer produces the canonical text of a program. The layout is a pure
 // function of the tree (no positions, no comments), so printing is
@@ -147,13 +150,31 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.newline(col + 2)
 		pr.expr(e.Body, trail+1)
 		pr.write(")")
+	case *Binary:
+		pr.write("(")
+		pr.expr(e.L, 0)
+		pr.newline(col + 1)
+		pr.write(e.Op.String() + " ")
+		pr.expr(e.R, trail+1)
+		pr.write(")")
+	case *Assume:
+		pr.write("(assume ")
+		pr.expr(e.X, trail+1)
+		pr.write(")")
 	case *Call:
 		pr.write("(")
 		pr.expr(e.Recv, 0)
 		pr.newline(col + 1)
 		pr.write("@ " + e.MethodName)
+		// Arguments after the first go on lines of their own, aligned
+		// with the first.
+		argCol := pr.col + 1
 		for i, a := range e.Args {
-			pr.write(" ")
+			if i == 0 {
+				pr.write(" ")
+			} else {
+				pr.newline(argCol)
+			}
 			t := 0
 			if i == len(e.Args)-1 {
 				t = trail + 1
@@ -195,6 +216,18 @@ func flat(b *strings.Builder, e Expr) {
 		b.WriteString(e.Name)
 	case *Lit:
 		b.WriteString(e.Kind.String())
+	case *IntLit:
+		b.WriteString(strconv.FormatInt(e.Val, 10))
+	case *Binary:
+		b.WriteString("(")
+		flat(b, e.L)
+		b.WriteString(" " + e.Op.String() + " ")
+		flat(b, e.R)
+		b.WriteString(")")
+	case *Assume:
+		b.WriteString("(assume ")
+		flat(b, e.X)
+		b.WriteString(")")
 	case *New:
 		b.WriteString("(new " + e.ClassName + ")")
 	case *FieldAccess:
