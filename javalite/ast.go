@@ -114,7 +114,20 @@ type Class struct {
 	// heap read RefFields only; primitive fields hold terms (PRIMITIVES.md
 	// §2) and are read by the data rules and the data half of the relations.
 	RefFields, PrimFields []*Field
+
+	// Set by Check: name lookups, so that resolving every call and field
+	// access of a program is linear in its size (a file with tens of
+	// thousands of methods must not spend its time scanning them).
+	fieldByName  map[string]*Field
+	methodByName map[string]*Method
 }
+
+// FieldNamed returns the field called name, or nil. Valid after Check.
+func (cl *Class) FieldNamed(name string) *Field { return cl.fieldByName[name] }
+
+// MethodNamed returns the method called name (the first of duplicates), or
+// nil. Valid after Check.
+func (cl *Class) MethodNamed(name string) *Method { return cl.methodByName[name] }
 
 // Field is [T f]: a reference field (T a class) or a primitive field (T
 // bool or int, PRIMITIVES.md §1).

@@ -2,6 +2,7 @@ package javalite
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -33,9 +34,17 @@ func ParseAndCheck(file string, src []byte) (*Program, error) {
 	return p, nil
 }
 
-// LoadFile reads, parses and checks the program in the file at path.
+// LoadFile reads, parses and checks the program in the file at path. It
+// reads at most MaxInputSize bytes and one more: a larger file (or an
+// endless one such as /dev/zero) is refused with a position, never read
+// into memory whole.
 func LoadFile(path string) (*Program, error) {
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxInputSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +114,9 @@ func (c *checker) declare() {
 				cl.PrimFields = append(cl.PrimFields, f)
 			}
 		}
+		cl.fieldByName = seen
 		seenM := make(map[string]*Method, len(cl.Methods))
+		cl.methodByName = seenM
 		for _, m := range cl.Methods {
 			m.Owner = cl
 			if prev, dup := seenM[m.Name]; dup {
@@ -152,25 +163,11 @@ func (c *checker) resolveType(t TypeName) Type {
 
 // findField looks a field up by name in one class. No inheritance exists,
 // so the static class's own fields are all there is.
-func findField(cl *Class, name string) *Field {
-	for _, f := range cl.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
+func findField(cl *Class, name string) *Field { return cl.fieldByName[name] }
 
 // findMethod looks a method up by name in one class; the first declaration
 // wins when there are duplicates (already reported).
-func findMethod(cl *Class, name string) *Method {
-	for _, m := range cl.Methods {
-		if m.Name == name {
-			return m
-		}
-	}
-	return nil
-}
+func findMethod(cl *Class, name string) *Method { return cl.methodByName[name] }
 
 // entry resolves (C m).
 func (c *checker) entry() {

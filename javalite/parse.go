@@ -17,10 +17,18 @@ import (
 // wrong, the structure is unknown and any further message would be a guess,
 // so parsing stops there.
 
-// maxNesting bounds the bracket depth. The later passes recurse over the
-// tree, so the bound keeps hostile input (a fuzzer's million open
-// parentheses) from exhausting the stack; real programs stay far below it.
-const maxNesting = 1000
+// The limits on input (see the package doc). MaxNesting bounds the bracket
+// depth: the later passes recurse over the tree, so the bound keeps hostile
+// input (a fuzzer's million open parentheses) from exhausting the stack;
+// real programs stay far below it. MaxInputSize bounds the text: Parse
+// refuses more, and LoadFile never reads more.
+const (
+	MaxNesting   = 1000
+	MaxInputSize = 16 << 20 // 16 MiB
+)
+
+// maxNesting is the bound the reader applies.
+const maxNesting = MaxNesting
 
 // keywords cannot be used as names; `this` is allowed where a variable is.
 var keywords = map[string]bool{
@@ -265,6 +273,16 @@ type parser struct {
 // Check resolves names and types. On any syntax error Parse returns nil and
 // an ErrorList with every error it found.
 func Parse(file string, src []byte) (*Program, error) {
+	if len(src) > MaxInputSize {
+		// Report where the limit is crossed; counting lines up to there
+		// is the only pass over the oversized text.
+		r := &reader{file: file, src: src[:MaxInputSize], line: 1, col: 1}
+		for r.off < len(r.src) {
+			r.advance()
+		}
+		r.errorf(r.pos(), "input larger than the limit of %d bytes (16 MiB)", MaxInputSize)
+		return nil, r.errs.err()
+	}
 	r := &reader{file: file, src: src, line: 1, col: 1}
 	forms := r.read()
 	if len(r.errs) > 0 {

@@ -1,6 +1,7 @@
 package javalite
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -32,7 +33,7 @@ func Print(p *Program) string {
 
 // PrintExpr returns e on a single line, for traces and verdicts.
 func PrintExpr(e Expr) string {
-	var b strings.Builder
+	b := limitBuilder{limit: math.MaxInt}
 	flat(&b, e)
 	return b.String()
 }
@@ -112,9 +113,14 @@ func (pr *printer) class(cl *Class, last bool) {
 // e on its last line (closing parentheses, " in"), so they count against the
 // width too.
 func (pr *printer) expr(e Expr, trail int) {
-	s := PrintExpr(e)
-	if pr.col+len(s)+trail <= printWidth {
-		pr.write(s)
+	// Render at most one byte past the room left: every level of a deep
+	// tree asks whether it fits, and answering with the whole subtree
+	// would make printing quadratic in the depth.
+	var b limitBuilder
+	b.limit = max(printWidth-pr.col-trail, 0)
+	flat(&b, e)
+	if !b.over() {
+		pr.write(b.String())
 		return
 	}
 	col := pr.col
@@ -201,12 +207,30 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.write(")")
 	default:
 		// Atoms and (new C) cannot be broken.
-		pr.write(s)
+		pr.write(PrintExpr(e))
 	}
 }
 
-// flat writes e on one line.
-func flat(b *strings.Builder, e Expr) {
+// limitBuilder is a strings.Builder that stops growing once it holds more
+// than limit bytes, so that flat can stop early.
+type limitBuilder struct {
+	strings.Builder
+	limit int
+}
+
+func (b *limitBuilder) over() bool { return b.Len() > b.limit }
+
+func (b *limitBuilder) WriteString(s string) {
+	if !b.over() {
+		b.Builder.WriteString(s)
+	}
+}
+
+// flat writes e on one line; it stops early once b is over its limit.
+func flat(b *limitBuilder, e Expr) {
+	if b.over() {
+		return
+	}
 	switch e := e.(type) {
 	case nil:
 		// Only hand-built trees have holes; show them rather than crash
