@@ -114,7 +114,20 @@ type Class struct {
 	// heap read RefFields only; primitive fields hold terms (PRIMITIVES.md
 	// §2) and are read by the data rules and the data half of the relations.
 	RefFields, PrimFields []*Field
+
+	// Set by Check: name lookups, so that resolving every call and field
+	// access of a program is linear in its size (a file with tens of
+	// thousands of methods must not spend its time scanning them).
+	fieldByName  map[string]*Field
+	methodByName map[string]*Method
 }
+
+// FieldNamed returns the field called name, or nil. Valid after Check.
+func (cl *Class) FieldNamed(name string) *Field { return cl.fieldByName[name] }
+
+// MethodNamed returns the method called name (the first of duplicates), or
+// nil. Valid after Check.
+func (cl *Class) MethodNamed(name string) *Method { return cl.methodByName[name] }
 
 // Field is [T f]: a reference field (T a class) or a primitive field (T
 // bool or int, PRIMITIVES.md §1).
@@ -208,7 +221,15 @@ type Lit struct {
 	Kind LitKind
 }
 
-// IntLit is an integer literal n, within [-2^31, 2^31-1] (PRIMITIVES.md §1).
+// The range of integer literals, [-2^31, 2^31-1] (PRIMITIVES.md §1): Java's
+// int, so that the papers' programs keep their literals, while the values
+// computed from them are mathematical integers (PRIMITIVES.md §2).
+const (
+	MinInt = -1 << 31
+	MaxInt = 1<<31 - 1
+)
+
+// IntLit is an integer literal n, within [MinInt, MaxInt] (PRIMITIVES.md §1).
 type IntLit struct {
 	ExprBase
 	Val int64
@@ -224,7 +245,12 @@ const (
 	OpLe               // <= int × int → bool
 )
 
-func (o BinOp) String() string { return [...]string{"+", "-", "<", "<="}[o] }
+func (o BinOp) String() string {
+	if o > OpLe {
+		return fmt.Sprintf("<op %d>", uint8(o)) // only in hand-built trees; Check rejects it
+	}
+	return [...]string{"+", "-", "<", "<="}[o]
+}
 
 // Binary is (e + e), (e - e), (e < e) or (e <= e).
 type Binary struct {

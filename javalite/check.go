@@ -2,6 +2,7 @@ package javalite
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -33,9 +34,17 @@ func ParseAndCheck(file string, src []byte) (*Program, error) {
 	return p, nil
 }
 
-// LoadFile reads, parses and checks the program in the file at path.
+// LoadFile reads, parses and checks the program in the file at path. It
+// reads at most MaxInputSize bytes and one more: a larger file (or an
+// endless one such as /dev/zero) is refused with a position, never read
+// into memory whole.
 func LoadFile(path string) (*Program, error) {
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxInputSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +114,9 @@ func (c *checker) declare() {
 				cl.PrimFields = append(cl.PrimFields, f)
 			}
 		}
+		cl.fieldByName = seen
 		seenM := make(map[string]*Method, len(cl.Methods))
+		cl.methodByName = seenM
 		for _, m := range cl.Methods {
 			m.Owner = cl
 			if prev, dup := seenM[m.Name]; dup {
@@ -152,25 +163,11 @@ func (c *checker) resolveType(t TypeName) Type {
 
 // findField looks a field up by name in one class. No inheritance exists,
 // so the static class's own fields are all there is.
-func findField(cl *Class, name string) *Field {
-	for _, f := range cl.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
+func findField(cl *Class, name string) *Field { return cl.fieldByName[name] }
 
 // findMethod looks a method up by name in one class; the first declaration
 // wins when there are duplicates (already reported).
-func findMethod(cl *Class, name string) *Method {
-	for _, m := range cl.Methods {
-		if m.Name == name {
-			return m
-		}
-	}
-	return nil
-}
+func findMethod(cl *Class, name string) *Method { return cl.methodByName[name] }
 
 // entry resolves (C m).
 func (c *checker) entry() {
@@ -298,6 +295,12 @@ func exprBase(e Expr) *ExprBase {
 		return &e.ExprBase
 	case *Begin:
 		return &e.ExprBase
+	case *IntLit:
+		return &e.ExprBase
+	case *Binary:
+		return &e.ExprBase
+	case *Assume:
+		return &e.ExprBase
 	}
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
 }
@@ -310,6 +313,8 @@ func (c *checker) receiverClass(pos Pos, t Type, what string) *Class {
 		return t.Class
 	case KindBool:
 		c.errorf(pos, "%s on a bool", what)
+	case KindInt:
+		c.errorf(pos, "%s on an int", what)
 	case KindNull:
 		c.errorf(pos, "%s on null, which has no class", what)
 	}
@@ -380,10 +385,49 @@ func (c *checker) typeOf(e Expr) Type {
 		return ft
 
 	case *Equals:
+		// Rule: Equals (E/E′ on references, Equals (prim) on data,
+		// PRIMITIVES.md §1): two references of any classes or null, two
+		// bools, or two ints.
 		lt, rt := c.expr(e.L), c.expr(e.R)
 		e.Refs = lt.IsRef() && rt.IsRef()
-		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && lt.IsRef() != rt.IsRef() {
-			c.errorf(e.P, "cannot compare %s with %s: bools compare with bools, references with references", lt, rt)
+		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && !e.Refs && lt.Kind != rt.Kind {
+			c.errorf(e.P, "cannot compare %s with %s: `=` compares two ints, two bools or two references", lt, rt)
+		}
+		return boolType
+
+	case *IntLit:
+		if e.Val < MinInt || e.Val > MaxInt {
+			// Parse reports this already; a hand-built tree gets here.
+			c.errorf(e.P, "integer literal %d out of range [%d, %d]", e.Val, MinInt, MaxInt)
+		}
+		return intType
+
+	case *Binary:
+		lt, rt := c.expr(e.L), c.expr(e.R)
+		if e.Op > OpLe {
+			c.errorf(e.P, "unknown binary operator %d", e.Op)
+			return invalidType
+		}
+		kind := "arithmetic"
+		if e.Op == OpLt || e.Op == OpLe {
+			kind = "comparison"
+		}
+		for _, o := range [...]struct {
+			x Expr
+			t Type
+		}{{e.L, lt}, {e.R, rt}} {
+			if o.t.Kind != KindInvalid && o.t.Kind != KindInt {
+				c.errorf(o.x.Pos(), "%s `%s` on %s: its operands are ints", kind, e.Op, article(o.t))
+			}
+		}
+		if kind == "arithmetic" {
+			return intType
+		}
+		return boolType
+
+	case *Assume:
+		if xt := c.expr(e.X); xt.Kind != KindInvalid && xt.Kind != KindBool {
+			c.errorf(e.X.Pos(), "condition of assume has type %s, not bool", xt)
 		}
 		return boolType
 
@@ -475,6 +519,21 @@ func (c *checker) typeOf(e Expr) Type {
 		return t
 	}
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
+}
+
+// article names a type with its article, for "arithmetic on a bool".
+func article(t Type) string {
+	switch t.Kind {
+	case KindBool:
+		return "a bool"
+	case KindInt:
+		return "an int"
+	case KindNull:
+		return "null"
+	case KindClass:
+		return "a reference of class " + t.Class.Name
+	}
+	return t.String()
 }
 
 // fieldType is the static type of reading a field: its declared class, or

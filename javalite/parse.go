@@ -2,6 +2,7 @@ package javalite
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,10 +17,18 @@ import (
 // wrong, the structure is unknown and any further message would be a guess,
 // so parsing stops there.
 
-// maxNesting bounds the bracket depth. The later passes recurse over the
-// tree, so the bound keeps hostile input (a fuzzer's million open
-// parentheses) from exhausting the stack; real programs stay far below it.
-const maxNesting = 1000
+// The limits on input (see the package doc). MaxNesting bounds the bracket
+// depth: the later passes recurse over the tree, so the bound keeps hostile
+// input (a fuzzer's million open parentheses) from exhausting the stack;
+// real programs stay far below it. MaxInputSize bounds the text: Parse
+// refuses more, and LoadFile never reads more.
+const (
+	MaxNesting   = 1000
+	MaxInputSize = 16 << 20 // 16 MiB
+)
+
+// maxNesting is the bound the reader applies.
+const maxNesting = MaxNesting
 
 // keywords cannot be used as names; `this` is allowed where a variable is.
 var keywords = map[string]bool{
@@ -37,6 +46,11 @@ const (
 	tAt                    // @
 	tAssign                // :=
 	tEq                    // =
+	tInt                   // integer literal -?[0-9]+ (PRIMITIVES.md §1)
+	tPlus                  // +
+	tMinus                 // -
+	tLt                    // <
+	tLe                    // <=
 	tLParen
 	tRParen
 	tLBrack
@@ -44,6 +58,7 @@ const (
 )
 
 var tokText = [...]string{tIdent: "identifier", tDollar: "$", tAt: "@", tAssign: ":=", tEq: "=",
+	tInt: "integer", tPlus: "+", tMinus: "-", tLt: "<", tLe: "<=",
 	tLParen: "(", tRParen: ")", tLBrack: "[", tRBrack: "]"}
 
 // sexp is a node of the reader's tree: an atom, or a list delimited by
@@ -76,7 +91,7 @@ func (s *sexp) describe() string {
 		return "`(...)`"
 	case s.tok == tIdent && keywords[s.text]:
 		return "keyword `" + s.text + "`"
-	case s.tok == tIdent:
+	case s.tok == tIdent || s.tok == tInt:
 		return "`" + s.text + "`"
 	}
 	return "`" + tokText[s.tok] + "`"
@@ -100,7 +115,7 @@ func isSpace(c byte) bool {
 // isDelim reports whether c ends a run of bad characters: the next token or
 // whitespace starts there.
 func isDelim(c byte) bool {
-	return isSpace(c) || isLetter(c) || isDigit(c) || strings.IndexByte("()[]$@:=;", c) >= 0
+	return isSpace(c) || isLetter(c) || isDigit(c) || strings.IndexByte("()[]$@:=;+-<", c) >= 0
 }
 
 func (r *reader) pos() Pos { return Pos{File: r.file, Line: r.line, Col: r.col} }
@@ -129,18 +144,32 @@ func (r *reader) next() *sexp {
 			for r.off < len(r.src) && r.src[r.off] != '\n' {
 				r.advance()
 			}
-		case isLetter(c) || isDigit(c):
+		case isLetter(c) || isDigit(c) || c == '-' && r.off+1 < len(r.src) && isDigit(r.src[r.off+1]):
+			// A - directly before a digit starts a negative literal; the
+			// canonical form writes the operator with a space after it.
 			start := r.off
+			r.advance()
 			for r.off < len(r.src) && (isLetter(r.src[r.off]) || isDigit(r.src[r.off])) {
 				r.advance()
 			}
 			text := string(r.src[start:r.off])
-			if isDigit(c) {
-				// Javalite has no numbers; the likeliest intent is a name.
+			if !isLetter(c) {
+				if strings.IndexFunc(text[1:], func(c rune) bool { return c < '0' || c > '9' }) < 0 {
+					// The range is the parser's to check, so that an
+					// out-of-range literal is one error in one subtree.
+					return &sexp{pos: pos, tok: tInt, text: text}
+				}
 				r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
 				continue
 			}
 			return &sexp{pos: pos, tok: tIdent, text: text}
+		case c == '<':
+			r.advance()
+			if r.off < len(r.src) && r.src[r.off] == '=' {
+				r.advance()
+				return &sexp{pos: pos, tok: tLe}
+			}
+			return &sexp{pos: pos, tok: tLt}
 		case c == ':':
 			r.advance()
 			if r.off < len(r.src) && r.src[r.off] == '=' {
@@ -149,9 +178,9 @@ func (r *reader) next() *sexp {
 			}
 			r.errorf(pos, "unexpected `:` (assignment is written `:=`)")
 		default:
-			if k := strings.IndexByte("()[]$@=", c); k >= 0 {
+			if k := strings.IndexByte("()[]$@=+-", c); k >= 0 {
 				r.advance()
-				return &sexp{pos: pos, tok: [...]tokKind{tLParen, tRParen, tLBrack, tRBrack, tDollar, tAt, tEq}[k]}
+				return &sexp{pos: pos, tok: [...]tokKind{tLParen, tRParen, tLBrack, tRBrack, tDollar, tAt, tEq, tPlus, tMinus}[k]}
 			}
 			// A run of characters that start no token is one error, not one
 			// per byte.
@@ -244,6 +273,16 @@ type parser struct {
 // Check resolves names and types. On any syntax error Parse returns nil and
 // an ErrorList with every error it found.
 func Parse(file string, src []byte) (*Program, error) {
+	if len(src) > MaxInputSize {
+		// Report where the limit is crossed; counting lines up to there
+		// is the only pass over the oversized text.
+		r := &reader{file: file, src: src[:MaxInputSize], line: 1, col: 1}
+		for r.off < len(r.src) {
+			r.advance()
+		}
+		r.errorf(r.pos(), "input larger than the limit of %d bytes (16 MiB)", MaxInputSize)
+		return nil, r.errs.err()
+	}
 	r := &reader{file: file, src: src, line: 1, col: 1}
 	forms := r.read()
 	if len(r.errs) > 0 {
@@ -418,6 +457,13 @@ func (p *parser) expr(s *sexp) Expr {
 			return &Lit{ExprBase: base, Kind: LitFalse}
 		case s.isIdent() && !keywords[s.text]:
 			return &Var{ExprBase: base, Name: s.text}
+		case s.tok == tInt:
+			v, err := strconv.ParseInt(s.text, 10, 64)
+			if err != nil || v < MinInt || v > MaxInt {
+				p.errorf(s.pos, "integer literal %s out of range [%d, %d]", s.text, MinInt, MaxInt)
+				return nil
+			}
+			return &IntLit{ExprBase: base, Val: v}
 		}
 		p.errorf(s.pos, "expected an expression, found %s", s.describe())
 		return nil
@@ -477,6 +523,17 @@ func (p *parser) expr(s *sexp) Expr {
 		}
 		return d
 
+	case head.isKeyword("assume"):
+		if n != 2 {
+			p.errorf(s.pos, "an assumption has the form (assume e)")
+			return nil
+		}
+		x := p.expr(it[1])
+		if x == nil {
+			return nil
+		}
+		return &Assume{ExprBase: base, X: x}
+
 	case head.isKeyword("begin"):
 		if n == 1 {
 			p.errorf(s.pos, "`(begin)` needs at least one expression")
@@ -530,6 +587,17 @@ func (p *parser) expr(s *sexp) Expr {
 				return nil
 			}
 			return &Equals{ExprBase: base, L: l, R: r}
+		case tPlus, tMinus, tLt, tLe:
+			op := map[tokKind]BinOp{tPlus: OpAdd, tMinus: OpSub, tLt: OpLt, tLe: OpLe}[it[1].tok]
+			if n != 3 {
+				p.errorf(s.pos, "a binary operation has the form (e %s e)", op)
+				return nil
+			}
+			l, r := p.expr(it[0]), p.expr(it[2])
+			if l == nil || r == nil {
+				return nil
+			}
+			return &Binary{ExprBase: base, Op: op, L: l, R: r}
 		case tAt:
 			if n < 3 {
 				p.errorf(s.pos, "a call has the form (e @ m e ...)")
@@ -576,7 +644,7 @@ func (p *parser) shape(s *sexp) string {
 			parts[i] = "[...]"
 		case x.list:
 			parts[i] = "(...)"
-		case x.tok == tIdent:
+		case x.tok == tIdent || x.tok == tInt:
 			parts[i] = x.text
 		default:
 			parts[i] = tokText[x.tok]

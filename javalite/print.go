@@ -1,6 +1,10 @@
 package javalite
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // The printer produces the canonical text of a program. The layout is a pure
 // function of the tree (no positions, no comments), so printing is
@@ -29,7 +33,7 @@ func Print(p *Program) string {
 
 // PrintExpr returns e on a single line, for traces and verdicts.
 func PrintExpr(e Expr) string {
-	var b strings.Builder
+	b := limitBuilder{limit: math.MaxInt}
 	flat(&b, e)
 	return b.String()
 }
@@ -109,9 +113,14 @@ func (pr *printer) class(cl *Class, last bool) {
 // e on its last line (closing parentheses, " in"), so they count against the
 // width too.
 func (pr *printer) expr(e Expr, trail int) {
-	s := PrintExpr(e)
-	if pr.col+len(s)+trail <= printWidth {
-		pr.write(s)
+	// Render at most one byte past the room left: every level of a deep
+	// tree asks whether it fits, and answering with the whole subtree
+	// would make printing quadratic in the depth.
+	var b limitBuilder
+	b.limit = max(printWidth-pr.col-trail, 0)
+	flat(&b, e)
+	if !b.over() {
+		pr.write(b.String())
 		return
 	}
 	col := pr.col
@@ -147,13 +156,31 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.newline(col + 2)
 		pr.expr(e.Body, trail+1)
 		pr.write(")")
+	case *Binary:
+		pr.write("(")
+		pr.expr(e.L, 0)
+		pr.newline(col + 1)
+		pr.write(e.Op.String() + " ")
+		pr.expr(e.R, trail+1)
+		pr.write(")")
+	case *Assume:
+		pr.write("(assume ")
+		pr.expr(e.X, trail+1)
+		pr.write(")")
 	case *Call:
 		pr.write("(")
 		pr.expr(e.Recv, 0)
 		pr.newline(col + 1)
 		pr.write("@ " + e.MethodName)
+		// Arguments after the first go on lines of their own, aligned
+		// with the first.
+		argCol := pr.col + 1
 		for i, a := range e.Args {
-			pr.write(" ")
+			if i == 0 {
+				pr.write(" ")
+			} else {
+				pr.newline(argCol)
+			}
 			t := 0
 			if i == len(e.Args)-1 {
 				t = trail + 1
@@ -180,12 +207,30 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.write(")")
 	default:
 		// Atoms and (new C) cannot be broken.
-		pr.write(s)
+		pr.write(PrintExpr(e))
 	}
 }
 
-// flat writes e on one line.
-func flat(b *strings.Builder, e Expr) {
+// limitBuilder is a strings.Builder that stops growing once it holds more
+// than limit bytes, so that flat can stop early.
+type limitBuilder struct {
+	strings.Builder
+	limit int
+}
+
+func (b *limitBuilder) over() bool { return b.Len() > b.limit }
+
+func (b *limitBuilder) WriteString(s string) {
+	if !b.over() {
+		b.Builder.WriteString(s)
+	}
+}
+
+// flat writes e on one line; it stops early once b is over its limit.
+func flat(b *limitBuilder, e Expr) {
+	if b.over() {
+		return
+	}
 	switch e := e.(type) {
 	case nil:
 		// Only hand-built trees have holes; show them rather than crash
@@ -195,6 +240,18 @@ func flat(b *strings.Builder, e Expr) {
 		b.WriteString(e.Name)
 	case *Lit:
 		b.WriteString(e.Kind.String())
+	case *IntLit:
+		b.WriteString(strconv.FormatInt(e.Val, 10))
+	case *Binary:
+		b.WriteString("(")
+		flat(b, e.L)
+		b.WriteString(" " + e.Op.String() + " ")
+		flat(b, e.R)
+		b.WriteString(")")
+	case *Assume:
+		b.WriteString("(assume ")
+		flat(b, e.X)
+		b.WriteString(")")
 	case *New:
 		b.WriteString("(new " + e.ClassName + ")")
 	case *FieldAccess:

@@ -99,3 +99,40 @@
 ---
 (((class A () ()))
  [A m)) ;;; error: `\)` does not match `\[`
+---
+; Integer literals are within [-2^31, 2^31-1] (PRIMITIVES.md §1).
+(((class A ()
+    ((int m [int x]
+       (begin 2147483647 -2147483648
+              2147483648 ;;; error: integer literal 2147483648 out of range \[-2147483648, 2147483647\]
+              -2147483649 ;;; error: integer literal -2147483649 out of range
+              99999999999999999999999))))) ;;; error: integer literal 99999999999999999999999 out of range
+ (A m))
+---
+(((class A () ((int m [int x] (1 + 2 + 3))))) ;;; error: a binary operation has the form \(e \+ e\)
+ (A m))
+---
+(((class A () ((int m [int x] (x <= ))))) ;;; error: a binary operation has the form \(e <= e\)
+ (A m))
+---
+(((class A () ((bool m [int x] (assume x x))))) ;;; error: an assumption has the form \(assume e\)
+ (A m))
+---
+(((class A () ((bool m [int x] (assume))))) ;;; error: an assumption has the form \(assume e\)
+ (A m))
+---
+; A - written against a digit is a sign: (x -1) is two items, not a subtraction.
+(((class A () ((int m [int x] (x -1))))) ;;; error: malformed expression `\(x -1\)`
+ (A m))
+---
+(((class A () ((int m [int x] 12ab)))) ;;; error: invalid identifier `12ab`
+ (A m))
+---
+(((class int () ())) ;;; error: expected a class name, found keyword `int`
+ (A m))
+---
+(((class A () ((int m [int assume] x)))) ;;; error: expected a parameter name, found keyword `assume`
+ (A m))
+---
+(((class A () ((bool m [bool x] (x < = x))))) ;;; error: a binary operation has the form \(e < e\)
+ (A m))
