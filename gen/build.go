@@ -174,8 +174,7 @@ func (b *builder) program() *javalite.Program {
 		mi.m = &javalite.Method{
 			Name:      mi.name,
 			Ret:       javalite.TypeName{Name: b.typeName(mi.ret)},
-			ParamType: javalite.TypeName{Name: b.typeName(mi.param)},
-			Param:     paramName,
+			Params:    []*javalite.Param{{Type: javalite.TypeName{Name: b.typeName(mi.param)}, Name: paramName}},
 		}
 		b.classes[mi.owner].c.Methods = append(b.classes[mi.owner].c.Methods, mi.m)
 	}

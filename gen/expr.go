@@ -387,7 +387,7 @@ func (b *builder) callOf(c ctx, m *methodInfo, d int) javalite.Expr {
 	} else {
 		arg = b.expr(c, m.param, d-1, false)
 	}
-	return &javalite.Call{Recv: recv, MethodName: m.name, Arg: arg}
+	return &javalite.Call{Recv: recv, MethodName: m.name, Args: []javalite.Expr{arg}}
 }
 
 // guardable: the current method has a bool parameter and is not already

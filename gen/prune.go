@@ -28,7 +28,9 @@ func prune(p *javalite.Program) {
 		m := work[len(work)-1]
 		work = work[:len(work)-1]
 		usedClass[m.Ret.Name] = true
-		usedClass[m.ParamType.Name] = true
+		for _, prm := range m.Params {
+			usedClass[prm.Type.Name] = true
+		}
 		walk(m.Body, func(e javalite.Expr) {
 			switch e := e.(type) {
 			case *javalite.Call:
@@ -122,7 +124,7 @@ func subexprs(e javalite.Expr) []javalite.Expr {
 	case *javalite.VarDecl:
 		return []javalite.Expr{e.Init, e.Body}
 	case *javalite.Call:
-		return []javalite.Expr{e.Recv, e.Arg}
+		return append([]javalite.Expr{e.Recv}, e.Args...)
 	case *javalite.Assign:
 		return []javalite.Expr{e.Value}
 	case *javalite.Begin:

@@ -35,21 +35,21 @@ func terminationViolation(p *javalite.Program) (violation string) {
 				if !guarded {
 					fail(m, e, "unguarded recursive call")
 				}
-				if l, ok := e.Arg.(*javalite.Lit); !ok || l.Kind != javalite.LitFalse {
+				if l, ok := e.Args[0].(*javalite.Lit); !ok || l.Kind != javalite.LitFalse {
 					fail(m, e, "recursive call with an argument other than false")
 				}
 			case order[e.Method] <= order[m]:
 				fail(m, e, "call backwards in declaration order")
 			}
 			visit(m, e.Recv, guarded)
-			visit(m, e.Arg, guarded)
+			visit(m, e.Args[0], guarded)
 			return
 		case *javalite.Assign:
-			if e.Slot == javalite.SlotParam {
+			if e.Slot == 1 {
 				fail(m, e, "assignment to the parameter")
 			}
 		case *javalite.If:
-			if v, ok := e.Cond.(*javalite.Var); ok && v.Slot == javalite.SlotParam && m.ParamT.Kind == javalite.KindBool {
+			if v, ok := e.Cond.(*javalite.Var); ok && v.Slot == 1 && m.Params[0].T.Kind == javalite.KindBool {
 				visit(m, e.Then, true)
 				visit(m, e.Else, guarded)
 				return
