@@ -630,6 +630,11 @@ func (p *parser) expr(s *sexp) Expr {
 			return a
 		}
 	}
+	if n == 2 && it[1].isSym(tInt) && strings.HasPrefix(it[1].text, "-") {
+		// (x -1) and (x-1): the - against a digit is the literal's sign.
+		p.errorf(s.pos, "malformed expression %s (a subtraction is written with a space after the -: (e - %s))", p.shape(s), it[1].text[1:])
+		return nil
+	}
 	p.errorf(s.pos, "malformed expression %s", p.shape(s))
 	return nil
 }
