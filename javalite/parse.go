@@ -159,7 +159,11 @@ func (r *reader) next() *sexp {
 					// out-of-range literal is one error in one subtree.
 					return &sexp{pos: pos, tok: tInt, text: text}
 				}
-				r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+				if c == '-' {
+					r.errorf(pos, "invalid integer literal `%s`: a literal is -?[0-9]+", text)
+				} else {
+					r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+				}
 				continue
 			}
 			return &sexp{pos: pos, tok: tIdent, text: text}

@@ -128,7 +128,7 @@
 (((class A () ((int m [int x] (x-12))))) ;;; error: malformed expression `\(x -12\)`
  (A m))
 ---
-(((class A () ((int m [int x] 12ab)))) ;;; error: invalid identifier `12ab`
+(((class A () ((int m [int x] (begin 12ab -3c))))) ;;; error: invalid identifier `12ab` ;;; error: invalid integer literal `-3c`
  (A m))
 ---
 (((class int () ())) ;;; error: expected a class name, found keyword `int`
