@@ -24,7 +24,7 @@ func TestDataPrograms(t *testing.T) {
 		{"write_alias.jl", "fixed+m-prim-write-guard-phi", 2, Violated, L3},
 		{"write_alias.jl", "fixed+m-prim-read-first", 2, Violated, L2},
 		{"write_alias.jl", "fixed+m-write-drops-old", 2, Violated, L3},
-		{"bst_find.jl", "fixed", 1, Holds, ""},
+		{"bst_lookup.jl", "fixed", 1, Holds, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.variant, func(t *testing.T) {
