@@ -47,8 +47,10 @@
 // Shrinking: rapid shrinks draws toward zero and deletes groups of draws.
 // Every choice is laid out so that zero is the simplest option (a variable,
 // null, true; the first class; the shortest chain; one statement), counts
-// are drawn from their minimum up, and each expression is one draw group,
-// so a failing program shrinks to a few printed lines (measured in
+// are drawn from their minimum up, integer literals zigzag from 0 (0, 1,
+// -1, 2, …) so they shrink toward 0, data alternatives come after the
+// reference ones so that lower draws drop data, and each expression is one
+// draw group, so a failing program shrinks to a few printed lines (measured in
 // docs/TESTING.md, "gen: shrinking").
 package gen
 

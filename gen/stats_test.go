@@ -21,15 +21,15 @@ type features struct {
 	selfCall   bool // a guarded recursive call
 
 	// Data (PRIMITIVES.md §6).
-	intField   bool // an int field is read or written
-	boolIf     bool // (if (e $ f) …) on a bool field f
-	arith      bool // (e + e) or (e - e)
-	cmp        bool // (e < e), (e <= e) or (e = e) on ints
-	bst        bool // (if ((e $ key) < e) …): the BST idiom
-	intGuard   bool // a recursive call under an integer guard, passing (x + 1)
-	params     bool // a method with two or more parameters
-	assume     bool // (assume e) at the entry
-	dataInput  bool // the entry reads a primitive field of the input
+	intField  bool // an int field is read or written
+	boolIf    bool // (if (e $ f) …) on a bool field f
+	arith     bool // (e + e) or (e - e)
+	cmp       bool // (e < e), (e <= e) or (e = e) on ints
+	bst       bool // (if ((e $ key) < e) …): the BST idiom
+	intGuard  bool // a recursive call under an integer guard, passing (x + 1)
+	params    bool // a method with two or more parameters
+	assume    bool // (assume e) at the entry
+	dataInput bool // the entry reads a primitive field of the input
 }
 
 func featuresOf(p *javalite.Program) features {
