@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -333,6 +334,11 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
+	if machine.UsesData(p) {
+		if err := RefuseData(opt); err != nil {
+			return nil, err
+		}
+	}
 	eut, err := opt.newEngine(solver)
 	if err != nil {
 		return nil, err
@@ -353,7 +359,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		// that was never reached.
 		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == KB })
 	}
-	r.gse = gseEngine(opt, r.mopt)
+	r.gse = gseEngine(opt, r.mopt, solver)
 	if opt.Versus != "" {
 		err = r.setVersus()
 		if err != nil {
@@ -390,8 +396,21 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 
 // gseEngine is the reference engine with the same k-bound and common-rule
 // options as the engine under test.
-func gseEngine(opt Options, mopt machine.Options) *gse.Engine {
-	return &gse.Engine{K: opt.K, Opt: mopt}
+func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engine {
+	return &gse.Engine{K: opt.K, Opt: mopt, Solver: solver}
+}
+
+// RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
+// engine under test, or a -vs engine, that has no data rules: an
+// engine.ErrNoData, never a verdict about rules the engine does not have.
+func RefuseData(opt Options) error {
+	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
+		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
+			name, _, _ := strings.Cut(spec, ":")
+			return engine.ErrNoData{Engine: name}
+		}
+	}
+	return nil
 }
 
 // inconclusive is an error that turns into an Inconclusive verdict.
@@ -495,9 +514,19 @@ func (r *run) step(pr pair) ([]pair, error) {
 			g.states = append(g.states, s.S)
 		}
 	}
-	qsucc, err := machine.Step(pr.q.Clone(), r.eut, r.mopt)
+	qc := pr.q.Clone()
+	qsucc, err := machine.Step(qc, r.eut, r.mopt)
 	if err != nil {
 		return nil, r.engineFailed(representationLemmaOfRedex(pr.q), pr.q, err)
+	}
+	if len(qsucc) == 0 && qc.Pruned() {
+		// Rule: Assume pruned the engine's state: every GSE state it
+		// represents must be pruned too (L12), and the pair ends without
+		// a path on either side.
+		if err := r.forward(pr, groups, order, func(string) bool { return false }); err != nil {
+			return nil, err
+		}
+		return nil, nil
 	}
 	if len(qsucc) == 0 {
 		// The engine is stuck (summary variant V3): whatever GSE does here
@@ -610,8 +639,10 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 		return L3
 	case machine.KEqR:
 		return L9
-	case machine.KCallArg:
+	case machine.KCallArg, machine.KCallRecv:
 		return L11
+	case machine.KIf, machine.KAssume:
+		return L12
 	}
 	return T11
 }

@@ -132,7 +132,7 @@ func TestV7InfeasiblePath(t *testing.T) {
 		require.NoError(t, err)
 		r := &run{ctx: context.Background(), opt: opt, solver: solver, eut: eut, mopt: eut.Options(),
 			rep: &Report{Program: p, Checked: map[Lemma]int{}}}
-		r.gse = gseEngine(opt, r.mopt)
+		r.gse = gseEngine(opt, r.mopt, nil)
 		gseq, _, err := r.controlSequences(r.gse)
 		require.NoError(t, err)
 		sseq, _, err := r.controlSequences(r.eut)

@@ -106,6 +106,27 @@ type Info struct {
 	// Mutants is the engine's mutation catalog (internal/mutation), nil if
 	// it has none.
 	Mutants *Mutants
+	// Data says the engine implements the rules on primitive data
+	// (PRIMITIVES.md §3–§4: machine.PathCond, primitive fields). The
+	// checker and the CLI refuse a program with data for an engine without
+	// them, instead of reporting a verdict about rules it does not have.
+	Data bool
+}
+
+// ErrNoData is the refusal of a program with data for an engine without
+// the data rules.
+type ErrNoData struct{ Engine string }
+
+func (e ErrNoData) Error() string {
+	return fmt.Sprintf("engine %s has no rules for int and bool data yet (PRIMITIVES.md §4; the tree-benchmark issue teaches them): use summary, uber or gse for a program with data", e.Engine)
+}
+
+// SupportsData reports whether the engine named spec ("NAME[:VARIANT]")
+// implements the data rules; an unknown name reports false.
+func SupportsData(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	info, ok := registry[name]
+	return ok && info.Data
 }
 
 // Mutants is an engine's mutation catalog: single-point errors in its

@@ -198,7 +198,7 @@ func StackOnlyRoots(q *machine.State) *Violation {
 			return &Violation{Check: CheckStackOnlyRoots, Ref: r, Entries: append([]machine.Entry(nil), q.Get(r)...),
 				Reason: fmt.Sprintf("%s holds %s, not a stack reference", fmt.Sprintf(where, args...), machine.RefString(r))}
 		}
-		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %d", fmt.Sprintf(where, args...), int32(v))}
+		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %s", fmt.Sprintf(where, args...), v)}
 	}
 	for i, v := range q.Env {
 		if x := bad(v, "η slot %d", i); x != nil {

@@ -401,6 +401,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
+	if f.IsPrim() {
+		// Rule: Field access (A) on a primitive field — summary:fixed's
+		// (PRIMITIVES.md §4: uber is heap summaries there; nothing to
+		// defer, a primitive field holds its term from the start).
+		return e.sum.FieldAccess(s, r, fa, k)
+	}
 	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A)
 		phiP := p.PhiPrime() // φ'_g
@@ -453,6 +459,14 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 	return e.sum.FieldWrite(s, r, fw, k)
 }
 
+// Feasible implements machine.PathCond (If (sym), Assume): summary:fixed's.
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	return e.sum.Feasible(s, t)
+}
+
+// Strengthen implements machine.PathCond: summary:fixed's.
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { e.sum.Strengthen(s, t) }
+
 // EqualsRef implements Equals (E) and (E′): both operands are resolved
 // (left first), then summary:fixed's E/E′.
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
@@ -472,10 +486,10 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 // the receiver is resolved (a call is a use of it: θ_0 needs its null
 // case), then summary:fixed's θ_0 over its value set: Invoke′ to error
 // under φ ∧ ⋁θ_0, Invoke (machine.EnterMethod) under φ ∧ ⋀¬θ_0.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
 	// Rule: Invoke, Invoke′ — summary:fixed's
-	return e.sum.Invoke(s, r, v, c, k)
+	return e.sum.Invoke(s, r, args, c, k)
 }
