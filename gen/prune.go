@@ -72,7 +72,7 @@ func prune(p *javalite.Program) {
 		for name := range usedClass {
 			cl := byClass[name]
 			if cl == nil {
-				continue // bool
+				continue // bool or int
 			}
 			for _, f := range cl.Fields {
 				if !usedClass[f.Type.Name] {
@@ -125,6 +125,10 @@ func subexprs(e javalite.Expr) []javalite.Expr {
 		return []javalite.Expr{e.Init, e.Body}
 	case *javalite.Call:
 		return append([]javalite.Expr{e.Recv}, e.Args...)
+	case *javalite.Binary:
+		return []javalite.Expr{e.L, e.R}
+	case *javalite.Assume:
+		return []javalite.Expr{e.X}
 	case *javalite.Assign:
 		return []javalite.Expr{e.Value}
 	case *javalite.Begin:
