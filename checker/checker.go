@@ -301,7 +301,20 @@ type run struct {
 // is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
 // reported apart from exactness; if the rerun cannot decide, neither can
 // this check.
+//
+// A nil solver is allowed: Run then makes one for the call (a Z3 context,
+// bound to ctx, closed before it returns). A caller that checks many
+// programs passes its own, one per goroutine, to reuse it.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	if solver == nil {
+		s, err := smt.NewSolver()
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		s.SetContext(ctx)
+		solver = s
+	}
 	rep, err := runOnce(ctx, p, opt, solver)
 	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
 		return rep, err

@@ -37,7 +37,7 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "write the DOT text here (default: standard output)")
 	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot)")
 	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var problems []string

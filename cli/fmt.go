@@ -21,7 +21,7 @@ func init() {
 // back to the same tree. A file that does not parse or check gets every
 // positioned error, one per line, and exit status 2.
 func runFmt(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -130,7 +130,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	code := exitCode(ctx, err)
 	if code == exitUsage || code == exitInconclusive {
-		if err != nil && !errors.Is(err, errReported) {
+		var ec exitCodeError
+		if err != nil && !errors.Is(err, errReported) && !errors.As(err, &ec) {
 			fmt.Fprintf(stderr, "lockstep %s: %v\n", c.name, err)
 		}
 	}
@@ -144,7 +145,10 @@ func exitCode(ctx context.Context, err error) int {
 		return signalExit(sig)
 	}
 	var ie internalError
+	var ec exitCodeError
 	switch {
+	case errors.As(err, &ec):
+		return ec.code
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errViolation):

@@ -111,7 +111,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking each counterexample (negative: no shrinking)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	shardSpec := shardFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	machineOpt, err := machine.ParseSemantics(sem)

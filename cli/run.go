@@ -53,7 +53,7 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths) as JSON")
 	fs.DurationVar(&c.timeout, "timeout", 0, "stop exploring after this long (0: no limit); the counts are then lower bounds")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	var problems []string

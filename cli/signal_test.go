@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/lockstep-dev/lockstep/internal/report"
+
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -207,7 +209,7 @@ func checkOutcome(t *testing.T, c sigCase, o sigOutcome) {
 		require.Contains(t, o.stdout, c.summary, "%s: no summary:\n%s", c.name, all)
 	}
 	if c.json {
-		var sum genSummary
+		var sum report.Generated
 		require.NoError(t, json.Unmarshal([]byte(o.stdout), &sum), o.stdout)
 		require.True(t, sum.Interrupted)
 		require.Equal(t, "SIGTERM", sum.Signal)

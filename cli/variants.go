@@ -22,7 +22,7 @@ func init() {
 func runVariants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	mutants := fs.Bool("mutants", false, "also list the deliberate single-point mutations used to test the checker "+
 		"(alone a name means published with the mutation; 'lockstep mutants -list' lists the catalog built on fixed)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
