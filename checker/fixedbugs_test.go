@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
 )
 
 // TestFixedBugs replays every regression case of testdata/fixedbugs: each

@@ -284,14 +284,14 @@ func printUndecided(w io.Writer, sum report.Generated) {
 
 // genRun is one run of check -gen.
 type genRun struct {
-	opt            checker.Options
-	workers, n     int
-	seed           int64
-	shard          checker.Shard
-	shrinkTime     time.Duration
-	asJSON         bool
-	dotDir, save   string
-	cmdline        string
+	opt          checker.Options
+	workers, n   int
+	seed         int64
+	shard        checker.Shard
+	shrinkTime   time.Duration
+	asJSON       bool
+	dotDir, save string
+	cmdline      string
 }
 
 func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {

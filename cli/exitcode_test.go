@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"github.com/lockstep-dev/lockstep/internal/report"
-
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // TestExitCodes: every outcome class maps to its documented exit status,

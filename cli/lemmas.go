@@ -18,9 +18,9 @@ import (
 
 func init() {
 	register(&command{
-		name:  "lemmas",
-		short: "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant, every variant (-all), or every engine in one matrix (-engines all, docs/LEMMAS.md) on generated programs",
-		usage: "[-engine NAME[:VARIANT] | -variant NAME | -all | -engines all|NAME,…] [-n N] [-seed S] [flags]",
+		name:   "lemmas",
+		short:  "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant, every variant (-all), or every engine in one matrix (-engines all, docs/LEMMAS.md) on generated programs",
+		usage:  "[-engine NAME[:VARIANT] | -variant NAME | -all | -engines all|NAME,…] [-n N] [-seed S] [flags]",
 		runCtx: runLemmas,
 	})
 }
@@ -229,5 +229,3 @@ func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 		fmt.Fprint(w, s.Counterexample.Shrunk.Text(false))
 	}
 }
-
-

@@ -142,4 +142,3 @@ func matrixColumns(base checker.Options, m matrixFlags, n int) ([]column, error)
 	}
 	return cols, nil
 }
-

@@ -1,18 +1,17 @@
 package cli
 
 import (
-	"slices"
-	"github.com/lockstep-dev/lockstep/internal/report"
-
 	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/summary"
 )
 

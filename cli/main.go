@@ -98,6 +98,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		// `lockstep help CMD` is `lockstep CMD -h`.
+		if _, ok := commands[args[1]]; ok {
+			args = []string{args[1], "-h"}
+		}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		topUsage(stderr)
 		if len(args) == 0 {
@@ -165,7 +171,7 @@ var errReported = errors.New("reported")
 
 func topUsage(w io.Writer) {
 	fmt.Fprintln(w, "lockstep checks symbolic-execution engines ('lockstep engines') against GSE in lockstep.")
-	fmt.Fprintln(w, "\nusage: lockstep COMMAND [flags] [args]\n\ncommands:")
+	fmt.Fprintln(w, "\nusage: lockstep COMMAND [flags] [args]\n       lockstep help COMMAND\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -174,7 +180,7 @@ func topUsage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(w, "\nRun 'lockstep COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'lockstep help COMMAND' or 'lockstep COMMAND -h' for a command's flags; flags may come before or after file names.")
 	fmt.Fprintln(w, exitCodes)
 }
 

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"github.com/lockstep-dev/lockstep/internal/report"
-
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // shardsAndMerge runs args with -shard i/3 for i = 0, 1, 2, each with

@@ -20,9 +20,9 @@ import (
 
 func init() {
 	register(&command{
-		name:  "mutants",
-		short: "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
-		usage: "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
+		name:   "mutants",
+		short:  "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
+		usage:  "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
 		runCtx: runMutants,
 	})
 }

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"github.com/lockstep-dev/lockstep/internal/report"
-
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/internal/mutation"
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 func TestMutantsList(t *testing.T) {

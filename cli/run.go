@@ -129,18 +129,18 @@ type runReport struct {
 	// Variant is the engine's variant; an engine without variants (gse)
 	// has none, and CommonRulesOf names the summary variant whose
 	// common-rule options (V9) it ran with when -variant was given.
-	Variant       string `json:"variant,omitempty"`
-	CommonRulesOf string `json:"common_rules_of,omitempty"`
-	Semantic string           `json:"semantics"` // machine.SemanticsNames
-	K        int              `json:"k"`
-	Steps    int              `json:"step_bound"`
-	Complete bool             `json:"complete"`
-	Paths    int64            `json:"paths"`
-	Ends     map[string]int64 `json:"ends"`
-	States   int64            `json:"states"`
-	RuleApps int64            `json:"steps"`
-	Rules    map[string]int64 `json:"rules"`
-	WallSec  float64          `json:"wall_seconds"`
+	Variant       string           `json:"variant,omitempty"`
+	CommonRulesOf string           `json:"common_rules_of,omitempty"`
+	Semantic      string           `json:"semantics"` // machine.SemanticsNames
+	K             int              `json:"k"`
+	Steps         int              `json:"step_bound"`
+	Complete      bool             `json:"complete"`
+	Paths         int64            `json:"paths"`
+	Ends          map[string]int64 `json:"ends"`
+	States        int64            `json:"states"`
+	RuleApps      int64            `json:"steps"`
+	Rules         map[string]int64 `json:"rules"`
+	WallSec       float64          `json:"wall_seconds"`
 	// GSE only.
 	Inits *gse.InitStats `json:"initializations,omitempty"`
 	// Summary only.

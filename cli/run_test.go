@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"github.com/stretchr/testify/require"
-
 	"bytes"
 	"encoding/json"
 	"path/filepath"
@@ -10,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func runOK(t *testing.T, args ...string) string {

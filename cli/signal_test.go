@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"github.com/lockstep-dev/lockstep/internal/report"
-
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -20,6 +18,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // Signal tests run the built CLI and interrupt it at chosen moments, as a
