@@ -118,8 +118,11 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	if *workers < 1 {
-		return fmt.Errorf("-workers must be at least 1")
+	for _, err := range []error{atLeast("workers", *workers, 1), kRange("k", *k), atLeast("steps", *steps, 1),
+		positive("timeout", *timeout), atLeast("max-paths", *maxPaths, 1), atLeast("n", *n, 1)} {
+		if err != nil {
+			return err
+		}
 	}
 	opt := checker.OrderOptions{K: *k, Steps: *steps, Semantics: machineOpt, MaxPaths: *maxPaths, Timeout: *timeout}
 	if *engines != "" {
@@ -149,7 +152,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	shard, err := checker.ParseShardFlag(*shardSpec)
+	shard, err := shardOf(*shardSpec, *n)
 	if err != nil {
 		return err
 	}
