@@ -28,6 +28,22 @@
 // Every failure is a Verdict naming the lemma, the rule, the step and the
 // control, with both sides. A check that cannot decide (solver unknown,
 // budget exhausted, timeout) makes the verdict Inconclusive, never Holds.
+//
+// # Using it as a library
+//
+// Options come from DefaultOptions: the engine under test DefaultEngine
+// (summary:published) when Engine is "", k = 2, a step bound of 200, at
+// most 2000 GSE states in one group, 20000 pairs and 200000 paths, and a
+// time limit of 60 s per program; anything the limits cut short is
+// Inconclusive. Run checks one program (a nil solver: Run makes one),
+// Check and Property fail a test (*testing.T or *rapid.T) with the verdict,
+// Hunt and RunSurvey check generated program streams, and Replay re-runs
+// the counterexamples `lockstep check -gen -save DIR` keeps. The runnable
+// examples, each compared with its Output by go test and shown by go doc
+// beside what it uses (example_function_test.go): ExampleRun (one program,
+// its verdict), ExamplePropertyOf (a rapid property over generated
+// programs), ExampleExplore (one engine's paths), ExampleJSONReport (a
+// verdict read from -json) and ExampleReplay (kept counterexamples).
 package checker
 
 import (
@@ -305,7 +321,20 @@ type run struct {
 // is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
 // reported apart from exactness; if the rerun cannot decide, neither can
 // this check.
+//
+// A nil solver is allowed: Run then makes one for the call (a Z3 context,
+// bound to ctx, closed before it returns). A caller that checks many
+// programs passes its own, one per goroutine, to reuse it.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	if solver == nil {
+		s, err := smt.NewSolver()
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		s.SetContext(ctx)
+		solver = s
+	}
 	rep, err := runOnce(ctx, p, opt, solver)
 	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
 		return rep, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -37,8 +37,8 @@ type engineJSON struct {
 }
 
 func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	if err := fs.Parse(args); err != nil {
+	asJSON := fs.Bool("json", false, "print one JSON document: {\"engines\": [...], \"exit_code\": 0, …}")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -69,9 +69,10 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		list = append(list, e)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return encodeIndented(stdout, struct {
+			Engines []engineJSON `json:"engines"`
+			report.Status
+		}{list, report.Status{}})
 	}
 	for _, e := range list {
 		def := "–"
