@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "engines",
-		short: "list the registered engines: name, shape, default variant, what it is",
+		short: "list the registered engines: name, shape, default variant, k-bound and default k, what it is",
 		usage: "[-json]",
 		run:   runEngines,
 	})
@@ -33,6 +33,12 @@ type engineJSON struct {
 	// Lemmas are the lemmas a check of the engine decides; Reference marks
 	// GSE, which is never the engine under test.
 	Lemmas    []checker.Lemma `json:"lemmas,omitempty"`
+	// Bound is the k-bound of the default variant relative to GSE's
+	// (engine.Bound: "gse", "own", "none"), DefaultK the k a check uses
+	// when none is given, KBound the variant part that gives GSE's bound.
+	Bound    string `json:"bound"`
+	DefaultK int    `json:"default_k"`
+	KBound   string `json:"kbound_variant,omitempty"`
 	Reference bool            `json:"reference,omitempty"`
 }
 
@@ -59,7 +65,7 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("engine %s: %w", info.Name, err)
 		}
 		e := engineJSON{Name: info.Name, Shape: eut.Shape().String(), Default: info.Default, Doc: info.Doc,
-			Reference: info.Name == "gse"}
+			Reference: info.Name == "gse", Bound: info.BoundOf("").String(), DefaultK: info.DefaultK(""), KBound: info.KBound}
 		if info.Variants != nil {
 			e.Variants = len(info.Variants())
 		}
@@ -78,7 +84,11 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		if e.Default != "" {
 			def = fmt.Sprintf("%s (%d variants)", e.Default, e.Variants)
 		}
-		fmt.Fprintf(stdout, "%-10s %-16s %-26s %s\n", e.Name, e.Shape, def, e.Doc)
+		bound := "bound " + e.Bound
+		if e.KBound != "" {
+			bound += " (+" + e.KBound + ": gse)"
+		}
+		fmt.Fprintf(stdout, "%-10s %-16s %-26s %-25s k=%-3d %s\n", e.Name, e.Shape, def, bound, e.DefaultK, e.Doc)
 	}
 	return nil
 }
