@@ -31,10 +31,12 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -73,9 +75,14 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
-	K         int // k-bound, the same in both engines
-	Steps     int // step bound, the same in both engines
-	Budget    relation.Budget
+	// K is the k-bound, the same in both engines; EngineK (what
+	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
+	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
+	// At a finite k an engine without GSE's bound is served or refused
+	// as engine.AtK says (Resolved).
+	K      int
+	Steps  int // step bound, the same in both engines
+	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
 	// member of P is still checked.
@@ -103,10 +110,17 @@ type Options struct {
 // DefaultEngine is the engine under test when Options name none.
 const DefaultEngine = "summary:published"
 
-// DefaultOptions are moderate bounds for generated programs.
+// EngineK as Options.K is the default k-bound of the engine under test
+// (engine.Info.DefaultK), filled in by Resolved, so that options made
+// before the engine is chosen never compare an engine with GSE under a
+// bound the engine does not have.
+const EngineK = math.MinInt32
+
+// DefaultOptions are moderate bounds for generated programs, at the
+// engine's own default k-bound (EngineK).
 func DefaultOptions() Options {
 	return Options{
-		K:        2,
+		K:        EngineK,
 		Steps:    200,
 		Budget:   relation.DefaultBudget,
 		MaxGroup: 2000,
@@ -151,12 +165,52 @@ func (o Options) SemanticsName() string {
 	return o.Semantics.SemanticsName()
 }
 
+// Resolved returns the options a run uses: K filled in from the engine
+// when it is EngineK, and the engines (Engine, Versus) as engine.AtK names
+// them at that k, so that an engine without GSE's k-bound is served at a
+// finite k by its variant with GSE's bound ("pose" at k = 2 is
+// "pose:world-exact+kbound"), or refused (an error saying what to use). An
+// engine given by Build or Variant is taken as it is (by Build, at the
+// registered engine's default k when Engine names one).
+func (o Options) Resolved() (Options, error) {
+	if o.Build != nil || o.Variant.Name != "" {
+		if o.K == EngineK {
+			o.K = engine.PapersK
+			if info, v, err := engine.Lookup(o.Engine); err == nil && o.Build != nil {
+				o.K = info.DefaultK(v)
+			}
+		}
+		return o, nil
+	}
+	spec := cmp.Or(o.Engine, DefaultEngine) // as given: "pose" may be served, "pose:world-exact" not
+	info, v, err := engine.Lookup(spec)
+	if err != nil {
+		return o, err
+	}
+	if o.K == EngineK {
+		o.K = info.DefaultK(v)
+	}
+	if o.Engine, err = engine.AtK(spec, o.K); err != nil {
+		return o, err
+	}
+	if o.Versus != "" {
+		if o.Versus, err = engine.AtK(o.Versus, o.K); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
 // Validate builds the engines a run of these options builds (the engine
 // under test, and with Versus the second engine) and makes the same checks
 // a run makes before its first step, so that a caller checking many
 // programs can refuse bad options once, before any of them (the CLI's exit
 // 2). The solver is only lent to the engines' constructors.
 func (o Options) Validate(solver *smt.Solver) error {
+	o, err := o.Resolved()
+	if err != nil {
+		return err
+	}
 	eut, err := o.newEngine(solver)
 	if err != nil {
 		return err
@@ -302,6 +356,10 @@ type run struct {
 // reported apart from exactness; if the rerun cannot decide, neither can
 // this check.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	opt, err := opt.Resolved()
+	if err != nil {
+		return nil, err
+	}
 	rep, err := runOnce(ctx, p, opt, solver)
 	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
 		return rep, err

@@ -118,7 +118,10 @@ func runLemmas(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error 
 
 	var surveys []*checker.Survey
 	for _, c := range cols {
-		opt := c.opt
+		opt, err := c.opt.Resolved()
+		if err != nil {
+			return err
+		}
 		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
 		sv, err := survey(opt, sopt, stderr)
 		if err != nil {
