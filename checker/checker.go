@@ -201,6 +201,19 @@ func (o Options) Resolved() (Options, error) {
 	return o, nil
 }
 
+// bound is the k-bound of the engine under test (engine.Info.BoundOf);
+// an engine built in code (Build, Variant) is taken to have GSE's.
+func (o Options) bound() engine.Bound {
+	if o.Build != nil || o.Variant.Name != "" {
+		return engine.BoundGSE
+	}
+	info, v, err := engine.Lookup(o.EngineSpec())
+	if err != nil {
+		return engine.BoundGSE
+	}
+	return info.BoundOf(v)
+}
+
 // Validate builds the engines a run of these options builds (the engine
 // under test, and with Versus the second engine) and makes the same checks
 // a run makes before its first step, so that a caller checking many
@@ -404,7 +417,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	r.init, _ = eut.(engine.Initializer)
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
-	r.rep.Lemmas = Applicable(eut)
+	r.rep.Lemmas = ApplicableBound(eut, opt.bound())
 	if opt.K < 0 {
 		// KB is a finite-k verdict (a divergence from the check at
 		// k = −1, Run): at k = −1 it is no claim of the check, not one
@@ -700,7 +713,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	return r.fail(Verdict{
 		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
-		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: r.witness(res),
 	})
 }
 
@@ -748,11 +761,22 @@ func (r *run) view(P []*machine.State, q, before *machine.State, rule string) (*
 	return v, nil
 }
 
-// witness describes the evidence of a failed exactness check.
-func witness(res relation.ExactResult) string {
+// side names the engine state whose concretizations are checked: "the
+// summary state", "the View of the pose state".
+func (r *run) side() string {
+	name, _ := engine.Split(r.rep.Engine)
+	if r.identity {
+		return "the " + name + " state"
+	}
+	return "the View of the " + name + " state"
+}
+
+// witness describes the evidence of a failed exactness check, naming the
+// engine whose state (its View) was concretized.
+func (r *run) witness(res relation.ExactResult) string {
 	switch {
 	case res.Heap != nil:
-		return "concretization of the summary state matching no GSE state: " + res.Heap.String()
+		return "concretization of " + r.side() + " matching no GSE state: " + res.Heap.String()
 	case res.PIndex >= 0:
 		return fmt.Sprintf("GSE state %d of the group is not represented", res.PIndex+1)
 	}
@@ -814,6 +838,6 @@ func (r *run) checkInit(pr pair) error {
 	}
 	return r.fail(Verdict{
 		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),
-		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: r.witness(res),
 	})
 }

@@ -237,3 +237,32 @@ func engineSpec(t *testing.T, name string) string {
 	opt := Options{Engine: name}
 	return opt.EngineSpec()
 }
+
+// TestOwnBoundIsKB: an engine with a k-bound of its own that diverges from
+// GSE only at a finite k (uber's U-DEFER, UBER.md §7) reports the
+// divergence as KB, as the Partition engines do, and -json says it is a
+// finite-k divergence; the View's concretization is named after the engine.
+func TestOwnBoundIsKB(t *testing.T) {
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	opt := DefaultOptions()
+	opt.Engine, opt.K = "uber:defer", 1
+	rep, err := Run(context.Background(), load(t, "../testdata/programs/kiasan_kbound.jl"), opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
+	require.Equal(t, KB, rep.Verdict.Lemma)
+	j := rep.JSON()
+	require.NotNil(t, j.FiniteK)
+	require.True(t, *j.FiniteK)
+	require.Contains(t, rep.Verdict.Witness, "concretization of the View of the uber state")
+
+	// An error of the rules is no finite-k divergence.
+	opt.Engine, opt.K = "uber:defer+u-noalias", -1
+	rep, err = Run(context.Background(), load(t, "../testdata/programs/uber_noalias.jl"), opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status)
+	j = rep.JSON()
+	require.NotNil(t, j.FiniteK)
+	require.False(t, *j.FiniteK)
+}

@@ -70,7 +70,7 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			e.Variants = len(info.Variants())
 		}
 		if !e.Reference {
-			e.Lemmas = checker.Applicable(eut)
+			e.Lemmas = checker.ApplicableBound(eut, info.BoundOf(""))
 		}
 		list = append(list, e)
 	}
