@@ -47,10 +47,12 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -90,9 +92,14 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
-	K         int // k-bound, the same in both engines
-	Steps     int // step bound, the same in both engines
-	Budget    relation.Budget
+	// K is the k-bound, the same in both engines; EngineK (what
+	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
+	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
+	// At a finite k an engine without GSE's bound is served or refused
+	// as engine.AtK says (Resolved).
+	K      int
+	Steps  int // step bound, the same in both engines
+	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
 	// member of P is still checked.
@@ -120,10 +127,17 @@ type Options struct {
 // DefaultEngine is the engine under test when Options name none.
 const DefaultEngine = "summary:published"
 
-// DefaultOptions are moderate bounds for generated programs.
+// EngineK as Options.K is the default k-bound of the engine under test
+// (engine.Info.DefaultK), filled in by Resolved, so that options made
+// before the engine is chosen never compare an engine with GSE under a
+// bound the engine does not have.
+const EngineK = math.MinInt32
+
+// DefaultOptions are moderate bounds for generated programs, at the
+// engine's own default k-bound (EngineK).
 func DefaultOptions() Options {
 	return Options{
-		K:        2,
+		K:        EngineK,
 		Steps:    200,
 		Budget:   relation.DefaultBudget,
 		MaxGroup: 2000,
@@ -168,12 +182,65 @@ func (o Options) SemanticsName() string {
 	return o.Semantics.SemanticsName()
 }
 
+// Resolved returns the options a run uses: K filled in from the engine
+// when it is EngineK, and the engines (Engine, Versus) as engine.AtK names
+// them at that k, so that an engine without GSE's k-bound is served at a
+// finite k by its variant with GSE's bound ("pose" at k = 2 is
+// "pose:world-exact+kbound"), or refused (an error saying what to use). An
+// engine given by Build or Variant is taken as it is (by Build, at the
+// registered engine's default k when Engine names one).
+func (o Options) Resolved() (Options, error) {
+	if o.Build != nil || o.Variant.Name != "" {
+		if o.K == EngineK {
+			o.K = engine.PapersK
+			if info, v, err := engine.Lookup(o.Engine); err == nil && o.Build != nil {
+				o.K = info.DefaultK(v)
+			}
+		}
+		return o, nil
+	}
+	spec := cmp.Or(o.Engine, DefaultEngine) // as given: "pose" may be served, "pose:world-exact" not
+	info, v, err := engine.Lookup(spec)
+	if err != nil {
+		return o, err
+	}
+	if o.K == EngineK {
+		o.K = info.DefaultK(v)
+	}
+	if o.Engine, err = engine.AtK(spec, o.K); err != nil {
+		return o, err
+	}
+	if o.Versus != "" {
+		if o.Versus, err = engine.AtK(o.Versus, o.K); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// bound is the k-bound of the engine under test (engine.Info.BoundOf);
+// an engine built in code (Build, Variant) is taken to have GSE's.
+func (o Options) bound() engine.Bound {
+	if o.Build != nil || o.Variant.Name != "" {
+		return engine.BoundGSE
+	}
+	info, v, err := engine.Lookup(o.EngineSpec())
+	if err != nil {
+		return engine.BoundGSE
+	}
+	return info.BoundOf(v)
+}
+
 // Validate builds the engines a run of these options builds (the engine
 // under test, and with Versus the second engine) and makes the same checks
 // a run makes before its first step, so that a caller checking many
 // programs can refuse bad options once, before any of them (the CLI's exit
 // 2). The solver is only lent to the engines' constructors.
 func (o Options) Validate(solver *smt.Solver) error {
+	o, err := o.Resolved()
+	if err != nil {
+		return err
+	}
 	eut, err := o.newEngine(solver)
 	if err != nil {
 		return err
@@ -335,6 +402,10 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 		s.SetContext(ctx)
 		solver = s
 	}
+	opt, err := opt.Resolved()
+	if err != nil {
+		return nil, err
+	}
 	rep, err := runOnce(ctx, p, opt, solver)
 	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
 		return rep, err
@@ -385,7 +456,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	r.init, _ = eut.(engine.Initializer)
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
-	r.rep.Lemmas = Applicable(eut)
+	r.rep.Lemmas = ApplicableBound(eut, opt.bound())
 	if opt.K < 0 {
 		// KB is a finite-k verdict (a divergence from the check at
 		// k = −1, Run): at k = −1 it is no claim of the check, not one
@@ -715,7 +786,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	return r.fail(Verdict{
 		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
-		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: r.witness(res),
 	})
 }
 
@@ -763,11 +834,22 @@ func (r *run) view(P []*machine.State, q, before *machine.State, rule string) (*
 	return v, nil
 }
 
-// witness describes the evidence of a failed exactness check.
-func witness(res relation.ExactResult) string {
+// side names the engine state whose concretizations are checked: "the
+// summary state", "the View of the pose state".
+func (r *run) side() string {
+	name, _ := engine.Split(r.rep.Engine)
+	if r.identity {
+		return "the " + name + " state"
+	}
+	return "the View of the " + name + " state"
+}
+
+// witness describes the evidence of a failed exactness check, naming the
+// engine whose state (its View) was concretized.
+func (r *run) witness(res relation.ExactResult) string {
 	switch {
 	case res.Heap != nil:
-		return "concretization of the summary state matching no GSE state: " + res.Heap.String()
+		return "concretization of " + r.side() + " matching no GSE state: " + res.Heap.String()
 	case res.PIndex >= 0:
 		return fmt.Sprintf("GSE state %d of the group is not represented", res.PIndex+1)
 	}
@@ -832,6 +914,6 @@ func (r *run) checkInit(pr pair) error {
 	}
 	return r.fail(Verdict{
 		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),
-		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: r.witness(res),
 	})
 }

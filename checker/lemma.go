@@ -94,6 +94,15 @@ var Claim = map[Lemma]string{
 // it. P4 is a claim across engines, never decided by the check of one
 // engine: Order (order.go, `lockstep order`) reports it program by program.
 func Applicable(eut engine.UnderTest) []Lemma {
+	return ApplicableBound(eut, engine.BoundGSE)
+}
+
+// ApplicableBound is Applicable for an engine whose k-bound is b
+// (engine.Info.BoundOf): an engine with a bound of its own diverges from
+// GSE at a finite k by design whatever its shape, so KB (the re-check at
+// k = −1 that tells such a divergence from an error of the rules, Run)
+// applies to a OnePerControl one too (uber's U-DEFER).
+func ApplicableBound(eut engine.UnderTest, b engine.Bound) []Lemma {
 	_, init := eut.(engine.Initializer)
 	inv := invariantLemma(eut)
 	_, identity := eut.(engine.IdentityView)
@@ -109,8 +118,12 @@ func Applicable(eut engine.UnderTest) []Lemma {
 			if part {
 				continue
 			}
-		case P1, P2, P3, FEAS, KB:
+		case P1, P2, P3, FEAS:
 			if !part {
+				continue
+			}
+		case KB:
+			if !part && b != engine.BoundOwn {
 				continue
 			}
 		case VIEW:

@@ -33,7 +33,8 @@ type checkFlags struct {
 	eng      engineFlags
 	versus   string
 	semantic string
-	k, steps int
+	k        optionalInt // unset: the engine's default k (checker.EngineK)
+	steps    int
 	workers  int
 	timeout  time.Duration
 	noExact  bool
@@ -44,7 +45,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	c.eng.register(fs, checker.DefaultEngine, "the engine under test")
 	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	semanticsVar(fs, &c.semantic)
-	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
+	fs.Var(&c.k, "k", "k-bound `K` on input depth, the same in both engines (default: the engine's, 'lockstep engines': 2 for summary, −1 for an engine without GSE's bound; at a finite k an engine named without a variant is checked with its variant of GSE's bound, pose and uber as NAME:…+kbound)")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
@@ -61,7 +62,7 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, fmt.Errorf("-semantics: %w", err)
 	}
-	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", c.steps, 1), kRange("k", c.k),
+	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", c.steps, 1), kRange("k", c.k.v),
 		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1)} {
 		if err != nil {
 			return checker.Options{}, err
@@ -69,12 +70,25 @@ func (c *checkFlags) options() (checker.Options, error) {
 	}
 	opt := checker.DefaultOptions()
 	opt.Engine, opt.Semantics = spec, sem
+	if name, v := engine.Split(c.eng.engine); v == "" && c.eng.variant == "" && name != "" {
+		// Named without a variant: at a finite k the engine's variant
+		// with GSE's bound may serve it (engine.AtK).
+		opt.Engine = name
+	}
 	if c.versus != "" {
 		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
 	}
-	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.steps, c.timeout, c.noExact, c.maxGroup
+	if c.k.set {
+		opt.K = c.k.v
+	}
+	// The engine's default k, and at a finite k the engine with GSE's
+	// bound (or a usage error saying what to use).
+	if opt, err = opt.Resolved(); err != nil {
+		return checker.Options{}, err
+	}
 	// Bad options are a usage error once, not an internal error per program.
 	sol, err := smt.NewSolver()
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "engines",
-		short: "list the registered engines: name, shape, default variant, what it is",
+		short: "list the registered engines: name, shape, default variant, k-bound and default k, what it is",
 		usage: "[-json]",
 		run:   runEngines,
 	})
@@ -32,8 +32,14 @@ type engineJSON struct {
 	Doc      string `json:"doc"`
 	// Lemmas are the lemmas a check of the engine decides; Reference marks
 	// GSE, which is never the engine under test.
-	Lemmas    []checker.Lemma `json:"lemmas,omitempty"`
-	Reference bool            `json:"reference,omitempty"`
+	Lemmas []checker.Lemma `json:"lemmas,omitempty"`
+	// Bound is the k-bound of the default variant relative to GSE's
+	// (engine.Bound: "gse", "own", "none"), DefaultK the k a check uses
+	// when none is given, KBound the variant part that gives GSE's bound.
+	Bound     string `json:"bound"`
+	DefaultK  int    `json:"default_k"`
+	KBound    string `json:"kbound_variant,omitempty"`
+	Reference bool   `json:"reference,omitempty"`
 }
 
 func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
@@ -59,12 +65,12 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("engine %s: %w", info.Name, err)
 		}
 		e := engineJSON{Name: info.Name, Shape: eut.Shape().String(), Default: info.Default, Doc: info.Doc,
-			Reference: info.Name == "gse"}
+			Reference: info.Name == "gse", Bound: info.BoundOf("").String(), DefaultK: info.DefaultK(""), KBound: info.KBound}
 		if info.Variants != nil {
 			e.Variants = len(info.Variants())
 		}
 		if !e.Reference {
-			e.Lemmas = checker.Applicable(eut)
+			e.Lemmas = checker.ApplicableBound(eut, info.BoundOf(""))
 		}
 		list = append(list, e)
 	}
@@ -79,7 +85,11 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		if e.Default != "" {
 			def = fmt.Sprintf("%s (%d variants)", e.Default, e.Variants)
 		}
-		fmt.Fprintf(stdout, "%-10s %-16s %-26s %s\n", e.Name, e.Shape, def, e.Doc)
+		bound := "bound " + e.Bound
+		if e.KBound != "" {
+			bound += " (+" + e.KBound + ": gse)"
+		}
+		fmt.Fprintf(stdout, "%-10s %-16s %-26s %-25s k=%-3d %s\n", e.Name, e.Shape, def, bound, e.DefaultK, e.Doc)
 	}
 	return nil
 }

@@ -115,7 +115,10 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 
 	var surveys []*checker.Survey
 	for i, c := range cols {
-		opt := c.opt
+		opt, err := c.opt.Resolved()
+		if err != nil {
+			return err
+		}
 		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
 		sv, err := survey(ctx, opt, sopt, fmt.Sprintf("%d/%d", i+1, len(cols)), stderr)
 		if ctx.Err() != nil {

@@ -120,6 +120,13 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	// The bounds: the catalog's unless given (per mutant: one may carry
 	// its own k).
 	fixed := kFlag.set
+	if fixed {
+		// A finite k for an engine without a k-bound is a usage error,
+		// once (engine.AtK says what to use instead).
+		if _, err := engine.AtK(name+":"+cat.Base, kFlag.v); err != nil {
+			return err
+		}
+	}
 	k, steps := &kFlag.v, &stepsFlag.v
 	if !kFlag.set {
 		*k = cat.K
