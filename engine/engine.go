@@ -27,6 +27,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -106,6 +107,10 @@ type Info struct {
 	// Mutants is the engine's mutation catalog (internal/mutation), nil if
 	// it has none.
 	Mutants *Mutants
+	// Spec, if not nil, joins the engine's name and a variant into a spec
+	// that Lookup accepts (nil: "NAME:VARIANT"). Engines resolved by a
+	// prefix (RegisterPrefix) set it: their name already has a colon.
+	Spec func(variant string) string
 }
 
 // Mutants is an engine's mutation catalog: single-point errors in its
@@ -154,7 +159,35 @@ func (c *Mutants) Spec(name string, m Mutant) string {
 var (
 	mu       sync.RWMutex
 	registry = map[string]Info{}
+	prefixes = map[string]func(rest string) (Info, string, error){}
 )
+
+// ErrFailure marks an error of an engine's machinery rather than of its
+// rules: an engine process that crashed, timed out, or answered something
+// that is not an answer (package engine/extern). The checker reports it as
+// inconclusive, never as a verdict about the algorithm.
+var ErrFailure = errors.New("engine failure")
+
+// RegisterPrefix makes every spec "PREFIX:REST" resolve through resolve,
+// which returns the engine REST names and its variant ("" for the
+// default). Engines that are not known until a spec names them (an
+// external process, "exec:COMMAND": package engine/extern) register this
+// way; the Info they return names itself with the prefix ("exec:COMMAND")
+// and sets Spec. Prefix engines are not listed by Engines.
+func RegisterPrefix(prefix string, resolve func(rest string) (Info, string, error)) {
+	mu.Lock()
+	defer mu.Unlock()
+	if prefix == "" || strings.ContainsAny(prefix, ": ") || resolve == nil {
+		panic(fmt.Sprintf("engine: bad prefix registration %q", prefix))
+	}
+	if _, dup := prefixes[prefix]; dup {
+		panic(fmt.Sprintf("engine: prefix %q registered twice", prefix))
+	}
+	if _, dup := registry[prefix]; dup {
+		panic(fmt.Sprintf("engine: prefix %q is an engine's name", prefix))
+	}
+	prefixes[prefix] = resolve
+}
 
 // Register adds an engine. It panics on a duplicate or empty name: it is
 // called from init functions, where a clash is a programming error.
@@ -188,7 +221,11 @@ func Lookup(spec string) (Info, string, error) {
 	name, variant, _ := strings.Cut(spec, ":")
 	mu.RLock()
 	info, ok := registry[name]
+	resolve := prefixes[name]
 	mu.RUnlock()
+	if resolve != nil {
+		return resolve(variant)
+	}
 	if !ok {
 		var names []string
 		for _, i := range Engines() {
@@ -224,6 +261,9 @@ func Canonical(spec string) (string, error) {
 	info, variant, err := Lookup(spec)
 	if err != nil {
 		return "", err
+	}
+	if info.Spec != nil {
+		return info.Spec(variant), nil
 	}
 	if variant == "" {
 		return info.Name, nil
