@@ -107,10 +107,6 @@ type Info struct {
 	// Mutants is the engine's mutation catalog (internal/mutation), nil if
 	// it has none.
 	Mutants *Mutants
-	// Spec, if not nil, joins the engine's name and a variant into a spec
-	// that Lookup accepts (nil: "NAME:VARIANT"). Engines resolved by a
-	// prefix (RegisterPrefix) set it: their name already has a colon.
-	Spec func(variant string) string
 }
 
 // Mutants is an engine's mutation catalog: single-point errors in its
@@ -153,13 +149,13 @@ type Mutant struct {
 // Spec is the engine spec of mutant m of the engine named name:
 // "lazier:default+resolve-no-alias".
 func (c *Mutants) Spec(name string, m Mutant) string {
-	return name + ":" + c.Base + "+" + m.Name
+	return Join(name, c.Base+"+"+m.Name)
 }
 
 var (
 	mu       sync.RWMutex
 	registry = map[string]Info{}
-	prefixes = map[string]func(rest string) (Info, string, error){}
+	prefixes = map[string]Prefix{}
 )
 
 // ErrFailure marks an error of an engine's machinery rather than of its
@@ -168,25 +164,58 @@ var (
 // inconclusive, never as a verdict about the algorithm.
 var ErrFailure = errors.New("engine failure")
 
-// RegisterPrefix makes every spec "PREFIX:REST" resolve through resolve,
-// which returns the engine REST names and its variant ("" for the
-// default). Engines that are not known until a spec names them (an
-// external process, "exec:COMMAND": package engine/extern) register this
-// way; the Info they return names itself with the prefix ("exec:COMMAND")
-// and sets Spec. Prefix engines are not listed by Engines.
-func RegisterPrefix(prefix string, resolve func(rest string) (Info, string, error)) {
+// Prefix resolves the engines that are not known until a spec names them:
+// every spec "PREFIX:REST" (an external process, "exec:COMMAND#VARIANT":
+// package engine/extern). Such an engine's name is "PREFIX:" followed by
+// the part of REST that names it, and it is not listed by Engines.
+type Prefix struct {
+	Name string
+	// Split splits REST into what names the engine and the variant
+	// ("" if none is named), without starting anything.
+	Split func(rest string) (name, variant string)
+	// Join is Split's inverse: REST for a name part and a variant.
+	Join func(name, variant string) string
+	// Resolve describes the engine REST names (its Info, named
+	// "PREFIX:"+name) and returns its variant (the default if none).
+	Resolve func(rest string) (Info, string, error)
+}
+
+// RegisterPrefix adds a prefix of engine specs. It panics on a clash, as
+// Register does.
+func RegisterPrefix(p Prefix) {
 	mu.Lock()
 	defer mu.Unlock()
-	if prefix == "" || strings.ContainsAny(prefix, ": ") || resolve == nil {
-		panic(fmt.Sprintf("engine: bad prefix registration %q", prefix))
+	if p.Name == "" || strings.ContainsAny(p.Name, ": ") || p.Split == nil || p.Join == nil || p.Resolve == nil {
+		panic(fmt.Sprintf("engine: bad prefix registration %q", p.Name))
 	}
-	if _, dup := prefixes[prefix]; dup {
-		panic(fmt.Sprintf("engine: prefix %q registered twice", prefix))
+	if _, dup := prefixes[p.Name]; dup {
+		panic(fmt.Sprintf("engine: prefix %q registered twice", p.Name))
 	}
-	if _, dup := registry[prefix]; dup {
-		panic(fmt.Sprintf("engine: prefix %q is an engine's name", prefix))
+	if _, dup := registry[p.Name]; dup {
+		panic(fmt.Sprintf("engine: prefix %q is an engine's name", p.Name))
 	}
-	prefixes[prefix] = resolve
+	prefixes[p.Name] = p
+}
+
+func prefixOf(name string) (Prefix, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	p, ok := prefixes[name]
+	return p, ok
+}
+
+// Join makes the spec of an engine name and a variant: "NAME:VARIANT"
+// ("NAME" without a variant), or the prefix's own syntax for an engine
+// named by a prefix ("exec:COMMAND#VARIANT").
+func Join(name, variant string) string {
+	pre, rest, _ := strings.Cut(name, ":")
+	if p, ok := prefixOf(pre); ok {
+		return pre + ":" + p.Join(rest, variant)
+	}
+	if variant == "" {
+		return name
+	}
+	return name + ":" + variant
 }
 
 // Register adds an engine. It panics on a duplicate or empty name: it is
@@ -199,6 +228,9 @@ func Register(info Info) {
 	}
 	if _, dup := registry[info.Name]; dup {
 		panic(fmt.Sprintf("engine: %q registered twice", info.Name))
+	}
+	if _, dup := prefixes[info.Name]; dup {
+		panic(fmt.Sprintf("engine: %q is a prefix", info.Name))
 	}
 	registry[info.Name] = info
 }
@@ -221,10 +253,10 @@ func Lookup(spec string) (Info, string, error) {
 	name, variant, _ := strings.Cut(spec, ":")
 	mu.RLock()
 	info, ok := registry[name]
-	resolve := prefixes[name]
+	pre, isPrefix := prefixes[name]
 	mu.RUnlock()
-	if resolve != nil {
-		return resolve(variant)
+	if isPrefix {
+		return pre.Resolve(variant)
 	}
 	if !ok {
 		var names []string
@@ -248,9 +280,15 @@ func New(spec string, cfg Config) (UnderTest, error) {
 	return info.New(variant, cfg)
 }
 
-// Split splits "NAME[:VARIANT]" without looking anything up.
+// Split splits "NAME[:VARIANT]" without looking anything up (an engine
+// named by a prefix splits by the prefix's syntax: "exec:COMMAND#VARIANT"
+// is "exec:COMMAND" and VARIANT).
 func Split(spec string) (name, variant string) {
 	name, variant, _ = strings.Cut(spec, ":")
+	if p, ok := prefixOf(name); ok {
+		n, v := p.Split(variant)
+		return name + ":" + n, v
+	}
 	return name, variant
 }
 
@@ -262,13 +300,7 @@ func Canonical(spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if info.Spec != nil {
-		return info.Spec(variant), nil
-	}
-	if variant == "" {
-		return info.Name, nil
-	}
-	return info.Name + ":" + variant, nil
+	return Join(info.Name, variant), nil
 }
 
 // IdentityView is implemented by engines whose View returns its argument

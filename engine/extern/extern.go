@@ -47,25 +47,32 @@ const Prefix = "exec"
 
 // Hello is the engine's answer to the handshake.
 type Hello struct {
-	Protocol     int              `json:"protocol"`
-	Name         string           `json:"name"`
-	Version      string           `json:"version"`
-	Doc          string           `json:"doc"`
-	Shape        string           `json:"shape"`
-	IdentityView bool             `json:"identity_view"`
-	Default      string           `json:"default"`
-	Variants     []engine.Variant `json:"variants"`
-	Mutants      *helloMutants    `json:"mutants"`
+	Protocol     int            `json:"protocol"`
+	Name         string         `json:"name"`
+	Version      string         `json:"version"`
+	Doc          string         `json:"doc"`
+	Shape        string         `json:"shape"`
+	IdentityView bool           `json:"identity_view"`
+	Default      string         `json:"default"`
+	Variants     []HelloVariant `json:"variants"`
+	Mutants      *HelloMutants  `json:"mutants"`
 }
 
-type helloMutants struct {
+// HelloVariant is one variant of the handshake.
+type HelloVariant struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// HelloMutants is the mutation catalog of the handshake (engine.Mutants).
+type HelloMutants struct {
 	Base  string `json:"base"`
 	K     int    `json:"k"`
 	Steps int    `json:"steps"`
 	List  []struct {
 		Name       string `json:"name"`
 		Doc        string `json:"doc"`
-		Equivalent string `json:"equivalent"`
+		Equivalent string `json:"equivalent,omitempty"`
 	} `json:"list"`
 }
 
@@ -138,7 +145,14 @@ func (h *Hello) shape() (engine.Shape, error) {
 	return 0, fmt.Errorf("shape %q is neither one-per-control nor partition", h.Shape)
 }
 
-func init() { engine.RegisterPrefix(Prefix, Resolve) }
+func init() {
+	engine.RegisterPrefix(engine.Prefix{Name: Prefix, Split: Split, Resolve: Resolve, Join: func(command, variant string) string {
+		if variant == "" {
+			return command
+		}
+		return command + "#" + variant
+	}})
+}
 
 // Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:".
 func Split(rest string) (command, variant string) {
@@ -192,15 +206,12 @@ func Resolve(rest string) (engine.Info, string, error) {
 			}
 			return newEngine(pl, v, cfg)
 		},
-		Spec: func(v string) string {
-			if v == "" {
-				return name
-			}
-			return name + "#" + v
-		},
 	}
 	if len(h.Variants) > 0 {
-		vs := h.Variants
+		var vs []engine.Variant
+		for _, v := range h.Variants {
+			vs = append(vs, engine.Variant{Name: v.Name, Doc: v.Doc})
+		}
 		info.Variants = func() []engine.Variant { return vs }
 	}
 	if m := h.Mutants; m != nil {
