@@ -51,6 +51,12 @@ func init() {
 	}
 }
 
+// Trace, if not nil, sees every message: toEngine for a request, false
+// for an answer (one JSON line, without its newline). It is for tests and
+// debugging, set before any engine runs and called from several
+// goroutines when several workers run.
+var Trace func(toEngine bool, msg []byte)
+
 type line struct {
 	b   []byte
 	err error
@@ -172,6 +178,9 @@ func (p *proc) call(req map[string]any, reply any) error {
 		p.kill()
 		return p.fail("internal", "encoding the request: %v", err)
 	}
+	if t := Trace; t != nil {
+		t(true, b)
+	}
 	b = append(b, '\n')
 	if _, err := p.stdin.Write(b); err != nil {
 		p.kill()
@@ -195,6 +204,9 @@ func (p *proc) call(req map[string]any, reply any) error {
 			msg = l.err.Error()
 		}
 		return p.fail("crash", "no answer to the %v request: %s", req["op"], msg)
+	}
+	if t := Trace; t != nil {
+		t(false, l.b)
 	}
 	var head struct {
 		ID    *int64     `json:"id"`
