@@ -532,7 +532,7 @@ func undecided(l Lemma, err error) error {
 	if err == nil {
 		return nil
 	}
-	if smt.Undecided(err) {
+	if smt.Undecided(err) || errors.Is(err, engine.ErrFailure) {
 		return &inconclusive{lemma: l, reason: err.Error()}
 	}
 	return err

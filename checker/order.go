@@ -344,7 +344,7 @@ func countPaths(ctx context.Context, p *javalite.Program, spec string, opt Order
 	})
 	c := PathCounts{Value: st.Ends[machine.EndValue], Error: st.Ends[machine.EndError], Cut: st.Ends[machine.EndCut], Stuck: st.Ends[machine.EndStuck]}
 	switch {
-	case err != nil && smt.Undecided(err):
+	case err != nil && (smt.Undecided(err) || errors.Is(err, engine.ErrFailure)):
 		c.Undecided = err.Error()
 	case err != nil:
 		return c, err

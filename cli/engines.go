@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/engine/extern"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -16,7 +17,7 @@ func init() {
 	register(&command{
 		name:  "engines",
 		short: "list the registered engines: name, shape, default variant, k-bound and default k, what it is",
-		usage: "[-json]",
+		usage: "[-json] [-exec COMMAND]",
 		run:   runEngines,
 	})
 }
@@ -44,12 +45,16 @@ type engineJSON struct {
 
 func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON document: {\"engines\": [...], \"exit_code\": 0, …}")
+	execCmd := fs.String("exec", "", "describe the external engine COMMAND runs (its handshake: docs/PROTOCOL.md) instead of the registered ones")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if *execCmd != "" {
+		return execEngine(*execCmd, *asJSON, stdout)
 	}
 	// The shape is a property of an engine value, so each engine is built
 	// once (its default variant; a solver it does not use yet).
@@ -91,5 +96,62 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		}
 		fmt.Fprintf(stdout, "%-10s %-16s %-26s %-25s k=%-3d %s\n", e.Name, e.Shape, def, bound, e.DefaultK, e.Doc)
 	}
+	return nil
+}
+
+// execEngine prints what an external engine says of itself in the
+// handshake (package engine/extern): name, version, shape, variants,
+// mutants, and the lemmas a check of it decides.
+func execEngine(command string, asJSON bool, stdout io.Writer) error {
+	defer extern.Shutdown()
+	h, err := extern.Handshake(command)
+	if err != nil {
+		return err
+	}
+	spec := extern.Prefix + ":" + command
+	sol, err := smt.NewSolver()
+	if err != nil {
+		return err
+	}
+	defer sol.Close()
+	eut, err := engine.New(spec, engine.Config{K: 2, Solver: sol})
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Spec string `json:"spec"`
+		extern.Hello
+		Lemmas []checker.Lemma `json:"lemmas"`
+	}{spec, *h, checker.Applicable(eut)}
+	if asJSON {
+		return encodeIndented(stdout, struct {
+			Engine any `json:"engine"`
+			report.Status
+		}{out, report.Status{}})
+	}
+	fmt.Fprintf(stdout, "%s %s (protocol %d): %s\n", h.Name, h.Version, h.Protocol, h.Doc)
+	fmt.Fprintf(stdout, "  spec     %s\n  shape    %s\n", spec, h.Shape)
+	view := "checked (lemma VIEW)"
+	if h.IdentityView {
+		view = "identity"
+	}
+	fmt.Fprintf(stdout, "  view     %s\n", view)
+	for _, v := range h.Variants {
+		def := ""
+		if v.Name == h.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(stdout, "  variant  %s%s: %s\n", v.Name, def, v.Doc)
+	}
+	if m := h.Mutants; m != nil {
+		for _, x := range m.List {
+			fmt.Fprintf(stdout, "  mutant   %s: %s\n", engine.Join(spec, m.Base+"+"+x.Name), x.Doc)
+		}
+	}
+	var ls []string
+	for _, l := range out.Lemmas {
+		ls = append(ls, string(l))
+	}
+	fmt.Fprintf(stdout, "  lemmas   %s\n", strings.Join(ls, " "))
 	return nil
 }

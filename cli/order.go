@@ -110,6 +110,23 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking each counterexample (negative: no shrinking)")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
+	var claims []checker.OrderClaim
+	fs.Func("claim", "an inequality of path counts to compare, 'LESS <= MORE' (engine specs; repeatable), instead of P4's: for engines outside P4's chain ('exec:COMMAND <= gse')", func(v string) error {
+		less, more, ok := strings.Cut(v, "<=")
+		if !ok {
+			return fmt.Errorf("want LESS <= MORE, got %q", v)
+		}
+		c := checker.OrderClaim{Less: strings.TrimSpace(less), More: strings.TrimSpace(more)}
+		for _, e := range []*string{&c.Less, &c.More} {
+			canon, err := engine.Canonical(*e)
+			if err != nil {
+				return err
+			}
+			*e = canon
+		}
+		claims = append(claims, c)
+		return nil
+	})
 	shardSpec := shardFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -125,6 +142,12 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		}
 	}
 	opt := checker.OrderOptions{K: *k, Steps: *steps, Semantics: machineOpt, MaxPaths: *maxPaths, Timeout: *timeout}
+	if claims != nil {
+		if *engines != "" {
+			return fmt.Errorf("-claim and -engines exclude each other")
+		}
+		opt.Claims = claims
+	}
 	if *engines != "" {
 		keep := map[string]bool{}
 		for _, e := range strings.Split(*engines, ",") {

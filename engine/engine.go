@@ -27,6 +27,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -268,13 +269,74 @@ type Mutant struct {
 // Spec is the engine spec of mutant m of the engine named name:
 // "lazier:default+resolve-no-alias".
 func (c *Mutants) Spec(name string, m Mutant) string {
-	return name + ":" + c.Base + "+" + m.Name
+	return Join(name, c.Base+"+"+m.Name)
 }
 
 var (
 	mu       sync.RWMutex
 	registry = map[string]Info{}
+	prefixes = map[string]Prefix{}
 )
+
+// ErrFailure marks an error of an engine's machinery rather than of its
+// rules: an engine process that crashed, timed out, or answered something
+// that is not an answer (package engine/extern). The checker reports it as
+// inconclusive, never as a verdict about the algorithm.
+var ErrFailure = errors.New("engine failure")
+
+// Prefix resolves the engines that are not known until a spec names them:
+// every spec "PREFIX:REST" (an external process, "exec:COMMAND#VARIANT":
+// package engine/extern). Such an engine's name is "PREFIX:" followed by
+// the part of REST that names it, and it is not listed by Engines.
+type Prefix struct {
+	Name string
+	// Split splits REST into what names the engine and the variant
+	// ("" if none is named), without starting anything.
+	Split func(rest string) (name, variant string)
+	// Join is Split's inverse: REST for a name part and a variant.
+	Join func(name, variant string) string
+	// Resolve describes the engine REST names (its Info, named
+	// "PREFIX:"+name) and returns its variant (the default if none).
+	Resolve func(rest string) (Info, string, error)
+}
+
+// RegisterPrefix adds a prefix of engine specs. It panics on a clash, as
+// Register does.
+func RegisterPrefix(p Prefix) {
+	mu.Lock()
+	defer mu.Unlock()
+	if p.Name == "" || strings.ContainsAny(p.Name, ": ") || p.Split == nil || p.Join == nil || p.Resolve == nil {
+		panic(fmt.Sprintf("engine: bad prefix registration %q", p.Name))
+	}
+	if _, dup := prefixes[p.Name]; dup {
+		panic(fmt.Sprintf("engine: prefix %q registered twice", p.Name))
+	}
+	if _, dup := registry[p.Name]; dup {
+		panic(fmt.Sprintf("engine: prefix %q is an engine's name", p.Name))
+	}
+	prefixes[p.Name] = p
+}
+
+func prefixOf(name string) (Prefix, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	p, ok := prefixes[name]
+	return p, ok
+}
+
+// Join makes the spec of an engine name and a variant: "NAME:VARIANT"
+// ("NAME" without a variant), or the prefix's own syntax for an engine
+// named by a prefix ("exec:COMMAND#VARIANT").
+func Join(name, variant string) string {
+	pre, rest, _ := strings.Cut(name, ":")
+	if p, ok := prefixOf(pre); ok {
+		return pre + ":" + p.Join(rest, variant)
+	}
+	if variant == "" {
+		return name
+	}
+	return name + ":" + variant
+}
 
 // Register adds an engine. It panics on a duplicate or empty name: it is
 // called from init functions, where a clash is a programming error.
@@ -286,6 +348,9 @@ func Register(info Info) {
 	}
 	if _, dup := registry[info.Name]; dup {
 		panic(fmt.Sprintf("engine: %q registered twice", info.Name))
+	}
+	if _, dup := prefixes[info.Name]; dup {
+		panic(fmt.Sprintf("engine: %q is a prefix", info.Name))
 	}
 	registry[info.Name] = info
 }
@@ -308,7 +373,11 @@ func Lookup(spec string) (Info, string, error) {
 	name, variant, _ := strings.Cut(spec, ":")
 	mu.RLock()
 	info, ok := registry[name]
+	pre, isPrefix := prefixes[name]
 	mu.RUnlock()
+	if isPrefix {
+		return pre.Resolve(variant)
+	}
 	if !ok {
 		var names []string
 		for _, i := range Engines() {
@@ -331,9 +400,15 @@ func New(spec string, cfg Config) (UnderTest, error) {
 	return info.New(variant, cfg)
 }
 
-// Split splits "NAME[:VARIANT]" without looking anything up.
+// Split splits "NAME[:VARIANT]" without looking anything up (an engine
+// named by a prefix splits by the prefix's syntax: "exec:COMMAND#VARIANT"
+// is "exec:COMMAND" and VARIANT).
 func Split(spec string) (name, variant string) {
 	name, variant, _ = strings.Cut(spec, ":")
+	if p, ok := prefixOf(name); ok {
+		n, v := p.Split(variant)
+		return name + ":" + n, v
+	}
 	return name, variant
 }
 
@@ -345,10 +420,7 @@ func Canonical(spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if variant == "" {
-		return info.Name, nil
-	}
-	return info.Name + ":" + variant, nil
+	return Join(info.Name, variant), nil
 }
 
 // IdentityView is implemented by engines whose View returns its argument

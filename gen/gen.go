@@ -77,9 +77,11 @@ type Config struct {
 	MaxPath                int // fields in one read chain ((x $ f) $ g), at least 1
 	// Data selects whether programs have primitive data (int and bool
 	// fields, arithmetic, comparisons, several parameters, assume). The
-	// zero value, DataMixed, is the default; DataNone is the
-	// reference-only stream of the generator before data existed, draw for
-	// draw, so every seed-indexed result recorded before data replays.
+	// zero value is DataNone, the reference-only stream of the generator
+	// before data existed, draw for draw, so every seed-indexed result
+	// recorded before data replays and every engine (lazier, lazier#,
+	// pose have no data rules yet) can run the default stream; DataMixed
+	// is the stream with data (the CLI's -data mixed).
 	Data DataMode
 }
 
@@ -88,13 +90,13 @@ type Config struct {
 type DataMode int
 
 const (
+	// DataNone generates exactly the programs of the generator before
+	// data: the same draws, hence the same program for the same seed.
+	DataNone DataMode = iota
 	// DataMixed mixes int and bool fields, arithmetic, comparisons, the
 	// BST idiom, integer-guarded recursion, several parameters and an
 	// assume at the entry with the reference idioms.
-	DataMixed DataMode = iota
-	// DataNone generates exactly the programs of the generator before
-	// data: the same draws, hence the same program for the same seed.
-	DataNone
+	DataMixed
 )
 
 func (d DataMode) String() string {

@@ -8,6 +8,7 @@
 package builtin
 
 import (
+	_ "github.com/lockstep-dev/lockstep/engine/extern"
 	_ "github.com/lockstep-dev/lockstep/gse"
 	_ "github.com/lockstep-dev/lockstep/kiasan"
 	_ "github.com/lockstep-dev/lockstep/pose"

@@ -110,7 +110,7 @@ func Of(name string) ([]Mutant, error) {
 			k = *m.K
 		}
 		out = append(out, Mutant{
-			Name: c.Spec(info.Name, m), Engine: info.Name, Base: info.Name + ":" + c.Base, Mutation: m.Name,
+			Name: c.Spec(info.Name, m), Engine: info.Name, Base: engine.Join(info.Name, c.Base), Mutation: m.Name,
 			Doc: m.Doc, Equivalent: m.Equivalent, K: k, Steps: c.Steps,
 		})
 	}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/engine/extern"
+)
+
+// TestExecEngineCommands: an external engine (the Python GSE of
+// examples/engines) through the commands that run engines: engines -exec
+// lists its handshake, check holds, run explores, mutants kills its
+// planted mistake, order compares it with GSE.
+func TestExecEngineCommands(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH: the Python reference engine cannot run")
+	}
+	defer extern.Shutdown()
+	script, err := filepath.Abs("../examples/engines/gse.py")
+	require.NoError(t, err)
+	cmd := "python3 " + script
+	spec := "exec:" + cmd
+	do := func(args ...string) (string, int) {
+		var out, errb bytes.Buffer
+		code := run(args, &out, &errb)
+		return out.String() + errb.String(), code
+	}
+
+	out, code := do("engines", "-exec", cmd, "-json")
+	require.Equal(t, exitOK, code, out)
+	var h struct {
+		Name, Version, Shape string
+		Lemmas               []string
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &h))
+	require.Equal(t, "gse-py", h.Name)
+	require.Equal(t, "1.0", h.Version)
+	require.Equal(t, "partition", h.Shape)
+	require.Contains(t, h.Lemmas, "P1")
+
+	prog := "../testdata/programs/selfref.jl"
+	out, code = do("check", "-engine", spec, "-k", "2", prog)
+	require.Equal(t, exitOK, code, out)
+	require.Contains(t, out, "holds")
+
+	out, code = do("run", "-engine", spec, "-k", "2", prog)
+	require.Equal(t, exitOK, code, out)
+	require.Contains(t, out, "paths       6")
+
+	out, code = do("mutants", "-engine", spec, "-n", "10", "-workers", "1")
+	require.Equal(t, exitOK, code, out)
+	require.Contains(t, out, "1 killed")
+
+	out, code = do("order", "-claim", spec+" <= gse", prog)
+	require.Equal(t, exitOK, code, out)
+	require.Contains(t, out, "holds")
+
+	out, code = do("check", "-engine", spec+"#nosuch", prog)
+	require.Equal(t, exitUsage, code, out)
+}

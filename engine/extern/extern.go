@@ -1,0 +1,437 @@
+// Package extern runs an engine under test as a child process that speaks
+// the process protocol of docs/PROTOCOL.md (JSON lines on its standard
+// input and output): `-engine exec:COMMAND` for an engine written in any
+// language.
+//
+// The design: lockstep keeps the machine. The common rules →J run in
+// lockstep as for every engine (package machine); only when a state's
+// redex is a heap rule (field access, field write, reference equality,
+// invoke under V11's Java reading) does lockstep send the state to the
+// process and read back the successor states, and when the checker needs
+// the View of a state (unless the engine says its View is the identity).
+// So an external engine implements exactly what a Go engine implements
+// (machine.HeapRules and View), and the checker and the CLI see an
+// engine.UnderTest like any other: the registry resolves the prefix
+// "exec:" (engine.RegisterPrefix), nothing else has a special case.
+//
+// Requests carry whole states, so a process keeps nothing between requests
+// but the program (sent once per process and program, with the variant, k
+// and the common-rule options: the load message). Any process of a command
+// can then serve any request, and the processes of a command form a pool
+// with as many processes as there are concurrent workers.
+//
+// Nothing a process does is a verdict about its algorithm unless it is an
+// answer: a process that cannot be started, crashes, does not answer
+// within Timeout, or answers something malformed is a Failure
+// (engine.ErrFailure), which the checker reports as inconclusive; the
+// process is killed and a later request starts another. An answer
+// {"error":{"kind":"rule"}} is the engine's own statement that its rule
+// does not apply, judged as a Go engine's error is.
+package extern
+
+import (
+	"fmt"
+	"strings"
+	"weak"
+
+	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+)
+
+// ProtocolVersion is the version of docs/PROTOCOL.md this package speaks.
+const ProtocolVersion = 1
+
+// Prefix selects an external engine: "exec:COMMAND[#VARIANT]".
+const Prefix = "exec"
+
+// Hello is the engine's answer to the handshake.
+type Hello struct {
+	Protocol     int            `json:"protocol"`
+	Name         string         `json:"name"`
+	Version      string         `json:"version"`
+	Doc          string         `json:"doc"`
+	Shape        string         `json:"shape"`
+	IdentityView bool           `json:"identity_view"`
+	Default      string         `json:"default"`
+	Variants     []HelloVariant `json:"variants"`
+	Mutants      *HelloMutants  `json:"mutants"`
+}
+
+// HelloVariant is one variant of the handshake.
+type HelloVariant struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// HelloMutants is the mutation catalog of the handshake (engine.Mutants).
+type HelloMutants struct {
+	Base  string `json:"base"`
+	K     int    `json:"k"`
+	Steps int    `json:"steps"`
+	List  []struct {
+		Name       string `json:"name"`
+		Doc        string `json:"doc"`
+		Equivalent string `json:"equivalent,omitempty"`
+	} `json:"list"`
+}
+
+func (h *Hello) check() error {
+	if h.Protocol != ProtocolVersion {
+		return fmt.Errorf("the engine speaks protocol %d, lockstep %d", h.Protocol, ProtocolVersion)
+	}
+	if h.Name == "" || h.Version == "" {
+		return fmt.Errorf("the engine has no name or version")
+	}
+	if _, err := h.shape(); err != nil {
+		return err
+	}
+	if h.Default != "" && !h.has(h.Default) {
+		return fmt.Errorf("default variant %q is not among the variants", h.Default)
+	}
+	for _, v := range h.Variants {
+		if v.Name == "" || strings.ContainsAny(v.Name, "# ") {
+			return fmt.Errorf("bad variant name %q", v.Name)
+		}
+	}
+	if h.Mutants != nil && !h.has(h.Mutants.Base) {
+		return fmt.Errorf("the mutants' base %q is not among the variants", h.Mutants.Base)
+	}
+	return nil
+}
+
+func (h *Hello) has(v string) bool {
+	for _, x := range h.Variants {
+		if x.Name == v {
+			return true
+		}
+	}
+	return false
+}
+
+// variantOK: a variant is one of the named ones, or a "+" composition of
+// them when the engine has mutants (the mutants are BASE+MUTANT).
+func (h *Hello) variantOK(v string) bool {
+	if v == "" {
+		return len(h.Variants) == 0
+	}
+	for _, part := range strings.Split(v, "+") {
+		if !h.has(part) && !h.isMutant(part) {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Hello) isMutant(m string) bool {
+	if h.Mutants == nil {
+		return false
+	}
+	for _, x := range h.Mutants.List {
+		if x.Name == m {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *Hello) shape() (engine.Shape, error) {
+	switch h.Shape {
+	case "one-per-control":
+		return engine.OnePerControl, nil
+	case "partition":
+		return engine.Partition, nil
+	}
+	return 0, fmt.Errorf("shape %q is neither one-per-control nor partition", h.Shape)
+}
+
+func init() {
+	engine.RegisterPrefix(engine.Prefix{Name: Prefix, Split: Split, Resolve: Resolve, Join: func(command, variant string) string {
+		if variant == "" {
+			return command
+		}
+		return command + "#" + variant
+	}})
+}
+
+// Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:".
+func Split(rest string) (command, variant string) {
+	if i := strings.LastIndexByte(rest, '#'); i >= 0 {
+		return strings.TrimSpace(rest[:i]), rest[i+1:]
+	}
+	return strings.TrimSpace(rest), ""
+}
+
+// Handshake starts the command (or reuses its pool) and returns what the
+// engine says about itself.
+func Handshake(command string) (*Hello, error) {
+	pl, err := poolOf(command)
+	if err != nil {
+		return nil, err
+	}
+	return pl.hello, nil
+}
+
+// Resolve is the registry's resolver of "exec:COMMAND[#VARIANT]": it makes
+// the handshake and describes the engine as an engine.Info named
+// "exec:COMMAND", whose variants and mutants are the engine's.
+func Resolve(rest string) (engine.Info, string, error) {
+	command, variant := Split(rest)
+	pl, err := poolOf(command)
+	if err != nil {
+		return engine.Info{}, "", err
+	}
+	h := pl.hello
+	if variant == "" {
+		variant = h.Default
+	}
+	if !h.variantOK(variant) {
+		var names []string
+		for _, v := range h.Variants {
+			names = append(names, v.Name)
+		}
+		return engine.Info{}, "", fmt.Errorf("exec:%s: engine %s has no variant %q (variants: %s)", command, h.Name, variant, strings.Join(names, ", "))
+	}
+	name := Prefix + ":" + command
+	info := engine.Info{
+		Name:    name,
+		Doc:     fmt.Sprintf("%s %s (exec): %s", h.Name, h.Version, h.Doc),
+		Default: h.Default,
+		New: func(v string, cfg engine.Config) (engine.UnderTest, error) {
+			if v == "" {
+				v = h.Default
+			}
+			if !h.variantOK(v) {
+				return nil, fmt.Errorf("exec:%s: no variant %q", command, v)
+			}
+			return newEngine(pl, v, cfg)
+		},
+	}
+	if len(h.Variants) > 0 {
+		var vs []engine.Variant
+		for _, v := range h.Variants {
+			vs = append(vs, engine.Variant{Name: v.Name, Doc: v.Doc})
+		}
+		info.Variants = func() []engine.Variant { return vs }
+	}
+	if m := h.Mutants; m != nil {
+		info.Mutants = &engine.Mutants{Base: m.Base, K: m.K, Steps: m.Steps, List: func() []engine.Mutant {
+			var out []engine.Mutant
+			for _, x := range m.List {
+				out = append(out, engine.Mutant{Name: x.Name, Doc: x.Doc, Equivalent: x.Equivalent})
+			}
+			return out
+		}}
+	}
+	return info, variant, nil
+}
+
+// Engine is an external engine: the heap rules and the View are requests
+// to a process of its pool.
+type Engine struct {
+	pool    *pool
+	variant string
+	cfg     engine.Config
+	shape   engine.Shape
+	key     string
+	// program is the expression table of the last program seen (a weak
+	// pointer, as a proc's loaded program).
+	prog  weak.Pointer[javalite.Program]
+	table []javalite.Expr
+}
+
+// identity is an Engine whose View is the identity (handshake
+// identity_view).
+type identity struct{ *Engine }
+
+func (identity) IdentityView() {}
+
+func (e identity) View(s *machine.State) (*machine.State, error) { return s, nil }
+
+func newEngine(pl *pool, variant string, cfg engine.Config) (engine.UnderTest, error) {
+	sh, _ := pl.hello.shape()
+	e := &Engine{pool: pl, variant: variant, cfg: cfg, shape: sh,
+		key: fmt.Sprintf("%s|%d|%+v", variant, cfg.K, cfg.Machine)}
+	if pl.hello.IdentityView {
+		return identity{e}, nil
+	}
+	return e, nil
+}
+
+// Name implements machine.Engine: the engine's handshake name and variant.
+func (e *Engine) Name() string {
+	if e.variant == "" {
+		return e.pool.hello.Name
+	}
+	return e.pool.hello.Name + ":" + e.variant
+}
+
+// Options implements machine.Engine.
+func (e *Engine) Options() machine.Options { return e.cfg.Machine }
+
+// Shape implements engine.UnderTest.
+func (e *Engine) Shape() engine.Shape { return e.shape }
+
+// Hello is what the engine said in the handshake.
+func (e *Engine) Hello() Hello { return *e.pool.hello }
+
+// exprs returns the expression table of p.
+func (e *Engine) exprs(p *javalite.Program) []javalite.Expr {
+	if e.prog.Value() != p {
+		e.prog, e.table = weak.Make(p), exprTable(p)
+	}
+	return e.table
+}
+
+// request sends one request about state s (with the program loaded first
+// if the process does not have it) and decodes the answer into reply.
+func (e *Engine) request(s *machine.State, req map[string]any, reply any) error {
+	table := e.exprs(s.Prog)
+	pr, err := e.pool.get()
+	if err != nil {
+		return err
+	}
+	if pr.loaded.Value() != s.Prog || pr.key != e.key {
+		load := map[string]any{"op": "load", "program": encProgram(s.Prog, table), "variant": e.variant, "k": e.cfg.K,
+			"semantics": map[string]bool{
+				"invoke_extends_env": e.cfg.Machine.InvokeExtendsEnv,
+				"var_restores_env":   e.cfg.Machine.VarRestoresEnv,
+				"null_call_proceeds": e.cfg.Machine.NullCallProceeds,
+			}}
+		var ok struct {
+			OK bool `json:"ok"`
+		}
+		if err := pr.call(load, &ok); err != nil {
+			return e.failed(pr, err)
+		}
+		if !ok.OK {
+			pr.kill()
+			return e.failed(pr, pr.fail("protocol", "the load answer is not {\"ok\": true}"))
+		}
+		pr.loaded, pr.key = weak.Make(s.Prog), e.key
+	}
+	req["state"] = encState(s)
+	if err := pr.call(req, reply); err != nil {
+		return e.failed(pr, err)
+	}
+	e.pool.put(pr)
+	return nil
+}
+
+// failed returns pr to the pool if the error was the engine's own rule
+// error (the process is fine), and drops it otherwise (call killed it).
+func (e *Engine) failed(pr *proc, err error) error {
+	if _, rule := err.(*RuleError); rule {
+		e.pool.put(pr)
+		return err
+	}
+	e.pool.drop(pr)
+	return err
+}
+
+type jSucc struct {
+	Rule  string  `json:"rule"`
+	State *jState `json:"state"`
+	Enter bool    `json:"enter"`
+}
+
+type succAnswer struct {
+	Successors *[]jSucc `json:"successors"`
+}
+
+// heap sends a heap-rule request and decodes its successors; rules lists
+// the lockstep rules the answer may name (a successor's rule may add the
+// engine's own after " / ", as Go engines do).
+func (e *Engine) heap(s *machine.State, op string, args map[string]any, rules []string, enter func(*machine.State) machine.Succ) ([]machine.Succ, error) {
+	args["op"] = op
+	var ans succAnswer
+	if err := e.request(s, args, &ans); err != nil {
+		return nil, err
+	}
+	fail := func(format string, a ...any) error {
+		return &Failure{Command: e.pool.command, Kind: "malformed", Msg: op + " answer: " + fmt.Sprintf(format, a...)}
+	}
+	if ans.Successors == nil {
+		return nil, fail("no successors field")
+	}
+	d := &decoder{p: s.Prog, table: e.table}
+	var out []machine.Succ
+	for i, js := range *ans.Successors {
+		ok := false
+		for _, r := range rules {
+			ok = ok || machine.BaseRule(js.Rule) == r
+		}
+		if !ok {
+			return nil, fail("successor %d: rule %q is not one of %s", i, js.Rule, strings.Join(rules, ", "))
+		}
+		if js.Enter {
+			if enter == nil {
+				return nil, fail("successor %d: enter is only an answer to invoke", i)
+			}
+			if machine.BaseRule(js.Rule) != machine.RuleInvoke {
+				return nil, fail("successor %d: enter with rule %q", i, js.Rule)
+			}
+			t, err := d.enterState(js.State, s)
+			if err != nil {
+				return nil, fail("successor %d: %v", i, err)
+			}
+			sc := enter(t)
+			sc.Rule = js.Rule
+			out = append(out, sc)
+			continue
+		}
+		t, err := d.state(js.State, s, false)
+		if err != nil {
+			return nil, fail("successor %d: %v", i, err)
+		}
+		out = append(out, machine.Succ{S: t, Rule: js.Rule})
+	}
+	return out, nil
+}
+
+// FieldAccess implements rules A and A′ by request field_access.
+func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
+	return e.heap(s, "field_access", map[string]any{"ref": r, "field": fa.Field.ID, "expr": fa.ID()},
+		[]string{machine.RuleFieldA, machine.RuleFieldANull}, nil)
+}
+
+// FieldWrite implements rules W and W′ by request field_write.
+func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
+	return e.heap(s, "field_write", map[string]any{"ref": r, "var": fw.Slot, "field": fw.Field.ID, "expr": fw.ID()},
+		[]string{machine.RuleWriteW, machine.RuleWriteWNull}, nil)
+}
+
+// EqualsRef implements rules E and E′ by request equals_ref.
+func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
+	return e.heap(s, "equals_ref", map[string]any{"left": r0, "right": r1, "expr": eq.ID()},
+		[]string{machine.RuleEqualsE, machine.RuleEqualsENot}, nil)
+}
+
+// Invoke implements rules Invoke and Invoke′ (V11, Java reading) by
+// request invoke: the engine decides whether the receiver is null; for a
+// successor it marks "enter", lockstep applies rule Invoke
+// (machine.EnterMethod) to the state it returns.
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	return e.heap(s, "invoke", map[string]any{"receiver": r, "args": encValues(args), "expr": c.ID()},
+		[]string{machine.RuleInvoke, machine.RuleInvokeNull}, func(t *machine.State) machine.Succ {
+			return machine.EnterMethod(t, r, args, c, k, e.cfg.Machine)
+		})
+}
+
+// View implements engine.UnderTest by request view.
+func (e *Engine) View(s *machine.State) (*machine.State, error) {
+	var ans struct {
+		State *jState `json:"state"`
+	}
+	if err := e.request(s, map[string]any{"op": "view"}, &ans); err != nil {
+		return nil, err
+	}
+	d := &decoder{p: s.Prog, table: e.table}
+	v, err := d.state(ans.State, s, true)
+	if err != nil {
+		return nil, &Failure{Command: e.pool.command, Kind: "malformed", Msg: "view answer: " + err.Error()}
+	}
+	return v, nil
+}
+
+var _ engine.UnderTest = (*Engine)(nil)

@@ -1,0 +1,688 @@
+package extern
+
+// wire.go is the whole serialization of the protocol (docs/PROTOCOL.md):
+// the program, formulas, values, states. Decoding validates everything an
+// engine process sends before it becomes a machine.State, so that a wrong
+// answer is a failure of the engine (malformed), never a panic of the
+// machine. Primitive data (PRIMITIVES.md §2) is in the schema already:
+// values {"term": F}, formula nodes int/sym/add/sub/lt/le/eqt/ite, the
+// heap's "prim" rows; this file encodes none of them yet (the machine has
+// no data) and refuses them on decoding, so adding data is adding their
+// cases here.
+
+import (
+	"fmt"
+
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// jFormula is a formula tree. Reference atoms are {"op":"eq","refs":[a,b]};
+// not/and/or have "args"; true/false have nothing. Data nodes (reserved):
+// {"op":"int","n":N}, {"op":"sym","ref":R,"field":F,"sort":"int"|"bool"},
+// add/sub/lt/le/eqt with two args, ite with three.
+type jFormula struct {
+	Op    string      `json:"op"`
+	Refs  []int32     `json:"refs,omitempty"`
+	Args  []*jFormula `json:"args,omitempty"`
+	N     *int64      `json:"n,omitempty"`
+	Ref   *int32      `json:"ref,omitempty"`
+	Field *int        `json:"field,omitempty"`
+	Sort  string      `json:"sort,omitempty"`
+}
+
+// jValue is one of {"ref":R}, {"bool":B}, {"undef":true}, {"term":F}.
+type jValue struct {
+	Ref   *int32    `json:"ref,omitempty"`
+	Bool  *bool     `json:"bool,omitempty"`
+	Undef bool      `json:"undef,omitempty"`
+	Term  *jFormula `json:"term,omitempty"`
+}
+
+type jLoc struct {
+	Class      string    `json:"class"`
+	Input      bool      `json:"input"`
+	Depth      int       `json:"depth"`
+	Identity   int32     `json:"identity"`
+	Exists     *jFormula `json:"exists"`
+	Unresolved bool      `json:"unresolved,omitempty"`
+	MayBeNull  bool      `json:"may_be_null,omitempty"`
+	Symbolic   bool      `json:"symbolic,omitempty"`
+}
+
+type jEntry struct {
+	Guard *jFormula `json:"guard"`
+	Loc   int32     `json:"loc"`
+}
+
+type jBinding struct {
+	Ref int32    `json:"ref"`
+	GVS []jEntry `json:"gvs"`
+}
+
+type jFrame struct {
+	Kind string   `json:"kind"`
+	Expr *int     `json:"expr,omitempty"`
+	Val  *jValue  `json:"val,omitempty"`
+	Idx  int      `json:"idx"`
+	Env  []jValue `json:"env,omitempty"`
+}
+
+type jNext struct {
+	Stack int32 `json:"stack"`
+	Input int32 `json:"input"`
+	Fresh int32 `json:"fresh"`
+}
+
+// jState is (L R φ η e k) with the bookkeeping of machine.State.
+type jState struct {
+	Locs  []jLoc        `json:"locs"`
+	L     []jBinding    `json:"L"`
+	R     [][]int32     `json:"R"`
+	Prim  [][]*jFormula `json:"prim,omitempty"`
+	Phi   *jFormula     `json:"phi"`
+	Env   []jValue      `json:"env"`
+	Mode  string        `json:"mode"`
+	Expr  *int          `json:"expr,omitempty"`
+	Val   *jValue       `json:"val,omitempty"`
+	K     []jFrame      `json:"k"`
+	Next  jNext         `json:"next"`
+	Steps int           `json:"steps"`
+}
+
+var frameKinds = [...]string{
+	machine.KField:    "field",
+	machine.KWrite:    "write",
+	machine.KEqL:      "eq_l",
+	machine.KEqR:      "eq_r",
+	machine.KIf:       "if",
+	machine.KVar:      "var",
+	machine.KCallRecv: "call_recv",
+	machine.KCallArg:  "call_arg",
+	machine.KAssign:   "assign",
+	machine.KBegin:    "begin",
+	machine.KPop:      "pop",
+	machine.KPopVar:   "popvar",
+}
+
+var modes = [...]string{machine.ModeExpr: "expr", machine.ModeValue: "value", machine.ModeError: "error"}
+
+// ---- encoding ----
+
+func encFormula(f *smt.Formula) *jFormula {
+	switch f.Op() {
+	case smt.OpTrue:
+		return &jFormula{Op: "true"}
+	case smt.OpFalse:
+		return &jFormula{Op: "false"}
+	case smt.OpEq:
+		a, b := f.Atom()
+		return &jFormula{Op: "eq", Refs: []int32{int32(a), int32(b)}}
+	}
+	j := &jFormula{}
+	switch f.Op() {
+	case smt.OpNot:
+		j.Op = "not"
+	case smt.OpAnd:
+		j.Op = "and"
+	case smt.OpOr:
+		j.Op = "or"
+	default:
+		panic(fmt.Sprintf("extern: formula operator %v has no encoding", f.Op()))
+	}
+	for _, k := range f.Kids() {
+		j.Args = append(j.Args, encFormula(k))
+	}
+	return j
+}
+
+func encValue(v machine.Value) jValue {
+	switch {
+	case v == machine.VUndef:
+		return jValue{Undef: true}
+	case v.IsBool():
+		b := v == machine.VTrue
+		return jValue{Bool: &b}
+	}
+	r := int32(v.Ref())
+	return jValue{Ref: &r}
+}
+
+func encValues(vs []machine.Value) []jValue {
+	out := make([]jValue, len(vs))
+	for i, v := range vs {
+		out[i] = encValue(v)
+	}
+	return out
+}
+
+func exprID(e javalite.Expr) *int {
+	if e == nil {
+		return nil
+	}
+	id := e.ID()
+	return &id
+}
+
+// encState serializes s; φ is the whole path condition (Phi and Facts).
+func encState(s *machine.State) *jState {
+	j := &jState{
+		Phi:   encFormula(s.PathCondition()),
+		Env:   encValues(s.Env),
+		Mode:  modes[s.Mode],
+		Next:  jNext{Stack: int32(s.NextStack), Input: int32(s.NextInput), Fresh: int32(s.NextFresh)},
+		Steps: s.Steps,
+		Locs:  make([]jLoc, len(s.Locs)),
+		L:     []jBinding{},
+		R:     make([][]int32, len(s.Locs)),
+		K:     []jFrame{},
+	}
+	for i, li := range s.Locs {
+		j.Locs[i] = jLoc{Class: li.Class.Name, Input: li.Input, Depth: li.Depth, Identity: int32(li.Identity),
+			Exists: encFormula(li.Exists), Unresolved: li.Unresolved, MayBeNull: li.MayBeNull, Symbolic: li.Symbolic}
+		nf := s.NumFields()
+		row := make([]int32, nf)
+		for f := 0; f < nf; f++ {
+			row[f] = int32(s.R[i*nf+f])
+		}
+		j.R[i] = row
+	}
+	for i, g := range s.L {
+		if g == nil {
+			continue
+		}
+		b := jBinding{Ref: int32(i - 2), GVS: make([]jEntry, len(g))}
+		for n, e := range g {
+			b.GVS[n] = jEntry{Guard: encFormula(e.Guard), Loc: int32(e.Loc)}
+		}
+		j.L = append(j.L, b)
+	}
+	switch s.Mode {
+	case machine.ModeExpr:
+		j.Expr = exprID(s.Expr)
+	case machine.ModeValue:
+		v := encValue(s.Val)
+		j.Val = &v
+	}
+	for k := s.K; k != nil; k = k.Next {
+		fr := jFrame{Kind: frameKinds[k.Kind], Expr: exprID(k.Expr), Idx: k.Idx}
+		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
+			v := encValue(k.Val)
+			fr.Val = &v
+		}
+		if k.Kind == machine.KPop {
+			fr.Env = encValues(k.Env)
+		}
+		j.K = append(j.K, fr)
+	}
+	return j
+}
+
+// ---- the program ----
+
+type jProgram struct {
+	File    string   `json:"file"`
+	Source  string   `json:"source"`
+	Entry   jEntryPt `json:"entry"`
+	Classes []jClass `json:"classes"`
+	Fields  []jField `json:"fields"`
+	Exprs   []jExpr  `json:"exprs"`
+}
+
+type jEntryPt struct {
+	Class  string `json:"class"`
+	Method string `json:"method"`
+}
+
+type jClass struct {
+	Name    string    `json:"name"`
+	Fields  []int     `json:"fields"`
+	Methods []jMethod `json:"methods"`
+}
+
+type jMethod struct {
+	Name      string   `json:"name"`
+	Ret       string   `json:"ret"`
+	ParamType string   `json:"param_type,omitempty"` // the one parameter of a one-parameter method (protocol 1)
+	Param     string   `json:"param,omitempty"`
+	Params    []jParam `json:"params"` // every parameter, in order (slots 1..n)
+	NumSlots  int      `json:"num_slots"`
+	Body      int      `json:"body"`
+}
+
+type jParam struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+	Slot int    `json:"slot"`
+}
+
+type jField struct {
+	ID    int    `json:"id"`
+	Owner string `json:"owner"`
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+}
+
+// jExpr is one expression of the program by ID: its kind, its operands'
+// IDs and what the rules need (the field, the variable slot, the method).
+type jExpr struct {
+	ID     int    `json:"id"`
+	Kind   string `json:"kind"`
+	Pos    string `json:"pos"`
+	Type   string `json:"type"`
+	Kids   []int  `json:"kids,omitempty"`
+	Field  *int   `json:"field,omitempty"`
+	Slot   *int   `json:"slot,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Method string `json:"method,omitempty"`
+}
+
+// exprTable returns the program's expressions indexed by ID.
+func exprTable(p *javalite.Program) []javalite.Expr {
+	out := make([]javalite.Expr, p.NumExpr)
+	var walk func(e javalite.Expr)
+	walk = func(e javalite.Expr) {
+		if e == nil {
+			return
+		}
+		if id := e.ID(); id >= 0 && id < len(out) {
+			out[id] = e
+		}
+		for _, k := range kids(e) {
+			walk(k)
+		}
+	}
+	for _, c := range p.Classes {
+		for _, m := range c.Methods {
+			walk(m.Body)
+		}
+	}
+	return out
+}
+
+func kids(e javalite.Expr) []javalite.Expr {
+	switch e := e.(type) {
+	case *javalite.FieldAccess:
+		return []javalite.Expr{e.X}
+	case *javalite.FieldWrite:
+		return []javalite.Expr{e.Value}
+	case *javalite.Equals:
+		return []javalite.Expr{e.L, e.R}
+	case *javalite.If:
+		return []javalite.Expr{e.Cond, e.Then, e.Else}
+	case *javalite.VarDecl:
+		return []javalite.Expr{e.Init, e.Body}
+	case *javalite.Call:
+		return append([]javalite.Expr{e.Recv}, e.Args...)
+	case *javalite.Assign:
+		return []javalite.Expr{e.Value}
+	case *javalite.Begin:
+		return e.Exprs
+	}
+	return nil
+}
+
+func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
+	j := &jProgram{File: p.File, Source: javalite.Print(p), Entry: jEntryPt{Class: p.EntryClass, Method: p.EntryMethod},
+		Classes: []jClass{}, Fields: []jField{}, Exprs: []jExpr{}}
+	for _, c := range p.Classes {
+		jc := jClass{Name: c.Name, Fields: []int{}, Methods: []jMethod{}}
+		for _, f := range c.Fields {
+			jc.Fields = append(jc.Fields, f.ID)
+		}
+		for _, m := range c.Methods {
+			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID()}
+			if len(m.Params) == 1 {
+				jm.ParamType, jm.Param = m.Params[0].Type.Name, m.Params[0].Name
+			}
+			for _, prm := range m.Params {
+				jm.Params = append(jm.Params, jParam{Type: prm.Type.Name, Name: prm.Name, Slot: prm.Slot})
+			}
+			jc.Methods = append(jc.Methods, jm)
+		}
+		j.Classes = append(j.Classes, jc)
+	}
+	for _, f := range p.Fields {
+		j.Fields = append(j.Fields, jField{ID: f.ID, Owner: f.Owner.Name, Name: f.Name, Type: f.Type.Name})
+	}
+	for _, e := range table {
+		if e == nil {
+			continue
+		}
+		je := jExpr{ID: e.ID(), Pos: e.Pos().String(), Type: e.Type().String()}
+		for _, k := range kids(e) {
+			je.Kids = append(je.Kids, k.ID())
+		}
+		slot := func(n int) *int { return &n }
+		switch e := e.(type) {
+		case *javalite.Var:
+			je.Kind, je.Name, je.Slot = "var", e.Name, slot(e.Slot)
+		case *javalite.Lit:
+			je.Kind, je.Name = "lit", e.Kind.String()
+		case *javalite.New:
+			je.Kind, je.Name = "new", e.ClassName
+		case *javalite.FieldAccess:
+			je.Kind, je.Name, je.Field = "field_access", e.FieldName, slot(e.Field.ID)
+		case *javalite.FieldWrite:
+			je.Kind, je.Name, je.Field, je.Slot = "field_write", e.FieldName, slot(e.Field.ID), slot(e.Slot)
+		case *javalite.Equals:
+			je.Kind = "equals"
+		case *javalite.If:
+			je.Kind = "if"
+		case *javalite.VarDecl:
+			je.Kind, je.Name, je.Slot = "var_decl", e.Name, slot(e.Slot)
+		case *javalite.Call:
+			je.Kind, je.Name, je.Method = "call", e.MethodName, e.Method.Owner.Name+"."+e.Method.Name
+		case *javalite.Assign:
+			je.Kind, je.Name, je.Slot = "assign", e.VarName, slot(e.Slot)
+		case *javalite.Begin:
+			je.Kind = "begin"
+		}
+		j.Exprs = append(j.Exprs, je)
+	}
+	return j
+}
+
+// ---- decoding ----
+
+// maxRef bounds the references a state may use (L is a slice indexed by
+// reference): a larger one is malformed, not an allocation of gigabytes.
+const maxRef = 1 << 22
+
+type decoder struct {
+	p     *javalite.Program
+	table []javalite.Expr
+	nlocs int
+}
+
+func (d *decoder) ref(r int32) (machine.Ref, error) {
+	if r < int32(machine.RUn) || r > maxRef {
+		return 0, fmt.Errorf("reference %d out of range", r)
+	}
+	return machine.Ref(r), nil
+}
+
+func (d *decoder) loc(l int32) (machine.Loc, error) {
+	if l != int32(machine.LNull) && l != int32(machine.LUn) && (l < 0 || int(l) >= d.nlocs) {
+		return 0, fmt.Errorf("location %d out of range (%d locations)", l, d.nlocs)
+	}
+	return machine.Loc(l), nil
+}
+
+func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
+	if j == nil {
+		return nil, fmt.Errorf("missing formula")
+	}
+	switch j.Op {
+	case "true":
+		return smt.True(), nil
+	case "false":
+		return smt.False(), nil
+	case "eq":
+		if len(j.Refs) != 2 {
+			return nil, fmt.Errorf("eq needs two refs, has %d", len(j.Refs))
+		}
+		a, err := d.ref(j.Refs[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := d.ref(j.Refs[1])
+		if err != nil {
+			return nil, err
+		}
+		if a == machine.RUn || b == machine.RUn {
+			return nil, fmt.Errorf("r_un in a formula")
+		}
+		return smt.Eq(a, b), nil
+	case "not", "and", "or":
+		var args []*smt.Formula
+		for _, a := range j.Args {
+			f, err := d.formula(a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, f)
+		}
+		switch {
+		case j.Op == "not" && len(args) == 1:
+			return smt.Not(args[0]), nil
+		case j.Op == "and":
+			return smt.And(args...), nil
+		case j.Op == "or":
+			return smt.Or(args...), nil
+		}
+		return nil, fmt.Errorf("not needs one arg, has %d", len(args))
+	case "int", "sym", "add", "sub", "lt", "le", "eqt", "ite":
+		return nil, fmt.Errorf("formula node %q: primitive data is not supported by this lockstep yet", j.Op)
+	}
+	return nil, fmt.Errorf("unknown formula node %q", j.Op)
+}
+
+func (d *decoder) value(j *jValue) (machine.Value, error) {
+	if j == nil {
+		return machine.Value{}, fmt.Errorf("missing value")
+	}
+	n := 0
+	for _, set := range []bool{j.Ref != nil, j.Bool != nil, j.Undef, j.Term != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return machine.Value{}, fmt.Errorf("a value is exactly one of ref, bool, undef, term")
+	}
+	switch {
+	case j.Ref != nil:
+		r, err := d.ref(*j.Ref)
+		if err != nil {
+			return machine.Value{}, err
+		}
+		return machine.RefVal(r), nil
+	case j.Bool != nil:
+		return machine.BoolVal(*j.Bool), nil
+	case j.Undef:
+		return machine.VUndef, nil
+	}
+	return machine.Value{}, fmt.Errorf("term values: primitive data is not supported by this lockstep yet")
+}
+
+func (d *decoder) values(js []jValue) ([]machine.Value, error) {
+	out := make([]machine.Value, len(js))
+	for i := range js {
+		v, err := d.value(&js[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// decState decodes a successor of the heap rule applied to req (or req's
+// View). A heap rule never changes η and only pops frames, so the
+// successor's η must have req's length and its k must be a suffix of
+// req's continuation, which is then shared (as a Go engine shares it);
+// its e is a value or error (the machine's common rules make expressions).
+func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.State, error) {
+	if j == nil {
+		return nil, fmt.Errorf("missing state")
+	}
+	if len(j.Prim) > 0 {
+		return nil, fmt.Errorf("prim: primitive data is not supported by this lockstep yet")
+	}
+	s := &machine.State{Prog: d.p, Steps: req.Steps}
+	d.nlocs = len(j.Locs)
+	nf := len(d.p.Fields)
+	if len(j.R) != len(j.Locs) {
+		return nil, fmt.Errorf("R has %d rows for %d locations", len(j.R), len(j.Locs))
+	}
+	for i, jl := range j.Locs {
+		c := d.p.ByName[jl.Class]
+		if c == nil {
+			return nil, fmt.Errorf("location %d: unknown class %q", i, jl.Class)
+		}
+		ex, err := d.formula(jl.Exists)
+		if err != nil {
+			return nil, fmt.Errorf("location %d: exists: %w", i, err)
+		}
+		id, err := d.ref(jl.Identity)
+		if err != nil {
+			return nil, fmt.Errorf("location %d: identity: %w", i, err)
+		}
+		if jl.Depth < 0 {
+			return nil, fmt.Errorf("location %d: negative depth", i)
+		}
+		s.Locs = append(s.Locs, machine.LocInfo{Class: c, Input: jl.Input, Depth: jl.Depth, Identity: id, Exists: ex,
+			Unresolved: jl.Unresolved, MayBeNull: jl.MayBeNull, Symbolic: jl.Symbolic})
+		if len(j.R[i]) != nf {
+			return nil, fmt.Errorf("R row %d has %d entries, the program has %d fields", i, len(j.R[i]), nf)
+		}
+		for _, r := range j.R[i] {
+			rr, err := d.ref(r)
+			if err != nil {
+				return nil, fmt.Errorf("R row %d: %w", i, err)
+			}
+			s.R = append(s.R, rr)
+		}
+	}
+	for _, b := range j.L {
+		r, err := d.ref(b.Ref)
+		if err != nil {
+			return nil, fmt.Errorf("L: %w", err)
+		}
+		if s.Get(r) != nil {
+			return nil, fmt.Errorf("L binds %s twice", machine.RefString(r))
+		}
+		g := make(machine.GVS, 0, len(b.GVS))
+		for _, e := range b.GVS {
+			gf, err := d.formula(e.Guard)
+			if err != nil {
+				return nil, fmt.Errorf("L(%s): %w", machine.RefString(r), err)
+			}
+			l, err := d.loc(e.Loc)
+			if err != nil {
+				return nil, fmt.Errorf("L(%s): %w", machine.RefString(r), err)
+			}
+			g = append(g, machine.Entry{Guard: gf, Loc: l})
+		}
+		if len(g) == 0 {
+			return nil, fmt.Errorf("L(%s) is empty", machine.RefString(r))
+		}
+		s.Set(r, g)
+	}
+	phi, err := d.formula(j.Phi)
+	if err != nil {
+		return nil, fmt.Errorf("phi: %w", err)
+	}
+	s.Phi = phi
+	if s.Env, err = d.values(j.Env); err != nil {
+		return nil, fmt.Errorf("env: %w", err)
+	}
+	if len(s.Env) != len(req.Env) {
+		return nil, fmt.Errorf("env has %d slots, the state it came from %d (heap rules do not change η)", len(s.Env), len(req.Env))
+	}
+	for _, v := range s.Env {
+		if v.IsRef() && s.Get(v.Ref()) == nil {
+			return nil, fmt.Errorf("env: %s is not bound in L", v)
+		}
+	}
+	if j.Next.Stack%3 != 0 || j.Next.Input%3 != 1 || j.Next.Fresh%3 != 2 || j.Next.Stack < 0 || j.Next.Stack > maxRef || j.Next.Input > maxRef || j.Next.Fresh > maxRef {
+		return nil, fmt.Errorf("next: counters %+v are not in their partitions", j.Next)
+	}
+	s.NextStack, s.NextInput, s.NextFresh = machine.Ref(j.Next.Stack), machine.Ref(j.Next.Input), machine.Ref(j.Next.Fresh)
+	k, err := d.suffix(j.K, req.K)
+	if err != nil {
+		return nil, err
+	}
+	if view {
+		// A View keeps the control: the relations compare it literally.
+		if k != req.K || j.Mode != modes[req.Mode] {
+			return nil, fmt.Errorf("the View changed the control (mode %s, %d frames)", j.Mode, len(j.K))
+		}
+		if req.Mode == machine.ModeExpr {
+			if j.Expr == nil || *j.Expr != req.Expr.ID() {
+				return nil, fmt.Errorf("the View changed the expression")
+			}
+			s.Mode, s.Expr, s.K = machine.ModeExpr, req.Expr, k
+			return s, nil
+		}
+	}
+	switch j.Mode {
+	case "value":
+		v, err := d.value(j.Val)
+		if err != nil {
+			return nil, fmt.Errorf("val: %w", err)
+		}
+		if v == machine.VUndef {
+			return nil, fmt.Errorf("val: ⊥ is not a value")
+		}
+		if v.IsRef() && s.Get(v.Ref()) == nil {
+			return nil, fmt.Errorf("val: %s is not bound in L", v)
+		}
+		s.SetValue(v, k)
+	case "error":
+		if k != nil {
+			return nil, fmt.Errorf("an error state has k = end, this one has %d frames", len(j.K))
+		}
+		s.SetError()
+	default:
+		return nil, fmt.Errorf("mode %q: a heap rule makes a value or error", j.Mode)
+	}
+	return s, nil
+}
+
+// suffix finds the frames js among the suffixes of k and returns that
+// suffix of k.
+func (d *decoder) suffix(js []jFrame, k *machine.Kont) (*machine.Kont, error) {
+	n := 0
+	for f := k; f != nil; f = f.Next {
+		n++
+	}
+	if len(js) > n {
+		return nil, fmt.Errorf("k has %d frames, the state it came from %d (heap rules only pop frames)", len(js), n)
+	}
+	for i := 0; i < n-len(js); i++ {
+		k = k.Next
+	}
+	for i, f := 0, k; f != nil; i, f = i+1, f.Next {
+		if !d.sameFrame(js[i], f) {
+			return nil, fmt.Errorf("k frame %d (%s) is not the frame of the state it came from (heap rules only pop frames)", i, js[i].Kind)
+		}
+	}
+	return k, nil
+}
+
+func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
+	if j.Kind != frameKinds[f.Kind] || j.Idx != f.Idx {
+		return false
+	}
+	if (j.Expr == nil) != (f.Expr == nil) || (j.Expr != nil && *j.Expr != f.Expr.ID()) {
+		return false
+	}
+	if f.Kind == machine.KEqR || f.Kind == machine.KCallArg || f.Kind == machine.KPopVar {
+		v, err := d.value(j.Val)
+		if err != nil || v != f.Val {
+			return false
+		}
+	}
+	if f.Kind == machine.KPop {
+		env, err := d.values(j.Env)
+		if err != nil || len(env) != len(f.Env) {
+			return false
+		}
+		for i := range env {
+			if env[i] != f.Env[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// enterState decodes the state of an "enter" successor of invoke: the
+// engine's decision (its heap and φ) with the control of the request, to
+// which lockstep applies rule Invoke.
+func (d *decoder) enterState(j *jState, req *machine.State) (*machine.State, error) {
+	return d.state(j, req, true)
+}
