@@ -463,6 +463,13 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		// that was never reached.
 		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == KB })
 	}
+	if !r.data {
+		// L12 and L13 are claims about the data rules (PRIMITIVES.md §3):
+		// a program without data never applies them, so its check makes
+		// no claim about them (as a program without a field access makes
+		// none about L2, but here it is known before the check).
+		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == L12 || l == L13 })
+	}
 	r.gse = gseEngine(opt, r.mopt, solver)
 	if opt.Versus != "" {
 		err = r.setVersus()

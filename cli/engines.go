@@ -122,12 +122,10 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		Spec string `json:"spec"`
 		extern.Hello
 		Lemmas []checker.Lemma `json:"lemmas"`
-	}{spec, *h, checker.Applicable(eut)}
+		report.Status
+	}{spec, *h, checker.Applicable(eut), report.Status{}}
 	if asJSON {
-		return encodeIndented(stdout, struct {
-			Engine any `json:"engine"`
-			report.Status
-		}{out, report.Status{}})
+		return encodeIndented(stdout, out)
 	}
 	fmt.Fprintf(stdout, "%s %s (protocol %d): %s\n", h.Name, h.Version, h.Protocol, h.Doc)
 	fmt.Fprintf(stdout, "  spec     %s\n  shape    %s\n", spec, h.Shape)

@@ -179,5 +179,7 @@ func summaryLemmas(t *testing.T) []checker.Lemma {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return checker.Applicable(eut)
+	// The default stream has no data, so its checks claim nothing about
+	// the data rules (L12, L13: checker.runOnce).
+	return slices.DeleteFunc(checker.Applicable(eut), func(l checker.Lemma) bool { return l == checker.L12 || l == checker.L13 })
 }

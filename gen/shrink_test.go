@@ -98,6 +98,11 @@ func shrinkOnce(t *testing.T, seed uint64) *javalite.Program {
 // shrinkWith runs rapid from seed on the property "not bug(p)" over
 // Program() and returns the shrunk failing program (nil if none failed).
 func shrinkWith(t *testing.T, seed uint64, bug func(*javalite.Program) bool) *javalite.Program {
+	return shrinkWithCfg(t, seed, bug, Default)
+}
+
+// shrinkWithCfg is shrinkWith on the stream of cfg.
+func shrinkWithCfg(t *testing.T, seed uint64, bug func(*javalite.Program) bool, cfg Config) *javalite.Program {
 	var last *javalite.Program
 	tb := &quietTB{name: fmt.Sprintf("TestShrinkSynthetic_seed%d", seed)}
 	withRapidFlags(t, map[string]string{
@@ -106,7 +111,7 @@ func shrinkWith(t *testing.T, seed uint64, bug func(*javalite.Program) bool) *ja
 		"rapid.shrinktime": "5s",
 	}, func() {
 		rapid.Check(tb, func(rt *rapid.T) {
-			p := Program().Draw(rt, "program")
+			p := ProgramWith(cfg).Draw(rt, "program")
 			if bug(p) {
 				// rapid replays the minimal case last, so the last
 				// failing program is the shrunk one.
@@ -233,14 +238,14 @@ func TestShrinkData(t *testing.T) {
 	}
 	for i := range 3 {
 		seed := uint64(2000 + i)
-		p := shrinkWith(t, seed, bigLiteral)
+		p := shrinkWithCfg(t, seed, bigLiteral, Default.WithData(DataMixed))
 		require.NotNil(t, p, "seed %d: no program with a literal ≥ 3", seed)
 		src := javalite.Print(p)
 		require.Contains(t, src, " 3", "seed %d: the literal did not shrink to 3:\n%s", seed, src)
 		require.NotContains(t, src, " 4", "seed %d: the literal did not shrink to 3:\n%s", seed, src)
 		require.LessOrEqual(t, Lines(p), 8, "seed %d:\n%s", seed, src)
 
-		p = shrinkWith(t, seed, refEq)
+		p = shrinkWithCfg(t, seed, refEq, Default.WithData(DataMixed))
 		require.NotNil(t, p, "seed %d: no program comparing two references", seed)
 		require.False(t, hasData(p), "seed %d: data left after shrinking:\n%s", seed, javalite.Print(p))
 		if i == 0 {
@@ -249,7 +254,7 @@ func TestShrinkData(t *testing.T) {
 	}
 	// hasData itself sees data.
 	var withData int
-	for _, p := range Programs(5, 50, Default) {
+	for _, p := range Programs(5, 50, Default.WithData(DataMixed)) {
 		if hasData(p) {
 			withData++
 		}

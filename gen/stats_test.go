@@ -182,7 +182,7 @@ func TestFeatureRates(t *testing.T) {
 			{"several parameters", func(f features) bool { return f.params }, 0.25},
 			{"assume at the entry", func(f features) bool { return f.assume }, 0.20},
 		}...)
-		featureRates(t, Default, floors)
+		featureRates(t, Default.WithData(DataMixed), floors)
 	})
 }
 
