@@ -137,10 +137,12 @@ type runReport struct {
 	Complete      bool             `json:"complete"`
 	Paths         int64            `json:"paths"`
 	Ends          map[string]int64 `json:"ends"`
-	States        int64            `json:"states"`
-	RuleApps      int64            `json:"steps"`
-	Rules         map[string]int64 `json:"rules"`
-	WallSec       float64          `json:"wall_seconds"`
+	// Pruned counts the ends rule Assume pruned: not paths (PRIMITIVES.md §3).
+	Pruned   int64            `json:"pruned"`
+	States   int64            `json:"states"`
+	RuleApps int64            `json:"steps"`
+	Rules    map[string]int64 `json:"rules"`
+	WallSec  float64          `json:"wall_seconds"`
 	// GSE only.
 	Inits *gse.InitStats `json:"initializations,omitempty"`
 	// Summary only.
@@ -264,6 +266,7 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
 	}
+	rep.Pruned = st.Pruned
 	switch {
 	case g != nil:
 		rep.Inits = g.Stats
@@ -325,6 +328,9 @@ func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 	fmt.Fprintf(w, "engine      %s  semantics %s  k=%d  step bound %d\n", eng, r.Semantic, r.K, r.Steps)
 	fmt.Fprintf(w, "paths       %d  (value %d, error %d, cut %d, stuck %d)\n", r.Paths,
 		r.Ends["value"], r.Ends["error"], r.Ends["cut"], r.Ends["stuck"])
+	if r.Pruned > 0 {
+		fmt.Fprintf(w, "pruned      %d  (ends rule Assume pruned: not paths)\n", r.Pruned)
+	}
 	fmt.Fprintf(w, "states      %d\n", r.States)
 	fmt.Fprintf(w, "steps       %d\n", r.RuleApps)
 	if r.Inits != nil {

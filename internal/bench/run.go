@@ -47,6 +47,9 @@ type Result struct {
 	Error int64 `json:"error"`
 	Cut   int64 `json:"cut"`
 	Stuck int64 `json:"stuck"`
+	// Pruned counts the ends rule Assume pruned (PRIMITIVES.md §3): not
+	// paths, reported beside them.
+	Pruned int64 `json:"pruned"`
 	// CutCyclic counts the cut paths whose end heap has a cycle through
 	// fields (for the summary engine: through any entry of a guarded value
 	// set, a may-cycle).
@@ -349,8 +352,12 @@ func progress(w io.Writer, eng string, c Case, r Result) {
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "%-16s k=%-2s %-8s %-3s paths %d (value %d, error %d, cut %d, stuck %d) in %v\n",
-		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, r.Wall.Round(time.Millisecond))
+	pruned := ""
+	if r.Pruned > 0 {
+		pruned = fmt.Sprintf("; %d pruned", r.Pruned)
+	}
+	fmt.Fprintf(w, "%-16s k=%-2s %-8s %-3s paths %d (value %d, error %d, cut %d, stuck %d%s) in %v\n",
+		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, pruned, r.Wall.Round(time.Millisecond))
 }
 
 // KString prints a k-bound, "∞" for none.
@@ -506,6 +513,7 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 	res.Error = st.Ends[machine.EndError]
 	res.Cut = st.Ends[machine.EndCut]
 	res.Stuck = st.Ends[machine.EndStuck]
+	res.Pruned = st.Pruned
 	res.States, res.Steps, res.Wall = st.States, st.Steps, wall
 	if peak > base {
 		res.PeakHeap = peak - base
