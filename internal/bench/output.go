@@ -58,7 +58,7 @@ var csvHeader = []string{
 var otherCols = []string{"status", "paths", "value", "error", "cut", "cut_cyclic", "stuck", "states", "steps", "wall_s", "peak_heap_bytes", "solver_queries", "solver_decided_go", "solver_cache_hits", "solver_time_s"}
 
 // pubCols are the CSV columns of the published numbers, last.
-var pubCols = []string{"paper_gse_queries", "paper_lazier#_paths", "paper_pose_paths", "paper_pose_queries", "paper_refs"}
+var pubCols = []string{"paper_gse_queries", "paper_lazier#_paths", "paper_pose_paths", "paper_pose_queries", "paper_refs", "paper_lazier_paths", "paper_min_cases"}
 
 // comparedName is the registry name of the engine compared with GSE in a
 // table labelled label ("summary:published", "pose"), for matching the
@@ -135,7 +135,12 @@ func WriteCSV(w io.Writer, rows []Row) error {
 		for _, p := range r.Published {
 			refs = append(refs, p.Algorithm+": "+p.Ref)
 		}
-		rec = append(rec, pub(r, "gse", pQueries), pub(r, "lazier#", pPaths), pub(r, "pose", pPaths), pub(r, "pose", pQueries), strings.Join(refs, "; "))
+		rec = append(rec, pub(r, "gse", pQueries), pub(r, "lazier#", pPaths), pub(r, "pose", pPaths), pub(r, "pose", pQueries), strings.Join(refs, "; "), pub(r, "lazier", pPaths))
+		if r.LowerBound != nil {
+			rec = append(rec, i(r.LowerBound.Paths))
+		} else {
+			rec = append(rec, "")
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -154,7 +159,7 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration, compared string) 
 		compared = "summary"
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tk\tcalls\tengine\tpaths\tv/e/c/s\tstates\tsteps\tZ3\tGo\tcache\tsolver\twall\theap\tGSE/x paths\tGSE/x time\tpaper\tpaper paths\tpaper queries\tpaper s\tsame\tsource\t")
+	fmt.Fprintln(tw, "program\tk\tcalls\tengine\tpaths\tv/e/c/s\tstates\tsteps\tZ3\tGo\tcache\tsolver\twall\theap\tGSE/x paths\tGSE/x time\tmin\tpaper\tpaper paths\tpaper queries\tpaper s\tsame\tsource\t")
 	flagged := false
 	for _, r := range rows {
 		calls := ""
@@ -188,6 +193,7 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration, compared string) 
 			} else {
 				cells = append(cells, ratio(pathRatio(r.GSE, e)), ratio(timeRatio(r.GSE, e)))
 			}
+			cells = append(cells, minCell(r, e))
 			if p, ok := pubFor(r, l.name); ok {
 				q, sec, same := "", "", "?"
 				if p.Queries >= 0 {
@@ -219,6 +225,9 @@ func WriteTable(w io.Writer, rows []Row, budget time.Duration, compared string) 
 	fmt.Fprintf(w, "v/e/c/s: value / error / cut by the step bound / stuck (paths = their sum). states, steps: machine states created and steps taken.\n")
 	fmt.Fprintf(w, "Z3 / Go: satisfiability checks answered by Z3 / by smt's Go decision procedure; cache: answered from the solver's cache; solver: time inside Z3.\n")
 	fmt.Fprintf(w, "GSE/x: GSE's paths and wall time over this engine's. n/a: the case does not apply (an engine without a k-bound on a finite-k case).\n")
+	fmt.Fprintf(w, "no data: the program has int/bool data and the engine has no data rules yet (PRIMITIVES.md §4); the cell fills in when it learns them.\n")
+	fmt.Fprintf(w, "min: seed 002 App. B's fewest cases for the operation and tree (002 B), the bar no engine can go below; '≥' / '<' says whether\n")
+	fmt.Fprintf(w, "  this engine's completed paths (value + error) meet it ('<' would be an engine losing cases).\n")
 	fmt.Fprintf(w, "paper: the algorithm of the seed paper printed beside the engine that implements it (lazy initialization beside GSE, SH beside the summary engine),\n")
 	fmt.Fprintf(w, "  its paths or traces, solver queries and seconds as published (their machines and tools, not ours). same: '=' if it equals our completed paths\n")
 	fmt.Fprintf(w, "  (value + error; the papers count neither step-bound cuts, which are the cyclic lists their invariant excludes, nor stuck ends), '=v'/'≠v'\n")
@@ -256,8 +265,26 @@ func timeRatio(g, e Result) float64 {
 	return float64(g.Wall) / float64(e.Wall)
 }
 
+// minCell prints the row's lower bound and whether e's completed paths
+// meet it.
+func minCell(r Row, e Result) string {
+	if r.LowerBound == nil {
+		return ""
+	}
+	n := strconv.FormatInt(r.LowerBound.Paths, 10)
+	if e.Status != Done {
+		return n
+	}
+	if e.Completed() < r.LowerBound.Paths {
+		return n + " <"
+	}
+	return n + " ≥"
+}
+
 func paths(e Result, budget time.Duration) string {
 	switch e.Status {
+	case NoData:
+		return "no data"
 	case Skipped:
 		return "skipped"
 	case NotRun:
@@ -269,21 +296,21 @@ func paths(e Result, budget time.Duration) string {
 }
 
 func ends(e Result) string {
-	if e.Status == Skipped || e.Status == NotRun {
+	if !e.ran() {
 		return "-"
 	}
 	return fmt.Sprintf("%d/%d/%d/%d", e.Value, e.Error, e.Cut, e.Stuck)
 }
 
 func count(e Result, n int64) string {
-	if e.Status == Skipped || e.Status == NotRun {
+	if !e.ran() {
 		return "-"
 	}
 	return strconv.FormatInt(n, 10)
 }
 
 func dur(e Result, d time.Duration) string {
-	if e.Status == Skipped || e.Status == NotRun {
+	if !e.ran() {
 		return "-"
 	}
 	return FormatDuration(d)
@@ -301,7 +328,7 @@ func FormatDuration(d time.Duration) string {
 }
 
 func mem(e Result) string {
-	if e.Status == Skipped || e.Status == NotRun {
+	if !e.ran() {
 		return "-"
 	}
 	b := float64(e.PeakHeap)

@@ -36,7 +36,19 @@ const (
 	// NotRun: the case does not apply to the engine (Result.Note says
 	// why), e.g. a finite k-bound for an engine that has none.
 	NotRun Status = "n/a"
+	// NoData: the program has int or bool data (PRIMITIVES.md) and the
+	// engine has no data rules yet (engine.Info.Data false, or its run
+	// refused the program with engine.ErrNoData). Not a failure: the cell
+	// fills in once the engine learns data.
+	NoData Status = "no data"
 )
+
+// noDataNote is the note of a NoData result.
+const noDataNote = "no data rules: the engine refuses programs with int and bool data (PRIMITIVES.md §4)"
+
+// ran says whether r is the result of an exploration (finished or cut by
+// the budget), so that its counts mean something.
+func (r Result) ran() bool { return r.Status == Done || r.Status == Budget }
 
 // Result is one engine's exploration of one case.
 type Result struct {
@@ -94,6 +106,27 @@ type Row struct {
 	Others  []Other `json:"others,omitempty"`
 	// Published are the seed papers' numbers for this case (Published).
 	Published []Pub `json:"published,omitempty"`
+	// LowerBound is seed 002 App. B's fewest cases for the case, if any
+	// (LowerBound): no engine's completed paths can be fewer.
+	LowerBound *Pub `json:"lower_bound,omitempty"`
+}
+
+// BelowBound reports whether a finished run of some engine has fewer
+// completed paths than the row's lower bound: an engine that lost cases.
+func (r Row) BelowBound() bool {
+	if r.LowerBound == nil {
+		return false
+	}
+	below := func(e Result) bool { return e.Status == Done && e.Completed() < r.LowerBound.Paths }
+	if below(r.GSE) || below(r.Summary) {
+		return true
+	}
+	for _, o := range r.Others {
+		if below(o.Result) {
+			return true
+		}
+	}
+	return false
 }
 
 // Other returns the result of the engine spec of Options.Also, if the row
@@ -261,6 +294,12 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 		early bool
 		note  map[string]string
 	}
+	// data says whether a lane's engine has the data rules: GSE and the
+	// summary engine do; a registry engine says so in engine.Info.Data.
+	data := map[string]bool{"gse": true, "summary": opt.Engine == "" || engine.SupportsData(opt.Engine)}
+	for _, spec := range opt.Also {
+		data[spec] = engine.SupportsData(spec)
+	}
 	lanes := []*lane{
 		{name: "gse", res: func(r *Row) *Result { return &r.GSE },
 			run: func(p *javalite.Program, k, steps int) (Result, error) { return runGSE(ctx, p, k, steps, opt) }},
@@ -309,10 +348,14 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 			steps = c.Steps
 		}
 		row := Row{Case: c, Steps: steps, Published: Published(c)}
+		if lb, ok := LowerBound(c); ok {
+			row.LowerBound = &lb
+		}
 		for _, spec := range opt.Also {
 			row.Others = append(row.Others, Other{Engine: spec})
 		}
 		prev, again := seen[key{c.File, c.K, steps}]
+		hasData := machine.UsesData(p)
 		for i, l := range lanes {
 			out := l.res(&row)
 			if i >= 2 {
@@ -320,6 +363,10 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 					*out = Result{Status: NotRun, Note: why}
 					continue
 				}
+			}
+			if hasData && !data[l.name] {
+				*out = Result{Status: NoData, Note: noDataNote}
+				continue
 			}
 			if l.cut[c.Series] {
 				out.Status, out.Note = Skipped, l.note[c.Series]
@@ -333,6 +380,10 @@ func Run(ctx context.Context, s Suite, opt Options) ([]Row, error) {
 				}
 			}
 			r, err := l.run(p, c.K, steps)
+			if nd := (engine.ErrNoData{}); errors.As(err, &nd) || errors.Is(err, machine.ErrNoData) {
+				*out = Result{Status: NoData, Note: noDataNote}
+				continue
+			}
 			if err != nil {
 				return rows, fmt.Errorf("bench: %s k=%s %s: %w", c.Program, KString(c.K), l.name, err)
 			}
@@ -437,6 +488,23 @@ type budgeted struct {
 	ctx context.Context
 }
 
+// budgetedData is budgeted for an engine with the data rules: the wrapper
+// must keep the engine's machine.PathCond visible, or the machine would
+// take the engine for one without data (machine.ErrNoData).
+type budgetedData struct {
+	budgeted
+	machine.PathCond
+}
+
+// withBudget wraps eng in budgeted, keeping its PathCond if it has one.
+func withBudget(ctx context.Context, eng machine.Engine) machine.Engine {
+	b := budgeted{eng, ctx}
+	if pc, ok := eng.(machine.PathCond); ok {
+		return budgetedData{b, pc}
+	}
+	return b
+}
+
 func (b budgeted) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	if err := b.ctx.Err(); err != nil {
 		return nil, err
@@ -488,7 +556,7 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 		// paths, counts and order as machine.Explore) checks ctx itself.
 		st, err = gse.Explore(bctx, machine.Initial(p), g, steps, visit)
 	} else {
-		st, err = machine.Explore(bctx, machine.Initial(p), budgeted{eng, bctx}, steps, visit)
+		st, err = machine.Explore(bctx, machine.Initial(p), withBudget(bctx, eng), steps, visit)
 	}
 	wall := time.Since(start)
 	overrun := bctx.Err() != nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // A Case is one program run through both engines at one k-bound.
@@ -54,6 +55,38 @@ const (
 	SeriesLinkedListK     = "linkedlist-k"
 	SeriesLinkedListCalls = "linkedlist-calls"
 	SeriesLinkedList5K    = "linkedlist5-k"
+	// SeriesLinkedListInv is seed 000's five-call driver as the paper
+	// describes it: the acyclic-list invariant assumed before the calls.
+	SeriesLinkedListInv = "linkedlist5-invariant-k"
+)
+
+// TreeSteps is the step bound of the tree programs (programs with data,
+// testdata/bench): far above their longest path (measured: under 1,500
+// steps at k = 3), which the runner checks on every run (Row.BoundTooSmall,
+// MaxSteps). None of them is cut by steps: their invariant (assumed) or
+// their depth counter ends every path.
+const TreeSteps = 5000
+
+// treeK is the series of one tree program at k = 1..to (seed 000 and 002
+// publish k = 1, 2, 3).
+func treeK(name string, to int) []Case {
+	var out []Case
+	for k := 1; k <= to; k++ {
+		out = append(out, Case{Series: name, Program: name, File: "testdata/bench/" + name + ".jl", K: k, Steps: TreeSteps})
+	}
+	return out
+}
+
+// seed000Trees are seed 000's Table 1 tree rows (object invariants);
+// seed002Trees seed 002's Table 1 tree methods under their invariants.
+var (
+	seed000TreeNames = []string{"bst_repok", "treemap_repok"}
+	seed002TreeNames = []string{"bst_insert", "bst_remove", "bst_find", "avltree_find", "avltree_insert", "treemap_get", "treemap_remove", "treemap_lastKey"}
+	// seed003Data are seed 003's Table 1 programs with data (jPOSE's
+	// translations, bounded by their own depth counters: k = ∞), cheapest
+	// first; GSE exceeds any budget on avl_maxElement and avl_minElement
+	// (JBSE: 72 M traces).
+	seed003Data = []string{"avl_findMax", "avl_findMin", "dll_get", "dll_add", "dll_remove", "treemap_put", "avl_find", "avl_balanced", "avl_insertElem", "avl_maxElement", "avl_minElement"}
 )
 
 // CallsK is the k-bound of the calls series (seed 000's smallest k in
@@ -113,9 +146,16 @@ func small(names ...string) []Case {
 		"alias_write_read": "testdata/programs/alias_write_read.jl",
 		"selfref":          "testdata/programs/selfref.jl",
 	}
+	for _, n := range seed003Data {
+		files[n] = "testdata/bench/" + n + ".jl"
+	}
 	var out []Case
 	for _, n := range names {
-		out = append(out, Case{Series: n, Program: n, File: files[n], K: -1})
+		c := Case{Series: n, Program: n, File: files[n], K: -1}
+		if slices.Contains(seed003Data, n) {
+			c.Steps = TreeSteps
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -125,9 +165,24 @@ func small(names ...string) []Case {
 // POSE-J takes seconds) is in Full only.
 var seed003Table1 = []string{"dll_getFirst", "dll_getLast", "dll_removeFirst", "dll_removeLast", "ncll_add"}
 
+// linkedListInv is seed 000's five-call driver with the acyclic-list
+// invariant assumed (testdata/bench/linkedlist_inv5.jl) at k = 1..to. The
+// invariant, not the step bound, ends the cyclic lists, so the bound is the
+// LinkedList one plus room for the invariant's walk (11 nodes).
+func linkedListInv(to int) []Case {
+	var out []Case
+	for k := 1; k <= to; k++ {
+		out = append(out, Case{Series: SeriesLinkedListInv, Program: "LinkedList∀×5", File: "testdata/bench/linkedlist_inv5.jl", K: k, Calls: 5, Steps: LinkedListSteps(k, 5) + 400})
+	}
+	return out
+}
+
 // Full is the whole evaluation: LinkedList (one call) for k = 1..10, the
 // paper's five-call driver for k = 1..10, 1..5 calls at k = CallsK, the
-// POSE examples, seed 003's Table 1 programs and the aliasing programs.
+// POSE examples, seed 003's Table 1 programs and the aliasing programs,
+// then the programs with data: the five-call driver with its invariant
+// for k = 1..6, seed 000's and seed 002's tree programs for k = 1..3 and
+// seed 003's tree and list programs at k = ∞.
 func Full() Suite {
 	var cs []Case
 	cs = append(cs, linkedListK(SeriesLinkedListK, 1, 1, 10)...)
@@ -136,6 +191,11 @@ func Full() Suite {
 	cs = append(cs, small("swap", "sum", "hasNull", "hasNull10")...)
 	cs = append(cs, small(seed003Table1...)...)
 	cs = append(cs, small("dll_indexOf", "alias_two_fields", "alias_write_read", "selfref")...)
+	cs = append(cs, linkedListInv(6)...)
+	for _, n := range append(append([]string{}, seed000TreeNames...), seed002TreeNames...) {
+		cs = append(cs, treeK(n, 3)...)
+	}
+	cs = append(cs, small(seed003Data...)...)
 	return Suite{Name: "full", Cases: cs}
 }
 
@@ -148,6 +208,9 @@ func Quick() Suite {
 	cs = append(cs, small("swap", "sum", "hasNull", "hasNull10")...)
 	cs = append(cs, small(seed003Table1...)...)
 	cs = append(cs, small("alias_two_fields", "alias_write_read", "selfref")...)
+	// Two small programs with data: every engine without data rules shows
+	// "no data" on them.
+	cs = append(cs, treeK("bst_insert", 2)[1], small("avl_findMax")[0])
 	return Suite{Name: "quick", Cases: cs}
 }
 
