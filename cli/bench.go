@@ -23,14 +23,14 @@ func init() {
 	register(&command{
 		name:   "bench",
 		short:  "reproduce the papers' evaluation: run a suite through GSE, heap summaries and the other engines, print one table",
-		usage:  "[-quick] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-also LIST] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		usage:  "[-quick|-data] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-also LIST] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
 		runCtx: runBench,
 	})
 }
 
 // benchConfig is the parsed command line of bench.
 type benchConfig struct {
-	quick, asJSON, asCSV bool
+	quick, data, asJSON, asCSV bool
 	budget               time.Duration
 	steps                int
 	out, plotDir, root   string
@@ -47,6 +47,7 @@ const defaultAlso = "lazier,lazier#,pose,uber"
 func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	var c benchConfig
 	fs.BoolVar(&c.quick, "quick", false, "run the quick subset (seconds) instead of the full suite")
+	fs.BoolVar(&c.data, "data", false, "run only the full suite's programs with int and bool data (the tree programs of seeds 000, 002, 003 and the LinkedList driver with its invariant)")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&c.asCSV, "csv", false, "print CSV instead of the table")
 	fs.DurationVar(&c.budget, "budget", bench.DefaultBudget, "time budget of one exploration; a run over it is reported as cut")
@@ -117,8 +118,15 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return err
 	}
 	suite := bench.Full()
-	if c.quick {
+	switch {
+	case c.quick && c.data:
+		return usageError("-quick and -data exclude each other")
+	case c.data && c.plotDir != "":
+		return usageError("-plot draws the LinkedList series, which -data has not")
+	case c.quick:
 		suite = bench.Quick()
+	case c.data:
+		suite = bench.Data()
 	}
 	opt := bench.Options{Root: c.root, Budget: c.budget, Steps: bench.DefaultSteps, Engine: c.engine, Variant: c.variant, Semantics: c.sem, Also: c.also, Progress: stderr}
 	if c.steps > 0 {
@@ -190,8 +198,11 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 				return err
 			}
 		}
-		if err := bench.Plot(rows, c.out); err != nil {
-			return err
+		// The figures plot the LinkedList series, which -data has not.
+		if !c.data {
+			if err := bench.Plot(rows, c.out); err != nil {
+				return err
+			}
 		}
 	}
 	if c.plotDir != "" {

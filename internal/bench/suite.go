@@ -191,12 +191,21 @@ func Full() Suite {
 	cs = append(cs, small("swap", "sum", "hasNull", "hasNull10")...)
 	cs = append(cs, small(seed003Table1...)...)
 	cs = append(cs, small("dll_indexOf", "alias_two_fields", "alias_write_read", "selfref")...)
+	cs = append(cs, Data().Cases...)
+	return Suite{Name: "full", Cases: cs}
+}
+
+// Data is the part of Full with int and bool data (PRIMITIVES.md): the
+// five-call driver with its invariant, seed 000's and seed 002's tree
+// programs at k = 1..3, seed 003's tree and list programs at k = ∞.
+func Data() Suite {
+	var cs []Case
 	cs = append(cs, linkedListInv(6)...)
 	for _, n := range append(append([]string{}, seed000TreeNames...), seed002TreeNames...) {
 		cs = append(cs, treeK(n, 3)...)
 	}
 	cs = append(cs, small(seed003Data...)...)
-	return Suite{Name: "full", Cases: cs}
+	return Suite{Name: "data", Cases: cs}
 }
 
 // Quick is a subset that runs in seconds; its path counts are asserted by
