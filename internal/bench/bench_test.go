@@ -490,3 +490,41 @@ func TestFindRoot(t *testing.T) {
 		t.Error("FindRoot found a root above a temporary directory")
 	}
 }
+
+// TestBenchFilesCanonical: every program of testdata/bench is in canonical
+// form (javalite.Print) below its header comments, and the header names
+// the seed it comes from.
+func TestBenchFilesCanonical(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/bench/*.jl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		text := string(b)
+		var header strings.Builder
+		for strings.HasPrefix(text, ";") {
+			line, rest, _ := strings.Cut(text, "\n")
+			header.WriteString(line + "\n")
+			text = rest
+		}
+		assert.Contains(t, header.String(), "seed 00", "%s: the header names no seed", f)
+		p, err := javalite.LoadFile(f)
+		require.NoError(t, err, f)
+		assert.Equal(t, javalite.Print(p), text, "%s: not in canonical form below its header (lockstep fmt)", f)
+	}
+}
+
+// TestDataSuite: Data is the part of Full with data, and every program of
+// it has data while no reference-only case of Full has.
+func TestDataSuite(t *testing.T) {
+	data := map[string]bool{}
+	for _, c := range Data().Cases {
+		data[c.File] = true
+	}
+	for _, c := range Full().Cases {
+		p, err := javalite.LoadFile(filepath.Join("../..", c.File))
+		require.NoError(t, err, c.File)
+		assert.Equal(t, data[c.File], machine.UsesData(p), "%s: in Data() iff it has data", c.File)
+	}
+}

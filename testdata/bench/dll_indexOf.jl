@@ -31,145 +31,161 @@
          (var Entry e := ((this $ header) $ next) in
            (begin (res $ o1 := o)
                   (res $ entry1 := e)
-                  (if (o = null) (this @ loop1_0 res) else (this @ loop2_0 res))))))
+                  (if (o = null)
+                      (this @ loop1_0 res)
+                   else (this @ loop2_0 res))))))
      (bool loop1_0 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_1 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_1 res))))))
      (bool loop1_1 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_2 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_2 res))))))
      (bool loop1_2 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_3 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_3 res))))))
      (bool loop1_3 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_4 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_4 res))))))
      (bool loop1_4 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_5 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_5 res))))))
      (bool loop1_5 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_6 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_6 res))))))
      (bool loop1_6 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_7 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_7 res))))))
      (bool loop1_7 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_8 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_8 res))))))
      (bool loop1_8 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop1_9 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop1_9 res))))))
      (bool loop1_9 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = null)
              true
-          else (if ((e $ next) = null)
-                   false
-                else false))))
+          else (if ((e $ next) = null) false else false))))
      (bool loop2_0 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_1 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_1 res))))))
      (bool loop2_1 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_2 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_2 res))))))
      (bool loop2_2 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_3 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_3 res))))))
      (bool loop2_3 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_4 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_4 res))))))
      (bool loop2_4 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_5 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_5 res))))))
      (bool loop2_5 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_6 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_6 res))))))
      (bool loop2_6 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_7 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_7 res))))))
      (bool loop2_7 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_8 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_8 res))))))
      (bool loop2_8 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
           else (if ((e $ next) = null)
                    false
-                else (begin (res $ entry1 := (e $ next)) (this @ loop2_9 res))))))
+                else (begin (res $ entry1 := (e $ next))
+                            (this @ loop2_9 res))))))
      (bool loop2_9 [IndexOfLoopFrame res]
        (var Entry e := (res $ entry1) in
          (if ((e $ element) = (res $ o1))
              true
-          else (if ((e $ next) = null)
-                   false
-                else false)))))))
+          else (if ((e $ next) = null) false else false)))))))
  (DoubleLinkedList run))

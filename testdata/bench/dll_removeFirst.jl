@@ -25,6 +25,7 @@
        (if ((this $ header) = e)
            false
         else (begin (var Entry p := (e $ previous) in (p $ next := (e $ next)))
-                    (var Entry n := (e $ next) in (n $ previous := (e $ previous)))
+                    (var Entry n := (e $ next) in
+                      (n $ previous := (e $ previous)))
                     true))))))
  (DoubleLinkedList removeFirst))

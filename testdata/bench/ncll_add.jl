@@ -46,10 +46,14 @@
                   (q $ insertBeforeNode := (p $ node))
                   (this @ addNode q)))))
      (bool addNode [AddNodeParameters q]
-       (begin (var LinkedListNode a := (q $ nodeToInsert) in (a $ next := (q $ insertBeforeNode)))
-              (var LinkedListNode a := (q $ nodeToInsert) in (a $ previous := ((q $ insertBeforeNode) $ previous)))
-              (var LinkedListNode a := ((q $ insertBeforeNode) $ previous) in (a $ next := (q $ nodeToInsert)))
-              (var LinkedListNode a := (q $ insertBeforeNode) in (a $ previous := (q $ nodeToInsert)))
+       (begin (var LinkedListNode a := (q $ nodeToInsert) in
+                (a $ next := (q $ insertBeforeNode)))
+              (var LinkedListNode a := (q $ nodeToInsert) in
+                (a $ previous := ((q $ insertBeforeNode) $ previous)))
+              (var LinkedListNode a := ((q $ insertBeforeNode) $ previous) in
+                (a $ next := (q $ nodeToInsert)))
+              (var LinkedListNode a := (q $ insertBeforeNode) in
+                (a $ previous := (q $ nodeToInsert)))
               true))
      (LinkedListNode createNode [Obj value]
        (var LinkedListNode cachedNode := (this @ getNodeFromCache true) in
