@@ -11,6 +11,18 @@
 // seed 000's lazy, lazier# and SH paths, seed 003's lazy, lazier# and POSE
 // traces and queries), with its source, and whether our count equals it.
 //
+// Programs with int and bool data (PRIMITIVES.md: seed 000's and seed
+// 002's tree programs at k = 1..3, seed 003's AVL, list and red-black
+// programs at k = ∞, seed 000's LinkedList driver with its invariant
+// assumed; Data, `lockstep bench -data`) run beside seed 002's Table 1
+// (the cases of lazy, lazier and lazier#) and App. B's fewest cases for
+// the operation (LowerBound, the floor no engine's completed paths can go
+// below; Row.BelowBound flags an engine that does). An engine without the
+// data rules (engine.Info.Data false, or a run that refuses the program
+// with engine.ErrNoData or machine.ErrNoData) gets the status NoData on
+// those cases instead of failing the run, so its cells fill in once it
+// learns data.
+//
 // Design choices that shape the numbers:
 //
 //   - Every engine runs with the same k-bound and the same step bound, as
@@ -21,9 +33,10 @@
 //     completed executions and Javalite makes a null dereference an explicit
 //     error path.
 //   - The step bound plays the role of the paper's acyclicity invariant.
-//     Javalite has no assume, no loops and no integers, so `contains` over a
-//     list whose lazily initialized next fields form a cycle recurses until
-//     the step bound. After the cycle is closed every field on it is
+//     The reference-only LinkedList drivers have no assume and no integers
+//     (linkedlist_inv5.jl, with data, states the invariant instead), so
+//     `contains` over a list whose lazily initialized next fields form a
+//     cycle recurses until the step bound. After the cycle is closed every field on it is
 //     initialized, so the rest of the path is deterministic: each cyclic
 //     shape contributes exactly one cut path whatever the bound, provided the
 //     bound exceeds the longest acyclic path. The runner checks both halves of
