@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lockstep-dev/lockstep/engine"
 )
 
 func TestBenchUsageErrors(t *testing.T) {
@@ -21,6 +23,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "-also", "no-such-engine"},
 		{"bench", "-also", "lazier,gse"},
 		{"bench", "-also", "pose:no-such-variant"},
+		{"bench", "-quick", "-data"},
+		{"bench", "-data", "-plot", "/tmp"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {
@@ -66,6 +70,13 @@ func TestBenchQuickCSVAndOut(t *testing.T) {
 		}
 	}
 	table, _ := os.ReadFile(filepath.Join(dir, "table.txt"))
+	// The quick suite's two programs with data: an engine without data
+	// rules shows "no data" there instead of failing the run.
+	for _, spec := range []string{"lazier", "lazier#", "pose"} {
+		if !engine.SupportsData(spec) && !strings.Contains(string(table), "no data") {
+			t.Errorf("%s has no data rules, but table.txt shows no 'no data' cell", spec)
+		}
+	}
 	for _, want := range []string{"GSE", "hasNull", "lazier#", "dll_indexOf", "command: lockstep bench -quick -csv -out "} {
 		if want == "dll_indexOf" {
 			// Full suite only: a quick run must stay quick.
