@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -22,7 +23,7 @@ func init() {
 	register(&command{
 		name:   "check",
 		short:  "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
-		usage:  "[flags] FILE... | -gen [-n N] [-seed S]",
+		usage:  "[flags] FILE... | -gen [-n N] [-seed S] [-data none|mixed]",
 		runCtx: runCheck,
 	})
 }
@@ -89,6 +90,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
+	data := fs.String("data", "mixed", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program)")
 	asJSON := fs.Bool("json", false, "print JSON (one object per program with files, one summary with -gen)")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
@@ -104,11 +106,15 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	dataMode, err := gen.ParseDataMode(*data)
+	if err != nil {
+		return err
+	}
 	if *useGen {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-gen takes no files")
 		}
-		return checkGenerated(ctx, opt, cf.workers, *n, *seed, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+		return checkGenerated(ctx, opt, cf.workers, *n, *seed, dataMode, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
 	}
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
@@ -297,14 +303,14 @@ type genSummary struct {
 	ExitCode int `json:"exit_code"`
 }
 
-func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, seed int64, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, seed int64, data gen.DataMode, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, shard.Len(n))
 	var done, holds, inconcl atomic.Int64
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: seed, Shard: shard, Workers: workers, ShrinkTime: shrinkTime,
+		N: n, Seed: seed, Data: data, Shard: shard, Workers: workers, ShrinkTime: shrinkTime,
 		Progress: func(d, h, i int64) {
 			done.Store(d)
 			holds.Store(h)
