@@ -276,6 +276,9 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// data is whether the program has data (machine.UsesData): then every
+	// pair is also checked by the data half of exactness.
+	data bool
 	// other is the second engine of an engine-against-engine check.
 	other engine.UnderTest
 	mopt  machine.Options
@@ -349,6 +352,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		mopt: eut.Options(),
 		rep:  &Report{Program: p, Engine: opt.EngineSpec(), Checked: map[Lemma]int{}},
 	}
+	r.data = machine.UsesData(p)
 	r.init, _ = eut.(engine.Initializer)
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
@@ -664,6 +668,15 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)
+	if res.Outcome == relation.Holds && r.data {
+		// The data half (PRIMITIVES.md §5): same heap shapes, now the
+		// same slot values input by input.
+		if v := relation.SortConsistent(q); v != nil {
+			return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(),
+				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
+		}
+		res = relation.ExactData(P, q, r.solver, r.budget())
+	}
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
@@ -744,6 +757,9 @@ func (r *run) checkInit(pr pair) error {
 		return nil
 	}
 	fa := q.K.Expr.(*javalite.FieldAccess)
+	if fa.Field.IsPrim() {
+		return nil // a primitive field is never initialized (PRIMITIVES.md §2)
+	}
 	rv := q.Val.Ref()
 	var P []*machine.State
 	for _, p := range pr.P {

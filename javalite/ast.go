@@ -1,18 +1,41 @@
 // Package javalite is the front end of lockstep: the abstract syntax of the
-// Javalite language of RULES.md §1, its S-expression parser, a printer whose
-// output parses back to the same tree, and a static checker.
+// Javalite language of RULES.md §1 with the data of PRIMITIVES.md §1 (int,
+// bool and int fields, integer literals, + - < <=, (assume e), methods with
+// zero or more parameters), its S-expression parser, a printer whose output
+// parses back to the same tree, and a static checker.
 //
 // The design follows the usual syntax → resolve split. Parse builds the tree
 // with source positions only; Check resolves every name and records on the
 // tree what the engines need and must never recompute: the static class of
 // every receiver (method lookup is static, RULES.md §3), the declared field
 // of every access and write (its class is the class of locations created when
-// the field is initialized), a slot number for every variable (so that an
-// environment η is a small fixed-size vector that compares cheaply), and a
-// dense ID for every expression (so that a control (η e k) can be keyed
-// without printing it). The published semantics assumes type-safe input and
-// has no run-time checks, so Check rejects everything the engines could not
-// execute, with a position and a reason for each error.
+// the field is initialized; a primitive field has its type instead, and each
+// class lists its reference and primitive fields apart), a slot number for
+// every variable (this 0, the parameters 1..n, then the vars, so that an
+// environment η is a small fixed-size vector that compares cheaply), whether
+// an = compares references or data, and a dense ID for every expression (so
+// that a control (η e k) can be keyed without printing it). The published
+// semantics assumes type-safe input and has no run-time checks, so Check
+// rejects everything the engines could not execute, with a position and a
+// reason for each error. Name resolution uses per-class maps, so checking is
+// linear in the size of the program.
+//
+// Limits. Input is bounded so that hostile or mistaken input (a fuzzer's
+// output, `lockstep fmt /dev/zero`) ends in an error, never in unbounded
+// memory or a stack overflow; real programs stay far below every bound:
+//
+//   - MaxInputSize (16 MiB): Parse refuses longer text and LoadFile reads no
+//     more than one byte past it; the error is at the position of the first
+//     byte past the limit.
+//   - MaxNesting (1,000): brackets nested deeper are an error at the bracket
+//     that crosses the bound. Every later pass recurses over the tree, so
+//     this bounds their stack depth too.
+//   - MaxErrors (100): one Parse or Check reports at most this many
+//     diagnostics, then one saying that the rest were dropped.
+//
+// Every limit is reported as `file:line:col: reason`, like any other error.
+// The printer renders each subtree only as far as the line width to decide
+// whether it fits, so printing is linear in the size of the tree too.
 package javalite
 
 import "fmt"

@@ -159,7 +159,11 @@ func (r *reader) next() *sexp {
 					// out-of-range literal is one error in one subtree.
 					return &sexp{pos: pos, tok: tInt, text: text}
 				}
-				r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+				if c == '-' {
+					r.errorf(pos, "invalid integer literal `%s`: a literal is -?[0-9]+", text)
+				} else {
+					r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+				}
 				continue
 			}
 			return &sexp{pos: pos, tok: tIdent, text: text}
@@ -629,6 +633,11 @@ func (p *parser) expr(s *sexp) Expr {
 			}
 			return a
 		}
+	}
+	if n == 2 && it[1].isSym(tInt) && strings.HasPrefix(it[1].text, "-") {
+		// (x -1) and (x-1): the - against a digit is the literal's sign.
+		p.errorf(s.pos, "malformed expression %s (a subtraction is written with a space after the -: (e - %s))", p.shape(s), it[1].text[1:])
+		return nil
 	}
 	p.errorf(s.pos, "malformed expression %s", p.shape(s))
 	return nil

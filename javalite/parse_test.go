@@ -244,3 +244,32 @@ func TestParseBadCharacters(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestParseDataTokens(t *testing.T) {
+	// The operators of PRIMITIVES.md §1 need no spaces either, except that
+	// a - against a digit is a sign.
+	src := "(((class A ([int k])((bool m [int x][bool b](begin(x+1)(x- 1)(x<=-2)(x<x)(assume(b=(x=-0)))(this@n)(this@o x b)))(bool n b)(bool o[int y][bool c]c))))(A m))"
+	p := mustParse(t, src)
+	body := p.Classes[0].Methods[0].Body.(*Begin)
+	want := []string{"(x + 1)", "(x - 1)", "(x <= -2)", "(x < x)", "(assume (b = (x = 0)))", "(this @ n)", "(this @ o x b)"}
+	for i, e := range body.Exprs {
+		if got := PrintExpr(e); got != want[i] {
+			t.Errorf("expr %d = %s, want %s", i, got, want[i])
+		}
+	}
+	m := p.Classes[0].Methods
+	if len(m[0].Params) != 2 || len(m[1].Params) != 0 || len(m[2].Params) != 2 || m[2].Params[1].Name != "c" {
+		t.Errorf("parameters: %d %d %d", len(m[0].Params), len(m[1].Params), len(m[2].Params))
+	}
+	at := func(col int) Pos { return Pos{File: "t.jl", Line: 1, Col: col} }
+	add := body.Exprs[0].(*Binary)
+	if add.Pos() != at(51) || add.L.Pos() != at(52) || add.R.Pos() != at(54) {
+		t.Errorf("positions %v %v %v", add.Pos(), add.L.Pos(), add.R.Pos())
+	}
+	if lit := body.Exprs[2].(*Binary).R.(*IntLit); lit.Val != -2 || lit.Pos() != at(66) {
+		t.Errorf("literal %d at %v", lit.Val, lit.Pos())
+	}
+	if par := m[0].Params[1]; par.Pos != at(37) || par.Type.Pos != at(38) {
+		t.Errorf("second parameter at %v, type at %v", par.Pos, par.Type.Pos)
+	}
+}

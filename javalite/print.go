@@ -16,10 +16,15 @@ import (
 // own, indented relative to the expression's opening parenthesis:
 //
 //	(if c                 (var T x := init in    (begin e1        (recv
-//	    then                body)                       e2)        @ m arg)
-//	 else other)
+//	    then                body)                       e2)        @ m arg1
+//	 else other)                                                       arg2)
 //
-// Every method body starts on the line after its header.
+//	(left                 (assume cond)
+//	 <= right)
+//
+// = and the binary operators + - < <= break alike. Every method body starts
+// on the line after its header; integer literals print in decimal without
+// leading zeros (-0 prints as 0).
 
 // printWidth is the column budget for one-line expressions.
 const printWidth = 80

@@ -519,10 +519,6 @@ func (s *State) SetExpr(x javalite.Expr, k *Kont) {
 		s.SetValue(BoolVal(lit.Kind == javalite.LitTrue), k)
 		return
 	}
-	if n, ok := x.(*javalite.IntLit); ok { // Rule: Int (n is a value)
-		s.SetValue(PrimVal(smt.Int(n.Val)), k)
-		return
-	}
 	s.Mode, s.Expr, s.Val, s.K = ModeExpr, x, Value{}, k
 }
 

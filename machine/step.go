@@ -49,6 +49,7 @@ const (
 	RuleStuckNullDR = "stuck (no rule for null dereference)"
 
 	// PRIMITIVES.md §3: the common rules on data, the same in every engine.
+	RuleInt        = "Int"
 	RuleBinLEval   = "Binary (l-operand eval)"
 	RuleBinREval   = "Binary (r-operand eval)"
 	RuleBinary     = "Binary"
@@ -241,6 +242,13 @@ func stepExpr(s *State, opt Options) (string, error) {
 		}
 		s.SetValue(v, k)
 		return RuleVarLookup, nil
+	case *javalite.IntLit: // Rule: Int
+		// A step of its own (unlike true and false, which are control
+		// literals): an int value is a slot, and two branches of an If
+		// (sym) that end in different literals must not meet at one
+		// control before they took a step apart.
+		s.SetValue(PrimVal(smt.Int(e.Val)), k)
+		return RuleInt, nil
 	case *javalite.Binary: // Rule: Binary (l-operand eval)
 		s.SetExpr(e.L, s.kont(Kont{Kind: KBinL, Expr: e, Next: k}))
 		return RuleBinLEval, nil

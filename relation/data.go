@@ -2,6 +2,7 @@ package relation
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -161,13 +162,57 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 	ws := make([]dataSide, len(heaps))
 	worlds := make([]*smt.Formula, len(heaps))
 	byWorld := map[string][]int{}
-	for j, h := range heaps {
-		ws[j] = sideOf(q, h, true)
-		worlds[j] = smt.And(ws[j].rename(phiQ), h.AssignmentFormula())
-		byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
-	}
 	undecided := func(what string, err error) ExactResult {
 		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
+	}
+	for j, h := range heaps {
+		ws[j] = sideOf(q, h, true)
+		// φ_q[w]: the world's references fixed. The concretizer's
+		// literals decide the heap; one valuation of the references
+		// that satisfies them and φ_q decides every guard and every ite
+		// over references in φ_q and in the slot terms, so that what is
+		// left is data only and the per-input quantifier of (a) is over
+		// data alone.
+		assign := h.AssignmentFormula()
+		if assign == nil {
+			assign = smt.True()
+		}
+		w := smt.And(phiQ, assign)
+		refs := map[smt.Ref]bool{}
+		for _, g := range append([]*smt.Formula{w}, ws[j].data...) {
+			for _, r := range g.Refs() {
+				refs[r] = true
+			}
+		}
+		var rs []smt.Ref
+		for r := range refs {
+			if r != smt.Null {
+				rs = append(rs, r)
+			}
+		}
+		slices.Sort(rs)
+		parts, _, err := solver.Partitions(w, rs, 1)
+		if err != nil {
+			return undecided(fmt.Sprintf("world %d", j), err)
+		}
+		if len(parts) == 0 {
+			worlds[j] = smt.False() // no input reaches this world
+			byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+			continue
+		}
+		part := parts[0]
+		rep := func(r smt.Ref) smt.Ref {
+			if x, ok := part[r]; ok {
+				return x
+			}
+			return r
+		}
+		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
+		for i, t := range ws[j].data {
+			ws[j].data[i] = smt.Subst(t, same)
+		}
+		worlds[j] = smt.Subst(ws[j].rename(phiQ), same)
+		byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
 	}
 	fails := func(ambiguous bool, res ExactResult) ExactResult {
 		res.Heaps = len(heaps)

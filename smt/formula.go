@@ -270,23 +270,25 @@ type shard struct {
 	m  map[string]weak.Pointer[Formula]
 }
 
+// The table and the constants are initialized by expressions, not in an
+// init function, so that package-level variables built with the
+// constructors (in this package's tests, say) see them: Go orders variable
+// initialization by dependency and runs init functions only afterwards.
 var (
-	shards  [numShards]shard
+	shards = func() *[numShards]shard {
+		s := new([numShards]shard)
+		for i := range s {
+			s[i].m = make(map[string]weak.Pointer[Formula])
+		}
+		return s
+	}()
 	seed    = maphash.MakeSeed()
 	nextID  atomic.Uint64
-	trueF   *Formula
-	falseF  *Formula
 	emptyRs = []Ref{}
-)
-
-func init() {
-	for i := range shards {
-		shards[i].m = make(map[string]weak.Pointer[Formula])
-	}
 	// The constants are never collected: package variables hold them.
-	trueF = intern([]byte{byte(OpTrue)}, func() *Formula { return &Formula{op: OpTrue, refs: emptyRs} })
+	trueF  = intern([]byte{byte(OpTrue)}, func() *Formula { return &Formula{op: OpTrue, refs: emptyRs} })
 	falseF = intern([]byte{byte(OpFalse)}, func() *Formula { return &Formula{op: OpFalse, refs: emptyRs} })
-}
+)
 
 type cleanupArg struct {
 	sh  *shard

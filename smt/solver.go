@@ -302,6 +302,22 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 		s.stats.CacheHits++
 		return v, nil
 	}
+	if ref, data, ok := independent(f); ok {
+		// References and input symbols are disjoint sets of variables:
+		// a conjunction whose data conjuncts mention no reference is
+		// satisfiable exactly when both halves are. The reference half
+		// stays with the Go decider, and the data half, the same on
+		// many questions of one path, is asked of Z3 once and cached.
+		v, err := s.Sat(ref)
+		if err == nil && v {
+			v, err = s.Sat(data)
+		}
+		if err != nil {
+			return false, err
+		}
+		remember(s.sat, f.id, v, s.satLimit)
+		return v, nil
+	}
 	r, err := s.Check(f)
 	if err != nil {
 		return false, err
@@ -309,6 +325,31 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 	v := r == Sat
 	remember(s.sat, f.id, v, s.satLimit)
 	return v, nil
+}
+
+// independent splits a conjunction with data into its reference-only
+// conjuncts and its data conjuncts when no data conjunct mentions a
+// reference (no ite over reference guards); ok is false otherwise or when
+// one half would be empty.
+func independent(f *Formula) (ref, data *Formula, ok bool) {
+	if !f.data || f.op != OpAnd {
+		return nil, nil, false
+	}
+	var rs, ds []*Formula
+	for _, k := range f.kids {
+		switch {
+		case !k.data:
+			rs = append(rs, k)
+		case len(k.refs) > 0:
+			return nil, nil, false
+		default:
+			ds = append(ds, k)
+		}
+	}
+	if len(rs) == 0 || len(ds) == 0 {
+		return nil, nil, false
+	}
+	return And(rs...), And(ds...), true
 }
 
 // remember caches an answer, clearing the cache first when it is full (at

@@ -121,11 +121,14 @@
 (((class A () ((bool m [int x] (assume))))) ;;; error: an assumption has the form \(assume e\)
  (A m))
 ---
-; A - written against a digit is a sign: (x -1) is two items, not a subtraction.
-(((class A () ((int m [int x] (x -1))))) ;;; error: malformed expression `\(x -1\)`
+; A - written against a digit is a sign: (x -1) and (x-1) are two items, not a subtraction.
+(((class A () ((int m [int x] (x -1))))) ;;; error: malformed expression `\(x -1\)` \(a subtraction is written with a space after the -: \(e - 1\)\)
  (A m))
 ---
-(((class A () ((int m [int x] 12ab)))) ;;; error: invalid identifier `12ab`
+(((class A () ((int m [int x] (x-12))))) ;;; error: malformed expression `\(x -12\)`
+ (A m))
+---
+(((class A () ((int m [int x] (begin 12ab -3c))))) ;;; error: invalid identifier `12ab` ;;; error: invalid integer literal `-3c`
  (A m))
 ---
 (((class int () ())) ;;; error: expected a class name, found keyword `int`
