@@ -135,7 +135,10 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		}
 		return Value{Obj: Null}, stOK
 	case *javalite.IntLit:
-		// A literal is a value already: no step (rule Int, PRIMITIVES.md §3).
+		// Rule Int: a step of its own, unlike true and false.
+		if !in.step(machine.RuleInt) {
+			return Value{}, stCut
+		}
 		return Value{IsInt: true, Int: e.Val}, stOK
 	case *javalite.Binary:
 		if !in.step(machine.RuleBinLEval) {
