@@ -18,6 +18,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
@@ -195,6 +196,11 @@ func survey(opt checker.Options, sopt checker.SurveyOptions, stderr io.Writer) (
 		viol.Store(int64(v))
 		inconcl.Store(int64(i))
 		shrinking.Store(shr)
+	}
+	if checker.RefuseData(opt) != nil {
+		// An engine without data rules is surveyed on the reference-only
+		// stream (gen.DataNone): the programs it can run.
+		sopt.Data = gen.DataNone
 	}
 	sv, err := checker.RunSurvey(context.Background(), opt, sopt)
 	stop()
