@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -28,6 +29,8 @@ type SurveyOptions struct {
 	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
+	// Data is the generator's data switch (see HuntOptions.Data).
+	Data gen.DataMode
 	// NoShrink keeps every counterexample as found.
 	NoShrink bool
 	// Progress, if not nil, is called after every program, and with
@@ -136,7 +139,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	}
 	out := make([]outcome, h.N)
 	var done, violated, inconcl atomic.Int64
-	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
+	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, h.Data, func(i int, ps int64, rep *Report) {
 		out[i] = outcome{rep: rep, seed: ps, at: time.Since(start)}
 		switch rep.Verdict.Status {
 		case Violated:
@@ -219,7 +222,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			if h.Progress != nil {
 				h.Progress(sv.Programs, sv.Violated, sv.Inconclusive, true)
 			}
-			cx.Shrunk, cx.IsShrunk = ShrinkContext(ctx, opt, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
 		}
 	}
 	sv.Elapsed = time.Since(start)

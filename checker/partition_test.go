@@ -113,7 +113,7 @@ func TestPartitionGSEHolds(t *testing.T) {
 	}
 	holds := 0
 	for i := 0; i < 25; i++ {
-		p := gen.Program().Example(i)
+		p := gen.ProgramWith(gen.NoData).Example(i)
 		rep, err := Run(context.Background(), p, opt, solver)
 		require.NoError(t, err)
 		require.NotEqual(t, Violated, rep.Verdict.Status, "program %d:\n%s", i, rep.Text(false))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -23,7 +24,7 @@ func init() {
 	register(&command{
 		name:   "check",
 		short:  "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
-		usage:  "[flags] FILE... | -gen [-n N] [-seed S]",
+		usage:  "[flags] FILE... | -gen [-n N] [-seed S] [-data none|mixed]",
 		runCtx: runCheck,
 	})
 }
@@ -107,6 +108,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
+	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
@@ -129,11 +131,15 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	dataMode, err := dataFor(*data, opt)
+	if err != nil {
+		return err
+	}
 	if *useGen {
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
-		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
 			cmdline: "lockstep check " + strings.Join(args, " ")}
 		return g.run(ctx, stdout, stderr)
 	}
@@ -301,6 +307,7 @@ type genRun struct {
 	opt          checker.Options
 	workers, n   int
 	seed         int64
+	data         gen.DataMode
 	shard        checker.Shard
 	shrinkTime   time.Duration
 	asJSON       bool
@@ -316,7 +323,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: g.seed, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
+		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
 		Progress: func(d, h, i int64) {
 			done.Store(d)
 			holds.Store(h)
@@ -411,4 +418,26 @@ func saveCase(dir string, cx *checker.Counterexample, opt checker.Options, cmdli
 	name := strings.NewReplacer(":", "-", "+", "-", "#", "sharp", "/", "-").Replace(opt.EngineSpec())
 	file := filepath.Join(dir, fmt.Sprintf("%s_%s_%d.jl", name, cx.Shrunk.Verdict.Lemma, cx.Seed))
 	return file, os.WriteFile(file, cx.CaseFile(opt, cmdline), 0o644)
+}
+
+// dataFor is the -data switch: as given, or by default mixed for an engine
+// with data rules (engine.Info.Data) and none for one without, whose
+// checks would all be refused.
+func dataFor(flag string, opt checker.Options) (gen.DataMode, error) {
+	if flag == "" {
+		if checker.RefuseData(opt) != nil {
+			return gen.DataNone, nil
+		}
+		return gen.DataMixed, nil
+	}
+	d, err := gen.ParseDataMode(flag)
+	if err != nil {
+		return 0, usageError("-data: %v", err)
+	}
+	if d == gen.DataMixed {
+		if err := checker.RefuseData(opt); err != nil {
+			return 0, usageError("-data mixed: %v", err)
+		}
+	}
+	return d, nil
 }

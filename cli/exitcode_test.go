@@ -30,6 +30,8 @@ func TestExitCodes(t *testing.T) {
 		// nothing decided.
 		{"inconclusive", []string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed"}, exitInconclusive},
 		{"inconclusive file", []string{"check", "-timeout", "1ns", "-variant", "fixed", llFile}, exitInconclusive},
+		{"unknown -data", []string{"check", "-gen", "-n", "1", "-data", "some"}, exitUsage},
+		{"-data none", []string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed", "-data", "none"}, exitInconclusive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
@@ -208,6 +209,11 @@ func survey(ctx context.Context, opt checker.Options, sopt checker.SurveyOptions
 		viol.Store(int64(v))
 		inconcl.Store(int64(i))
 		shrinking.Store(shr)
+	}
+	if checker.RefuseData(opt) != nil {
+		// An engine without data rules is surveyed on the reference-only
+		// stream (gen.DataNone): the programs it can run.
+		sopt.Data = gen.DataNone
 	}
 	sv, err := checker.RunSurvey(ctx, opt, sopt)
 	stop()

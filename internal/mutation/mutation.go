@@ -52,6 +52,7 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	_ "github.com/lockstep-dev/lockstep/engine/builtin"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -262,8 +263,13 @@ func (r Result) Status() string {
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.checkOptions(m)
 	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent}
+	// An engine without data rules hunts on the reference-only stream.
+	data := gen.DataMixed
+	if checker.RefuseData(copt) != nil {
+		data = gen.DataNone
+	}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
-		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
+		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
