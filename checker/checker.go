@@ -511,6 +511,11 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 	return &gse.Engine{K: opt.K, Opt: mopt, Solver: solver}
 }
 
+// dataPairHook, when set (by a test), sees every pair the data half of
+// exactness decided, with its outcome: the brute-force property test
+// compares it with an enumeration of concrete inputs.
+var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
+
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
@@ -783,6 +788,9 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
 		}
 		res = relation.ExactData(P, q, r.solver, r.budget())
+		if dataPairHook != nil {
+			dataPairHook(P, q, res)
+		}
 	}
 	switch res.Outcome {
 	case relation.Holds:
