@@ -84,7 +84,8 @@ func TestMergeCheckGenerated(t *testing.T) {
 		{"violated", []string{"-variant", "published", "-n", "9", "-max-group", "3"}, exitViolation},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"check", "-gen", "-k", "1", "-steps", "60", "-workers", "1", "-shrink-time", "1s", "-save", t.TempDir()}, tc.args...)
+			// -data none: the reference-only stream the expectations were read off.
+			args := append([]string{"check", "-gen", "-data", "none", "-k", "1", "-steps", "60", "-workers", "1", "-shrink-time", "1s", "-save", t.TempDir()}, tc.args...)
 			a, b := wholeAndMerged[report.Generated](t, tc.want, args...)
 			require.Equal(t, tc.want, a.ExitCode)
 			require.Equal(t, tc.want, b.ExitCode, "the merged JSON's exit_code is the unsharded run's")
