@@ -157,7 +157,31 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	if err := refuseData(opt.EngineSpec(), progs...); err != nil {
+		return err
+	}
+	if opt.Versus != "" {
+		if err := refuseData(opt.Versus, progs...); err != nil {
+			return err
+		}
+	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+}
+
+// refuseData is exit 2 for a program with data and an engine without the
+// data rules (engine.Info.Data): one line naming the file and what to use,
+// never a verdict about rules the engine does not have.
+func refuseData(spec string, progs ...*javalite.Program) error {
+	if engine.SupportsData(spec) {
+		return nil
+	}
+	name, _ := engine.Split(spec)
+	for _, p := range progs {
+		if machine.UsesData(p) {
+			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+		}
+	}
+	return nil
 }
 
 // loadPrograms parses and checks every file, printing every error of every
