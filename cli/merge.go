@@ -99,7 +99,11 @@ func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 	} else {
 		fmt.Fprintf(w, ", could not shrink)\n")
 	}
-	fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+	if m.Interrupted {
+		fmt.Fprintf(w, "the shards checked %d programs: %d hold, %d inconclusive, %d violated\n", m.Programs, m.Holds, m.Inconclusive, m.Violated)
+	} else {
+		fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+	}
 	printJSONReport(w, m.Counterexample)
 	if m.Saved != "" {
 		fmt.Fprintf(w, "saved: %s\n", m.Saved)
