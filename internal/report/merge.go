@@ -564,12 +564,29 @@ func mergeMutant(rs []mutation.Result) mutation.Result {
 			kill = r
 		}
 	}
+	var undecided []int
+	for _, r := range rs {
+		undecided = append(undecided, r.Undecided...)
+	}
+	slices.Sort(undecided)
 	if kill != nil {
+		// The unsharded run stops at the earliest kill of the stream:
+		// count the programs before it (the undecided among them are
+		// listed; a part without the list, of an older lockstep, gives its
+		// sums).
 		m := *kill
 		m.Programs, m.Holds, m.Inconclusive = m.Index+1, holds, inconcl
+		if len(undecided) == inconcl {
+			m.Undecided = slices.DeleteFunc(undecided, func(i int) bool { return i > m.Index })
+			m.Inconclusive = len(m.Undecided)
+			m.Holds = m.Index - m.Inconclusive
+		}
+		if len(m.Undecided) == 0 {
+			m.Undecided = nil
+		}
 		return m
 	}
 	m := rs[0]
-	m.Programs, m.Holds, m.Inconclusive, m.Seconds = programs, holds, inconcl, secs
+	m.Programs, m.Holds, m.Inconclusive, m.Seconds, m.Undecided = programs, holds, inconcl, secs, undecided
 	return m
 }
