@@ -125,6 +125,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "\n%s\n", exitCodes)
 	}
 	defer profileFlag(fs, stderr)()
+	stdout = limitLines(c.name, args[1:], stdout)
 	var err error
 	if c.runCtx != nil {
 		interruptible.Store(true)
