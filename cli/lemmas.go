@@ -79,6 +79,9 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	if out != "" && !*all {
 		return usageError("-o writes the matrix of -all or -engines")
 	}
+	if out == "-" && *asJSON {
+		return usageError("-json and -o - would both print to standard output: give -o a file")
+	}
 	variantSet := flagSet(fs, "variant")
 	if name, v := engine.Split(cf.eng.engine); *all && (variantSet || v != "") {
 		return usageError("-all and a variant (-variant, -engine %s:%s) exclude each other", name, v)
