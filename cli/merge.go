@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -162,5 +161,3 @@ func printMergedMutants(w io.Writer, out *report.Mutants, shards int) {
 	fmt.Fprintf(w, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors; kill rate %.0f%% of non-equivalent mutants\n",
 		sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors, 100*sum.KillRate)
 }
-
-var _ = json.Marshal
