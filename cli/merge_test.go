@@ -169,3 +169,22 @@ func TestShardUsage(t *testing.T) {
 		require.NotEmpty(t, stderr, args)
 	}
 }
+
+// TestMergeLemmasAll: the shards of lemmas -all (a surveys document each)
+// merge into the unsharded document, column by column.
+func TestMergeLemmasAll(t *testing.T) {
+	args := []string{"lemmas", "-all", "-n", "4", "-steps", "30", "-no-shrink", "-workers", "1"}
+	a, b := wholeAndMerged[report.Surveys](t, exitViolation, args...)
+	for _, d := range []*report.Surveys{&a, &b} {
+		for i := range d.Surveys {
+			d.Surveys[i].Seconds = 0
+			for j := range d.Surveys[i].Lemmas {
+				if cx := d.Surveys[i].Lemmas[j].Counterexample; cx != nil {
+					cx.Seconds = 0
+				}
+			}
+		}
+	}
+	require.Equal(t, a, b)
+	require.Equal(t, exitViolation, b.ExitCode)
+}
