@@ -320,5 +320,8 @@ func orderGenerated(ctx context.Context, opt checker.OrderOptions, h checker.Hun
 		fmt.Fprint(stdout, javalite.Print(cx.Shrunk.Program))
 		fmt.Fprint(stdout, cx.Shrunk.Text())
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "%s: the counts above are of the programs that finished\n", interruptNote(ctx))
+	}
 	return result
 }
