@@ -59,7 +59,9 @@ test: deps vet
 	$(GO) test -count=1 ./...
 
 # soak runs the property tests on many more programs, 60 signals against the
-# built CLI (cli TestSignalsSoak) and the fault-injection streams
+# built CLI (cli TestSignalsSoak), every README.md command line to its end
+# (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
+# the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
 # `published`, 10 % of the solver's queries faulty).
 soak: deps
