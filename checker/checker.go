@@ -39,8 +39,8 @@
 // Check and Property fail a test (*testing.T or *rapid.T) with the verdict,
 // Hunt and RunSurvey check generated program streams, and Replay re-runs
 // the counterexamples `lockstep check -gen -save DIR` keeps. The runnable
-// examples, each compared with its Output by go test and shown by go doc
-// beside what it uses (example_function_test.go): ExampleRun (one program,
+// examples, each compared with its Output by go test and shown by
+// pkg.go.dev beside what it uses (example_function_test.go): ExampleRun (one program,
 // its verdict), ExamplePropertyOf (a rapid property over generated
 // programs), ExampleExplore (one engine's paths), ExampleJSONReport (a
 // verdict read from -json) and ExampleReplay (kept counterexamples).

@@ -224,9 +224,13 @@ type fileReport struct {
 
 func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
+	var done atomic.Int64
 	err := checker.Each(ctx, opt, len(progs), workers,
 		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
-		func(i int, rep *checker.Report) { reps[i] = rep })
+		func(i int, rep *checker.Report) {
+			reps[i] = rep
+			progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
+		})
 	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}

@@ -78,7 +78,7 @@ func ExploreWith[T any](ctx context.Context, init *State, eng Engine, bound int,
 	n := 0
 	for len(work) > 0 {
 		n++
-		if n&1023 == 0 && ctx.Err() != nil {
+		if n&15 == 0 && ctx.Err() != nil {
 			st.Wall = time.Since(begin)
 			return st, nil
 		}

@@ -216,6 +216,10 @@ type Result struct {
 	Seconds      float64 `json:"seconds"`
 	Holds        int     `json:"holds"`
 	Inconclusive int     `json:"inconclusive"`
+	// Undecided are the stream indices of the inconclusive programs, so
+	// that a merge of shards counts those before a kill as an unsharded
+	// run does.
+	Undecided []int `json:"inconclusive_programs,omitempty"`
 	// FoundLines and ShrunkLines are the sizes of the counterexample as
 	// found and after shrinking (Shrunk false: rapid could not reproduce
 	// it, ShrunkLines = FoundLines).
@@ -279,6 +283,9 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 		return res, nil
 	}
 	res.Programs, res.Holds, res.Inconclusive, res.Seconds = h.Programs, h.Holds, h.Inconclusive, h.Elapsed.Seconds()
+	for _, u := range h.Undecided {
+		res.Undecided = append(res.Undecided, u.Index)
+	}
 	cx := h.Counterexamples[h.First]
 	if cx == nil {
 		return res, nil
