@@ -154,9 +154,13 @@ func init() {
 	}})
 }
 
-// Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:".
+// Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:": the
+// variant follows the last '#' when something follows it that has no
+// space, quote or backslash, so "exec:goserve lazier#" is the command
+// "goserve lazier#" and "exec:goserve lazier##default" its variant
+// default.
 func Split(rest string) (command, variant string) {
-	if i := strings.LastIndexByte(rest, '#'); i >= 0 {
+	if i := strings.LastIndexByte(rest, '#'); i >= 0 && i < len(rest)-1 && !strings.ContainsAny(rest[i+1:], " \t'\"\\") {
 		return strings.TrimSpace(rest[:i]), rest[i+1:]
 	}
 	return strings.TrimSpace(rest), ""

@@ -486,11 +486,13 @@ func (d *decoder) values(js []jValue) ([]machine.Value, error) {
 	return out, nil
 }
 
-// decState decodes a successor of the heap rule applied to req (or req's
+// state decodes a successor of the heap rule applied to req (or req's
 // View). A heap rule never changes η and only pops frames, so the
 // successor's η must have req's length and its k must be a suffix of
 // req's continuation, which is then shared (as a Go engine shares it);
 // its e is a value or error (the machine's common rules make expressions).
+// With req nil (Serve: a state lockstep sent) every frame is decoded and
+// e may be an expression.
 func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.State, error) {
 	if j == nil {
 		return nil, fmt.Errorf("missing state")
@@ -498,7 +500,10 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 	if len(j.Prim) > 0 {
 		return nil, fmt.Errorf("prim: primitive data is not supported by this lockstep yet")
 	}
-	s := &machine.State{Prog: d.p, Steps: req.Steps}
+	s := &machine.State{Prog: d.p, Steps: j.Steps}
+	if req != nil {
+		s.Steps = req.Steps
+	}
 	d.nlocs = len(j.Locs)
 	nf := len(d.p.Fields)
 	if len(j.R) != len(j.Locs) {
@@ -566,7 +571,7 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 	if s.Env, err = d.values(j.Env); err != nil {
 		return nil, fmt.Errorf("env: %w", err)
 	}
-	if len(s.Env) != len(req.Env) {
+	if req != nil && len(s.Env) != len(req.Env) {
 		return nil, fmt.Errorf("env has %d slots, the state it came from %d (heap rules do not change η)", len(s.Env), len(req.Env))
 	}
 	for _, v := range s.Env {
@@ -578,6 +583,9 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		return nil, fmt.Errorf("next: counters %+v are not in their partitions", j.Next)
 	}
 	s.NextStack, s.NextInput, s.NextFresh = machine.Ref(j.Next.Stack), machine.Ref(j.Next.Input), machine.Ref(j.Next.Fresh)
+	if req == nil {
+		return d.control(s, j)
+	}
 	k, err := d.suffix(j.K, req.K)
 	if err != nil {
 		return nil, err
@@ -672,4 +680,109 @@ func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
 // which lockstep applies rule Invoke.
 func (d *decoder) enterState(j *jState, req *machine.State) (*machine.State, error) {
 	return d.state(j, req, true)
+}
+
+// frameExpr checks that a frame's expression is of the node type the
+// machine's rule for that frame expects (stepValue's type assertions).
+func frameExpr(kind machine.KKind, e javalite.Expr) bool {
+	switch kind {
+	case machine.KField:
+		_, ok := e.(*javalite.FieldAccess)
+		return ok
+	case machine.KWrite:
+		_, ok := e.(*javalite.FieldWrite)
+		return ok
+	case machine.KEqL, machine.KEqR:
+		_, ok := e.(*javalite.Equals)
+		return ok
+	case machine.KIf:
+		_, ok := e.(*javalite.If)
+		return ok
+	case machine.KVar, machine.KPopVar:
+		_, ok := e.(*javalite.VarDecl)
+		return ok
+	case machine.KCallRecv, machine.KCallArg:
+		_, ok := e.(*javalite.Call)
+		return ok
+	case machine.KAssign:
+		_, ok := e.(*javalite.Assign)
+		return ok
+	case machine.KBegin:
+		b, ok := e.(*javalite.Begin)
+		return ok && b != nil
+	case machine.KPop:
+		return e == nil
+	}
+	return false
+}
+
+// control decodes e and k of a state lockstep sent (Serve), every frame.
+func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
+	expr := func(id *int) (javalite.Expr, error) {
+		if id == nil {
+			return nil, nil
+		}
+		if *id < 0 || *id >= len(d.table) || d.table[*id] == nil {
+			return nil, fmt.Errorf("expression %d is not in the program", *id)
+		}
+		return d.table[*id], nil
+	}
+	var k *machine.Kont
+	for i := len(j.K) - 1; i >= 0; i-- {
+		jf := j.K[i]
+		kind := -1
+		for n, name := range frameKinds {
+			if name == jf.Kind {
+				kind = n
+			}
+		}
+		if kind < 0 {
+			return nil, fmt.Errorf("k frame %d: unknown kind %q", i, jf.Kind)
+		}
+		f := &machine.Kont{Kind: machine.KKind(kind), Idx: jf.Idx, Next: k}
+		e, err := expr(jf.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("k frame %d: %w", i, err)
+		}
+		if !frameExpr(f.Kind, e) {
+			return nil, fmt.Errorf("k frame %d (%s): wrong expression", i, jf.Kind)
+		}
+		f.Expr = e
+		if f.Kind == machine.KEqR || f.Kind == machine.KCallArg || f.Kind == machine.KPopVar {
+			if f.Val, err = d.value(jf.Val); err != nil {
+				return nil, fmt.Errorf("k frame %d: %w", i, err)
+			}
+		}
+		if f.Kind == machine.KPop {
+			if f.Env, err = d.values(jf.Env); err != nil {
+				return nil, fmt.Errorf("k frame %d: %w", i, err)
+			}
+		}
+		if b, ok := e.(*javalite.Begin); ok && (f.Idx < 0 || f.Idx > len(b.Exprs)) {
+			return nil, fmt.Errorf("k frame %d: begin index %d", i, f.Idx)
+		}
+		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= len(s.Env)) {
+			return nil, fmt.Errorf("k frame %d: popvar slot %d", i, f.Idx)
+		}
+		k = f
+	}
+	switch j.Mode {
+	case "expr":
+		e, err := expr(j.Expr)
+		if err != nil || e == nil {
+			return nil, fmt.Errorf("expr: %v", err)
+		}
+		s.Mode, s.Expr, s.K = machine.ModeExpr, e, k
+	case "value":
+		v, err := d.value(j.Val)
+		if err != nil {
+			return nil, fmt.Errorf("val: %w", err)
+		}
+		s.SetValue(v, k)
+	case "error":
+		s.SetError()
+	default:
+		return nil, fmt.Errorf("unknown mode %q", j.Mode)
+	}
+	return s, nil
 }
