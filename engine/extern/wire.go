@@ -30,6 +30,7 @@ type jFormula struct {
 	Ref   *int32      `json:"ref,omitempty"`
 	Field *int        `json:"field,omitempty"`
 	Sort  string      `json:"sort,omitempty"`
+	I     *int        `json:"i,omitempty"`
 }
 
 // jValue is one of {"ref":R}, {"bool":B}, {"undef":true}, {"term":F}.
@@ -77,18 +78,19 @@ type jNext struct {
 
 // jState is (L R φ η e k) with the bookkeeping of machine.State.
 type jState struct {
-	Locs  []jLoc        `json:"locs"`
-	L     []jBinding    `json:"L"`
-	R     [][]int32     `json:"R"`
-	Prim  [][]*jFormula `json:"prim,omitempty"`
-	Phi   *jFormula     `json:"phi"`
-	Env   []jValue      `json:"env"`
-	Mode  string        `json:"mode"`
-	Expr  *int          `json:"expr,omitempty"`
-	Val   *jValue       `json:"val,omitempty"`
-	K     []jFrame      `json:"k"`
-	Next  jNext         `json:"next"`
-	Steps int           `json:"steps"`
+	Locs     []jLoc        `json:"locs"`
+	L        []jBinding    `json:"L"`
+	R        [][]int32     `json:"R"`
+	Prim     [][]*jFormula `json:"prim,omitempty"`
+	Formulas []*jFormula   `json:"formulas,omitempty"`
+	Phi      *jFormula     `json:"phi"`
+	Env      []jValue      `json:"env"`
+	Mode     string        `json:"mode"`
+	Expr     *int          `json:"expr,omitempty"`
+	Val      *jValue       `json:"val,omitempty"`
+	K        []jFrame      `json:"k"`
+	Next     jNext         `json:"next"`
+	Steps    int           `json:"steps"`
 }
 
 var frameKinds = [...]string{
@@ -110,7 +112,17 @@ var modes = [...]string{machine.ModeExpr: "expr", machine.ModeValue: "value", ma
 
 // ---- encoding ----
 
-func encFormula(f *smt.Formula) *jFormula {
+// formulas encodes the formulas of one state: every compound node once,
+// in the state's table "formulas" (children before parents), referred to
+// as {"op":"formula","i":N}; atoms and constants inline. Guards of a heap
+// summary share most of their subformulas, so trees written out in full
+// grow with the number of references to a node instead of the nodes.
+type formulas struct {
+	index map[*smt.Formula]int
+	table []*jFormula
+}
+
+func (fs *formulas) enc(f *smt.Formula) *jFormula {
 	switch f.Op() {
 	case smt.OpTrue:
 		return &jFormula{Op: "true"}
@@ -119,6 +131,9 @@ func encFormula(f *smt.Formula) *jFormula {
 	case smt.OpEq:
 		a, b := f.Atom()
 		return &jFormula{Op: "eq", Refs: []int32{int32(a), int32(b)}}
+	}
+	if i, ok := fs.index[f]; ok {
+		return &jFormula{Op: "formula", I: &i}
 	}
 	j := &jFormula{}
 	switch f.Op() {
@@ -132,9 +147,15 @@ func encFormula(f *smt.Formula) *jFormula {
 		panic(fmt.Sprintf("extern: formula operator %v has no encoding", f.Op()))
 	}
 	for _, k := range f.Kids() {
-		j.Args = append(j.Args, encFormula(k))
+		j.Args = append(j.Args, fs.enc(k))
 	}
-	return j
+	i := len(fs.table)
+	fs.table = append(fs.table, j)
+	if fs.index == nil {
+		fs.index = map[*smt.Formula]int{}
+	}
+	fs.index[f] = i
+	return &jFormula{Op: "formula", I: &i}
 }
 
 func encValue(v machine.Value) jValue {
@@ -167,6 +188,8 @@ func exprID(e javalite.Expr) *int {
 
 // encState serializes s; φ is the whole path condition (Phi and Facts).
 func encState(s *machine.State) *jState {
+	fs := &formulas{}
+	encFormula := fs.enc
 	j := &jState{
 		Phi:   encFormula(s.PathCondition()),
 		Env:   encValues(s.Env),
@@ -205,6 +228,7 @@ func encState(s *machine.State) *jState {
 		v := encValue(s.Val)
 		j.Val = &v
 	}
+	j.Formulas = fs.table
 	for k := s.K; k != nil; k = k.Next {
 		fr := jFrame{Kind: frameKinds[k.Kind], Expr: exprID(k.Expr), Idx: k.Idx}
 		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
@@ -381,6 +405,8 @@ type decoder struct {
 	p     *javalite.Program
 	table []javalite.Expr
 	nlocs int
+	// shared are the decoded entries of the state's table "formulas".
+	shared []*smt.Formula
 }
 
 func (d *decoder) ref(r int32) (machine.Ref, error) {
@@ -440,6 +466,11 @@ func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
 			return smt.Or(args...), nil
 		}
 		return nil, fmt.Errorf("not needs one arg, has %d", len(args))
+	case "formula":
+		if j.I == nil || *j.I < 0 || *j.I >= len(d.shared) {
+			return nil, fmt.Errorf("formula reference %v outside the table's %d entries before it", j.I, len(d.shared))
+		}
+		return d.shared[*j.I], nil
 	case "int", "sym", "add", "sub", "lt", "le", "eqt", "ite":
 		return nil, fmt.Errorf("formula node %q: primitive data is not supported by this lockstep yet", j.Op)
 	}
@@ -499,6 +530,14 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 	}
 	if len(j.Prim) > 0 {
 		return nil, fmt.Errorf("prim: primitive data is not supported by this lockstep yet")
+	}
+	d.shared = d.shared[:0]
+	for i, jf := range j.Formulas {
+		f, err := d.formula(jf) // refers only to earlier entries
+		if err != nil {
+			return nil, fmt.Errorf("formulas[%d]: %w", i, err)
+		}
+		d.shared = append(d.shared, f)
 	}
 	s := &machine.State{Prog: d.p, Steps: j.Steps}
 	if req != nil {
