@@ -13,75 +13,15 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/engine/extern"
-	"github.com/lockstep-dev/lockstep/gse"
+	"github.com/lockstep-dev/lockstep/examples/engines/gsefacts"
 	"github.com/lockstep-dev/lockstep/javalite"
-	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// gse-facts is examples/engines/gse.py in Go, registered in this test
-// binary only (docs/ENGINES.md "A worked example": the checker's factGSE),
-// built with engine.Wrap over the built-in GSE: the Go side of the
-// benchmarks that compare the Python engine with a Go one.
-func init() {
-	engine.Register(engine.Info{
-		Name: "gse-facts",
-		Doc:  "GSE with resolution facts (test binary only)",
-		New: func(_ string, cfg engine.Config) (engine.UnderTest, error) {
-			g := &gse.Engine{K: cfg.K, Opt: cfg.Machine}
-			return engine.Wrap(g, engine.Overrides{
-				Name:        func() string { return "gse-facts" },
-				Shape:       func() engine.Shape { return engine.Partition },
-				FieldAccess: factAccess(g),
-			}), nil
-		},
-	})
-}
-
-func factAccess(g *gse.Engine) func(*machine.State, machine.Ref, *javalite.FieldAccess, *machine.Kont) ([]machine.Succ, error) {
-	return func(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
-		l := s.Get(r)[0].Loc
-		f := fa.Field
-		uninit := l != machine.LNull && s.Get(s.Field(l, f))[0].Loc == machine.LUn
-		before := len(s.Locs)
-		succ, err := g.FieldAccess(s, r, fa, k)
-		if err != nil || !uninit {
-			return succ, err
-		}
-		for _, sc := range succ {
-			t := sc.S
-			got := t.Get(t.Field(l, f))[0].Loc
-			var cands []machine.Entry2
-			for _, a := range t.InputLocs(f.Class) {
-				if int(a.Loc) < before {
-					cands = append(cands, a)
-				}
-			}
-			var facts []*smt.Formula
-			for i, a := range cands {
-				facts = append(facts, smt.Neq(a.Ref, machine.RNull))
-				for _, b := range cands[:i] {
-					facts = append(facts, smt.Neq(a.Ref, b.Ref))
-				}
-			}
-			switch {
-			case got == machine.LNull:
-				facts = append(facts, smt.Eq(t.InitR(), machine.RNull))
-			case int(got) >= before:
-				ru := t.Locs[got].Identity
-				facts = append(facts, smt.Neq(ru, machine.RNull))
-				for _, a := range cands {
-					facts = append(facts, smt.Neq(ru, a.Ref))
-				}
-			default:
-				ru := t.InitR()
-				facts = append(facts, smt.Neq(ru, machine.RNull), smt.Eq(ru, t.Locs[got].Identity))
-			}
-			t.AddFact(smt.And(facts...))
-		}
-		return succ, nil
-	}
-}
+// gse-facts (examples/engines/gsefacts) is registered in this test
+// binary only: the Go side of the benchmarks that compare the Python
+// engine with a Go one.
+func init() { engine.Register(gsefacts.Info) }
 
 var benchFiles = []string{"swap.jl", "hasnull.jl", "alias_write_read.jl", "pose_ite_read.jl", "linkedlist.jl"}
 

@@ -1,28 +1,40 @@
-// Command goserve runs an engine of lockstep's registry as an external
-// engine: the engine's side of the process protocol (docs/PROTOCOL.md)
-// over standard input and output, for measuring what the protocol costs
-// a Go engine (docs/PERFORMANCE.md) and as the template of a Go engine in
-// a process of its own.
+// Command goserve is lockstep's command line with one more engine,
+// gse-facts (examples/engines/gsefacts, the Go twin of
+// examples/engines/gse.py), and a mode that serves any registered engine
+// as an external one: the engine's side of the process protocol
+// (docs/PROTOCOL.md) on standard input and output. It measures what the
+// protocol costs a Go engine (docs/PERFORMANCE.md: the same engine
+// in-process and through exec:) and is the template of a Go engine in a
+// process of its own.
 //
 //	go build -o /tmp/goserve ./examples/engines/goserve
-//	lockstep check -engine 'exec:/tmp/goserve summary#fixed' testdata/programs/swap.jl
+//	/tmp/goserve check -engine summary:fixed testdata/programs/swap.jl                     # in-process
+//	/tmp/goserve check -engine 'exec:/tmp/goserve serve summary#fixed' testdata/programs/swap.jl  # through the protocol
 package main
 
 import (
 	"fmt"
 	"os"
 
+	"github.com/lockstep-dev/lockstep/cli"
+	"github.com/lockstep-dev/lockstep/engine"
 	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/engine/extern"
+	"github.com/lockstep-dev/lockstep/examples/engines/gsefacts"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: goserve ENGINE (a registered engine name: summary, lazier#, pose, …)")
-		os.Exit(2)
+	engine.Register(gsefacts.Info)
+	if len(os.Args) >= 2 && os.Args[1] == "serve" {
+		if len(os.Args) != 3 {
+			fmt.Fprintln(os.Stderr, "usage: goserve serve ENGINE (a registered engine: summary, lazier#, gse-facts, …)")
+			os.Exit(2)
+		}
+		if err := extern.ServeRegistered(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "goserve:", err)
+			os.Exit(1)
+		}
+		return
 	}
-	if err := extern.ServeRegistered(os.Args[1], os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "goserve:", err)
-		os.Exit(1)
-	}
+	cli.Main()
 }
