@@ -80,11 +80,15 @@ type request struct {
 }
 
 func (sv *server) handle(line []byte) map[string]any {
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return map[string]any{"id": nil, "error": errAnswer{Kind: "internal", Message: "request is not JSON: " + err.Error()}}
+	req, full, err := parseRequest(line)
+	if err == nil && !full {
+		req = &request{}
+		err = json.Unmarshal(line, req)
 	}
-	ans, err := sv.answer(&req)
+	if err != nil {
+		return map[string]any{"id": nil, "error": errAnswer{Kind: "internal", Message: "request is not valid: " + err.Error()}}
+	}
+	ans, err := sv.answer(req)
 	if err != nil {
 		kind := "internal"
 		if _, rule := err.(*RuleError); rule {
