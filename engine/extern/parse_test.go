@@ -2,7 +2,9 @@ package extern
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -113,4 +115,21 @@ func FuzzParseAnswer(f *testing.F) {
 			t.Fatalf("parser accepts invalid JSON %q", s)
 		}
 	})
+}
+
+// TestWriteDeadline: a process that stops reading its input cannot block
+// lockstep on a request larger than the pipe's buffer: the write times
+// out, as a read does.
+func TestWriteDeadline(t *testing.T) {
+	saved := Timeout
+	Timeout = 300 * time.Millisecond
+	defer func() { Timeout = saved }()
+	p, err := start("sleep 30", []string{"sleep", "30"})
+	require.NoError(t, err)
+	big := strings.Repeat("x", 4<<20)
+	_, _, err = p.call(map[string]any{"op": "view", "pad": big})
+	var f *Failure
+	require.ErrorAs(t, err, &f)
+	require.Equal(t, "timeout", f.Kind)
+	require.Contains(t, f.Msg, "did not read")
 }

@@ -61,7 +61,7 @@ var Trace func(toEngine bool, msg []byte)
 type proc struct {
 	command string
 	cmd     *exec.Cmd
-	stdin   io.WriteCloser
+	stdin   *os.File // written with a deadline too: a process that stops reading cannot block lockstep
 	// stdout is read in the goroutine of the request, with a deadline
 	// (a pipe is pollable): no reader goroutine, no channel, no timer
 	// per message.
@@ -106,10 +106,11 @@ func start(command string, argv []string) (*proc, error) {
 	p := &proc{command: command, stderr: &tail{}}
 	p.cmd = exec.Command(argv[0], argv[1:]...)
 	p.cmd.Stderr = p.stderr
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+	in, stdin, err := os.Pipe()
+	if err != nil {
 		return nil, p.fail("start", "%v", err)
 	}
+	p.cmd.Stdin, p.stdin = in, stdin
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		return nil, p.fail("start", "%v", err)
@@ -119,7 +120,10 @@ func start(command string, argv []string) (*proc, error) {
 		return nil, p.fail("start", "standard output is no pipe")
 	}
 	p.stdout, p.out = f, bufio.NewReaderSize(f, 1<<16)
-	if err := p.cmd.Start(); err != nil {
+	err = p.cmd.Start()
+	in.Close() // the child's end
+	if err != nil {
+		stdin.Close()
 		return nil, p.fail("start", "%v", err)
 	}
 	return p, nil
@@ -167,8 +171,12 @@ func (p *proc) call(req map[string]any) (*answer, []byte, error) {
 		t(true, b)
 	}
 	b = append(b, '\n')
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(Timeout))
 	if _, err := p.stdin.Write(b); err != nil {
 		p.kill()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, nil, p.fail("timeout", "the process did not read the %v request within %v", req["op"], Timeout)
+		}
 		return nil, nil, p.fail("crash", "writing the %v request: %v", req["op"], err)
 	}
 	_ = p.stdout.SetReadDeadline(time.Now().Add(Timeout))

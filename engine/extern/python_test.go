@@ -78,6 +78,12 @@ func TestPythonGSEMistakeRefuted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checker.Violated, rep.Verdict.Status, rep.Text(false))
 	require.Equal(t, checker.P2, rep.Verdict.Lemma)
+	// The same mistake by the engine's own argument.
+	arg := opt
+	arg.Engine = spec + " --mistake"
+	rep, err = checker.Run(context.Background(), load(t, "selfref.jl"), arg, solver)
+	require.NoError(t, err)
+	require.Equal(t, checker.P2, rep.Verdict.Lemma, rep.Text(false))
 
 	opt.Steps = 60
 	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{N: 40, Seed: 1, Workers: 2, ShrinkTime: 5 * time.Second})

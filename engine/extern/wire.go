@@ -1,14 +1,15 @@
 package extern
 
-// wire.go is the whole serialization of the protocol (docs/PROTOCOL.md):
-// the program, formulas, values, states. Decoding validates everything an
-// engine process sends before it becomes a machine.State, so that a wrong
-// answer is a failure of the engine (malformed), never a panic of the
-// machine. Primitive data (PRIMITIVES.md §2) is in the schema already:
-// values {"term": F}, formula nodes int/sym/add/sub/lt/le/eqt/ite, the
-// heap's "prim" rows; this file encodes none of them yet (the machine has
-// no data) and refuses them on decoding, so adding data is adding their
-// cases here.
+// wire.go is the serialization of the protocol (docs/PROTOCOL.md): the
+// program, formulas, values, states, and their validation (parse.go only
+// reads the JSON text of answers into the types here, data fields
+// included). Decoding validates everything an engine process sends before
+// it becomes a machine.State, so that a wrong answer is a failure of the
+// engine (malformed), never a panic of the machine. Primitive data
+// (PRIMITIVES.md §2) is in the schema already: values {"term": F}, formula
+// nodes int/sym/add/sub/lt/le/eqt/ite, the heap's "prim" rows; this file
+// encodes none of them yet (the machine has no data) and refuses them on
+// decoding, so adding data is adding their cases here.
 
 import (
 	"fmt"
