@@ -28,14 +28,33 @@
 // Every failure is a Verdict naming the lemma, the rule, the step and the
 // control, with both sides. A check that cannot decide (solver unknown,
 // budget exhausted, timeout) makes the verdict Inconclusive, never Holds.
+//
+// # Using it as a library
+//
+// Options come from DefaultOptions: the engine under test DefaultEngine
+// (summary:published) when Engine is "", k = 2, a step bound of 200, at
+// most 2000 GSE states in one group, 20000 pairs and 200000 paths, and a
+// time limit of 60 s per program; anything the limits cut short is
+// Inconclusive. Run checks one program (a nil solver: Run makes one),
+// Check and Property fail a test (*testing.T or *rapid.T) with the verdict,
+// Hunt and RunSurvey check generated program streams, and Replay re-runs
+// the counterexamples `lockstep check -gen -save DIR` keeps. The runnable
+// examples, each compared with its Output by go test and shown by go doc
+// beside what it uses (example_function_test.go): ExampleRun (one program,
+// its verdict), ExamplePropertyOf (a rapid property over generated
+// programs), ExampleExplore (one engine's paths), ExampleJSONReport (a
+// verdict read from -json) and ExampleReplay (kept counterexamples).
 package checker
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -73,9 +92,14 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
-	K         int // k-bound, the same in both engines
-	Steps     int // step bound, the same in both engines
-	Budget    relation.Budget
+	// K is the k-bound, the same in both engines; EngineK (what
+	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
+	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
+	// At a finite k an engine without GSE's bound is served or refused
+	// as engine.AtK says (Resolved).
+	K      int
+	Steps  int // step bound, the same in both engines
+	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
 	// member of P is still checked.
@@ -103,10 +127,17 @@ type Options struct {
 // DefaultEngine is the engine under test when Options name none.
 const DefaultEngine = "summary:published"
 
-// DefaultOptions are moderate bounds for generated programs.
+// EngineK as Options.K is the default k-bound of the engine under test
+// (engine.Info.DefaultK), filled in by Resolved, so that options made
+// before the engine is chosen never compare an engine with GSE under a
+// bound the engine does not have.
+const EngineK = math.MinInt32
+
+// DefaultOptions are moderate bounds for generated programs, at the
+// engine's own default k-bound (EngineK).
 func DefaultOptions() Options {
 	return Options{
-		K:        2,
+		K:        EngineK,
 		Steps:    200,
 		Budget:   relation.DefaultBudget,
 		MaxGroup: 2000,
@@ -151,12 +182,65 @@ func (o Options) SemanticsName() string {
 	return o.Semantics.SemanticsName()
 }
 
+// Resolved returns the options a run uses: K filled in from the engine
+// when it is EngineK, and the engines (Engine, Versus) as engine.AtK names
+// them at that k, so that an engine without GSE's k-bound is served at a
+// finite k by its variant with GSE's bound ("pose" at k = 2 is
+// "pose:world-exact+kbound"), or refused (an error saying what to use). An
+// engine given by Build or Variant is taken as it is (by Build, at the
+// registered engine's default k when Engine names one).
+func (o Options) Resolved() (Options, error) {
+	if o.Build != nil || o.Variant.Name != "" {
+		if o.K == EngineK {
+			o.K = engine.PapersK
+			if info, v, err := engine.Lookup(o.Engine); err == nil && o.Build != nil {
+				o.K = info.DefaultK(v)
+			}
+		}
+		return o, nil
+	}
+	spec := cmp.Or(o.Engine, DefaultEngine) // as given: "pose" may be served, "pose:world-exact" not
+	info, v, err := engine.Lookup(spec)
+	if err != nil {
+		return o, err
+	}
+	if o.K == EngineK {
+		o.K = info.DefaultK(v)
+	}
+	if o.Engine, err = engine.AtK(spec, o.K); err != nil {
+		return o, err
+	}
+	if o.Versus != "" {
+		if o.Versus, err = engine.AtK(o.Versus, o.K); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// bound is the k-bound of the engine under test (engine.Info.BoundOf);
+// an engine built in code (Build, Variant) is taken to have GSE's.
+func (o Options) bound() engine.Bound {
+	if o.Build != nil || o.Variant.Name != "" {
+		return engine.BoundGSE
+	}
+	info, v, err := engine.Lookup(o.EngineSpec())
+	if err != nil {
+		return engine.BoundGSE
+	}
+	return info.BoundOf(v)
+}
+
 // Validate builds the engines a run of these options builds (the engine
 // under test, and with Versus the second engine) and makes the same checks
 // a run makes before its first step, so that a caller checking many
 // programs can refuse bad options once, before any of them (the CLI's exit
 // 2). The solver is only lent to the engines' constructors.
 func (o Options) Validate(solver *smt.Solver) error {
+	o, err := o.Resolved()
+	if err != nil {
+		return err
+	}
 	eut, err := o.newEngine(solver)
 	if err != nil {
 		return err
@@ -275,6 +359,9 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// data is whether the program has data (machine.UsesData): then every
+	// pair is also checked by the data half of exactness.
+	data bool
 	// other is the second engine of an engine-against-engine check.
 	other engine.UnderTest
 	mopt  machine.Options
@@ -301,7 +388,24 @@ type run struct {
 // is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
 // reported apart from exactness; if the rerun cannot decide, neither can
 // this check.
+//
+// A nil solver is allowed: Run then makes one for the call (a Z3 context,
+// bound to ctx, closed before it returns). A caller that checks many
+// programs passes its own, one per goroutine, to reuse it.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
+	if solver == nil {
+		s, err := smt.NewSolver()
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		s.SetContext(ctx)
+		solver = s
+	}
+	opt, err := opt.Resolved()
+	if err != nil {
+		return nil, err
+	}
 	rep, err := runOnce(ctx, p, opt, solver)
 	if err != nil || rep.Verdict.Status != Violated || opt.K < 0 || !slices.Contains(rep.Lemmas, KB) || rep.Verdict.Lemma == KB {
 		return rep, err
@@ -333,6 +437,11 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
+	if machine.UsesData(p) {
+		if err := RefuseData(opt); err != nil {
+			return nil, err
+		}
+	}
 	eut, err := opt.newEngine(solver)
 	if err != nil {
 		return nil, err
@@ -343,17 +452,25 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		mopt: eut.Options(),
 		rep:  &Report{Program: p, Engine: opt.EngineSpec(), Checked: map[Lemma]int{}},
 	}
+	r.data = machine.UsesData(p)
 	r.init, _ = eut.(engine.Initializer)
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
-	r.rep.Lemmas = Applicable(eut)
+	r.rep.Lemmas = ApplicableBound(eut, opt.bound())
 	if opt.K < 0 {
 		// KB is a finite-k verdict (a divergence from the check at
 		// k = −1, Run): at k = −1 it is no claim of the check, not one
 		// that was never reached.
 		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == KB })
 	}
-	r.gse = gseEngine(opt, r.mopt)
+	if !r.data {
+		// L12 and L13 are claims about the data rules (PRIMITIVES.md §3):
+		// a program without data never applies them, so its check makes
+		// no claim about them (as a program without a field access makes
+		// none about L2, but here it is known before the check).
+		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == L12 || l == L13 })
+	}
+	r.gse = gseEngine(opt, r.mopt, solver)
 	if opt.Versus != "" {
 		err = r.setVersus()
 		if err != nil {
@@ -390,8 +507,21 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 
 // gseEngine is the reference engine with the same k-bound and common-rule
 // options as the engine under test.
-func gseEngine(opt Options, mopt machine.Options) *gse.Engine {
-	return &gse.Engine{K: opt.K, Opt: mopt}
+func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engine {
+	return &gse.Engine{K: opt.K, Opt: mopt, Solver: solver}
+}
+
+// RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
+// engine under test, or a -vs engine, that has no data rules: an
+// engine.ErrNoData, never a verdict about rules the engine does not have.
+func RefuseData(opt Options) error {
+	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
+		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
+			name, _, _ := strings.Cut(spec, ":")
+			return engine.ErrNoData{Engine: name}
+		}
+	}
+	return nil
 }
 
 // inconclusive is an error that turns into an Inconclusive verdict.
@@ -495,9 +625,19 @@ func (r *run) step(pr pair) ([]pair, error) {
 			g.states = append(g.states, s.S)
 		}
 	}
-	qsucc, err := machine.Step(pr.q.Clone(), r.eut, r.mopt)
+	qc := pr.q.Clone()
+	qsucc, err := machine.Step(qc, r.eut, r.mopt)
 	if err != nil {
 		return nil, r.engineFailed(representationLemmaOfRedex(pr.q), pr.q, err)
+	}
+	if len(qsucc) == 0 && qc.Pruned() {
+		// Rule: Assume pruned the engine's state: every GSE state it
+		// represents must be pruned too (L12), and the pair ends without
+		// a path on either side.
+		if err := r.forward(pr, groups, order, func(string) bool { return false }); err != nil {
+			return nil, err
+		}
+		return nil, nil
 	}
 	if len(qsucc) == 0 {
 		// The engine is stuck (summary variant V3): whatever GSE does here
@@ -610,8 +750,10 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 		return L3
 	case machine.KEqR:
 		return L9
-	case machine.KCallArg:
+	case machine.KCallArg, machine.KCallRecv:
 		return L11
+	case machine.KIf, machine.KAssume:
+		return L12
 	}
 	return T11
 }
@@ -633,6 +775,15 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	lemma := representationLemma(rule)
 	res := r.exact(P, q)
+	if res.Outcome == relation.Holds && r.data {
+		// The data half (PRIMITIVES.md §5): same heap shapes, now the
+		// same slot values input by input.
+		if v := relation.SortConsistent(q); v != nil {
+			return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(),
+				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
+		}
+		res = relation.ExactData(P, q, r.solver, r.budget())
+	}
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[lemma]++
@@ -642,7 +793,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	return r.fail(Verdict{
 		Lemma: lemma, Rule: rule, Step: step, Control: q.ControlString(),
-		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: q, Before: before, Reason: res.Reason, Witness: r.witness(res),
 	})
 }
 
@@ -690,11 +841,22 @@ func (r *run) view(P []*machine.State, q, before *machine.State, rule string) (*
 	return v, nil
 }
 
-// witness describes the evidence of a failed exactness check.
-func witness(res relation.ExactResult) string {
+// side names the engine state whose concretizations are checked: "the
+// summary state", "the View of the pose state".
+func (r *run) side() string {
+	name, _ := engine.Split(r.rep.Engine)
+	if r.identity {
+		return "the " + name + " state"
+	}
+	return "the View of the " + name + " state"
+}
+
+// witness describes the evidence of a failed exactness check, naming the
+// engine whose state (its View) was concretized.
+func (r *run) witness(res relation.ExactResult) string {
 	switch {
 	case res.Heap != nil:
-		return "concretization of the summary state matching no GSE state: " + res.Heap.String()
+		return "concretization of " + r.side() + " matching no GSE state: " + res.Heap.String()
 	case res.PIndex >= 0:
 		return fmt.Sprintf("GSE state %d of the group is not represented", res.PIndex+1)
 	}
@@ -713,6 +875,9 @@ func (r *run) checkInit(pr pair) error {
 		return nil
 	}
 	fa := q.K.Expr.(*javalite.FieldAccess)
+	if fa.Field.IsPrim() {
+		return nil // a primitive field is never initialized (PRIMITIVES.md §2)
+	}
 	rv := q.Val.Ref()
 	var P []*machine.State
 	for _, p := range pr.P {
@@ -756,6 +921,6 @@ func (r *run) checkInit(pr pair) error {
 	}
 	return r.fail(Verdict{
 		Lemma: L1, Rule: rule, Step: q.Steps, Control: q.ControlString(),
-		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: witness(res),
+		GSE: P, Summary: qs, Before: q, Reason: res.Reason, Witness: r.witness(res),
 	})
 }

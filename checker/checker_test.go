@@ -132,7 +132,7 @@ func TestV7InfeasiblePath(t *testing.T) {
 		require.NoError(t, err)
 		r := &run{ctx: context.Background(), opt: opt, solver: solver, eut: eut, mopt: eut.Options(),
 			rep: &Report{Program: p, Checked: map[Lemma]int{}}}
-		r.gse = gseEngine(opt, r.mopt)
+		r.gse = gseEngine(opt, r.mopt, nil)
 		gseq, _, err := r.controlSequences(r.gse)
 		require.NoError(t, err)
 		sseq, _, err := r.controlSequences(r.eut)
@@ -169,4 +169,100 @@ func TestEngineFailureIsVerdict(t *testing.T) {
 	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
 	require.Equal(t, L1, rep.Verdict.Lemma, rep.Text(false))
 	require.Contains(t, rep.Verdict.Reason, "cannot apply its rule")
+}
+
+// TestEngineDefaultK: DefaultOptions checks an engine at its own default
+// k-bound (EngineK), so an engine without GSE's bound is never compared
+// with GSE under GSE's: lazier# on the KB program and pose on hasNull
+// hold at their default, and pose named with its world-exact variant at
+// k = 2 is refused (it has no k-bound).
+func TestEngineDefaultK(t *testing.T) {
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	for _, c := range []struct{ engine, file string }{
+		{"lazier#", "kiasan_kbound.jl"},
+		{"pose", "hasnull.jl"},
+		{"uber", "kiasan_kbound.jl"},
+	} {
+		opt := DefaultOptions()
+		opt.Engine = c.engine
+		r, err := opt.Resolved()
+		require.NoError(t, err)
+		require.Equal(t, -1, r.K, c.engine)
+		rep, err := Run(context.Background(), load(t, "../testdata/programs/"+c.file), opt, solver)
+		require.NoError(t, err)
+		require.Equal(t, Holds, rep.Verdict.Status, "%s %s:\n%s", c.engine, c.file, rep.Text(false))
+	}
+	opt := DefaultOptions()
+	r, err := opt.Resolved()
+	require.NoError(t, err)
+	require.Equal(t, 2, r.K, "the summary engine: the papers' k")
+	opt.Engine, opt.K = "pose:world-exact", 2
+	_, err = opt.Resolved()
+	require.ErrorContains(t, err, "no k-bound")
+	_, err = Run(context.Background(), load(t, "../testdata/programs/hasnull.jl"), opt, solver)
+	require.ErrorContains(t, err, "no k-bound")
+}
+
+// TestKBoundVariants: the kbound variants implement GSE's k-bound, so at
+// k = 1 and 2 they hold on every example program, where their engines'
+// own variants diverge (uber's U-DEFER on the KB program: UBER.md §7); and
+// an engine named without a variant is served by its kbound variant at a
+// finite k.
+func TestKBoundVariants(t *testing.T) {
+	files, err := filepath.Glob("../testdata/programs/*.jl")
+	require.NoError(t, err)
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	for _, name := range kboundEngines {
+		for _, k := range []int{1, 2} {
+			opt := DefaultOptions()
+			opt.Engine, opt.K, opt.Steps = name, k, 200
+			for _, f := range files {
+				rep, err := Run(context.Background(), load(t, f), opt, solver)
+				require.NoError(t, err, f)
+				require.Equal(t, engineSpec(t, name)+"+kbound", rep.Engine)
+				require.Equal(t, Holds, rep.Verdict.Status, "%s k=%d %s:\n%s", name, k, f, rep.Text(false))
+			}
+		}
+	}
+}
+
+// kboundEngines are the engines with a kbound variant.
+var kboundEngines = []string{"uber"}
+
+func engineSpec(t *testing.T, name string) string {
+	opt := Options{Engine: name}
+	return opt.EngineSpec()
+}
+
+// TestOwnBoundIsKB: an engine with a k-bound of its own that diverges from
+// GSE only at a finite k (uber's U-DEFER, UBER.md §7) reports the
+// divergence as KB, as the Partition engines do, and -json says it is a
+// finite-k divergence; the View's concretization is named after the engine.
+func TestOwnBoundIsKB(t *testing.T) {
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	opt := DefaultOptions()
+	opt.Engine, opt.K = "uber:defer", 1
+	rep, err := Run(context.Background(), load(t, "../testdata/programs/kiasan_kbound.jl"), opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
+	require.Equal(t, KB, rep.Verdict.Lemma)
+	j := rep.JSON()
+	require.NotNil(t, j.FiniteK)
+	require.True(t, *j.FiniteK)
+	require.Contains(t, rep.Verdict.Witness, "concretization of the View of the uber state")
+
+	// An error of the rules is no finite-k divergence.
+	opt.Engine, opt.K = "uber:defer+u-noalias", -1
+	rep, err = Run(context.Background(), load(t, "../testdata/programs/uber_noalias.jl"), opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status)
+	j = rep.JSON()
+	require.NotNil(t, j.FiniteK)
+	require.False(t, *j.FiniteK)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 
 	"pgregory.net/rapid"
@@ -124,10 +125,10 @@ func ExampleExplore() {
 }
 
 // Read a verdict from `lockstep check -json FILE...`, as a CI script
-// would: one JSON object per program, of type checker.JSONReport. Here the
-// object is made the way the command makes it (rep.JSON(), one line per
-// program); the exit status of the command says the same in short: 0
-// holds, 1 violated, 2 usage or input error.
+// would: the command prints one document whose "reports" are one
+// checker.JSONReport per file (with "exit_code" beside them). Here a report
+// is made the way the command makes each (rep.JSON()); the exit status
+// says the same in short: 0 holds, 1 violated, 2 usage or input error.
 func ExampleJSONReport() {
 	p, _ := javalite.ParseAndCheck("published_L1.jl", []byte(published_L1))
 	solver, err := smt.NewSolver()
@@ -200,3 +201,38 @@ var (
 	_ checker.TB = (*exampleTB)(nil)
 	_ rapid.TB   = (*exampleTB)(nil)
 )
+
+// Replay the counterexamples kept in a directory, as a test of your own
+// does with checker.Replay(t, dir): each case file (written by `lockstep
+// check -gen -save DIR`, or kept in testdata/fixedbugs) records the engines
+// it refutes, the lemma and rule they break, the bounds, and the engines on
+// which it holds. Here one case is replayed by hand with ReplayCase, and a
+// nil solver: Run makes one for each call.
+func ExampleReplay() {
+	src, err := os.ReadFile("../testdata/fixedbugs/published_V7_C12.jl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := checker.ParseCase("published_V7_C12.jl", src)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	runs, err := checker.ReplayCase(context.Background(), c, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("expect %s %s at k = %d, %d steps\n", c.Lemma, c.Rule, c.K, c.Steps)
+	for _, r := range runs {
+		fmt.Printf("%s: want %s, got %s %s: ok %v\n", r.Engine, r.Want, r.Report.Verdict.Status, r.Report.Verdict.Lemma, r.OK(c))
+	}
+	// In a test of your own: func TestKept(t *testing.T) { checker.Replay(t, "testdata/lockstep") }
+
+	// Output:
+	// expect L1 Summarize at k = 3, 150 steps
+	// summary:published: want violated, got violated L1: ok true
+	// summary:v7-uninit-guard: want holds, got holds : ok true
+	// summary:fixed: want holds, got holds : ok true
+}

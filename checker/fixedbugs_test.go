@@ -4,14 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/lockstep-dev/lockstep/engine"
-	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // TestFixedBugs replays every regression case of testdata/fixedbugs: each
@@ -21,50 +17,27 @@ import (
 // no longer be decided proves nothing. The cases are shrunk programs of a
 // few lines, so this is quick.
 func TestFixedBugs(t *testing.T) {
-	files, err := filepath.Glob("../testdata/fixedbugs/*.jl")
+	Replay(t, "../testdata/fixedbugs")
+}
+
+// TestCaseFileReplays: a counterexample found by Hunt, written as a case
+// file (what check -gen -save writes), parses and replays with its
+// verdict; and Run without a solver makes one.
+func TestCaseFileReplays(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Engine, opt.K, opt.Steps = "summary:published", 1, 60
+	res, err := Hunt(context.Background(), opt, HuntOptions{N: 9, Seed: 1, Workers: 1, ShrinkTime: time.Second})
 	require.NoError(t, err)
-	require.NotEmpty(t, files, "no regression cases")
-	solver, err := smt.NewSolver()
+	cx := res.Counterexamples[res.First]
+	require.NotNil(t, cx, "published fails within 9 programs")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cx.jl"), cx.CaseFile(opt, "test"), 0o644))
+	cases, err := ReadCases(dir)
 	require.NoError(t, err)
-	defer solver.Close()
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
-			c, err := ParseCase(f, src)
-			require.NoError(t, err)
-			run := func(name string) *Report {
-				// A bare name is a summary variant (the cases the project
-				// began with); any other engine is named NAME:VARIANT.
-				spec := name
-				if !strings.Contains(name, ":") {
-					spec = "summary:" + name
-				}
-				_, _, err := engine.Lookup(spec)
-				require.NoError(t, err, "the case names an unknown engine")
-				_, err = engine.New(spec, engine.Config{K: c.K, Solver: solver})
-				require.NoError(t, err, "the case names an unknown variant")
-				sem, err := machine.ParseSemantics(c.Semantics)
-				require.NoError(t, err)
-				opt := DefaultOptions()
-				opt.Engine, opt.Semantics, opt.K, opt.Steps = spec, sem, c.K, c.Steps
-				rep, err := Run(context.Background(), c.Program, opt, solver)
-				require.NoError(t, err, name)
-				return rep
-			}
-			for _, name := range c.Refutes {
-				rep := run(name)
-				v := rep.Verdict
-				require.Equal(t, Violated, v.Status, "%s should violate %s:\n%s", name, c.Lemma, rep.Text(false))
-				require.Equal(t, c.Lemma, v.Lemma, "%s:\n%s", name, rep.Text(false))
-				if c.Rule != "" {
-					require.Equal(t, c.Rule, v.Rule, "%s:\n%s", name, rep.Text(false))
-				}
-			}
-			for _, name := range c.Holds {
-				rep := run(name)
-				require.Equal(t, Holds, rep.Verdict.Status, "%s should hold:\n%s", name, rep.Text(false))
-			}
-		})
-	}
+	require.Len(t, cases, 1)
+	runs, err := ReplayCase(context.Background(), cases[0], nil)
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	require.True(t, runs[0].OK(cases[0]), runs[0].Report.Text(false))
+	Replay(t, dir)
 }

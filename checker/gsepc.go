@@ -55,6 +55,11 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 				break // the rest of the list is shared with a state seen already
 			}
 			facts[f] = p
+			if f.F.HasData() {
+				// A data fact (If (sym), Assume) is not decided by the
+				// heap; the data half of exactness checks it.
+				continue
+			}
 			order = append(order, f)
 			if r.gpcHeld[f] {
 				continue

@@ -20,6 +20,8 @@ const (
 	L9  Lemma = "L9"  // Reference compare (E, E′) preserves ⊏
 	L10 Lemma = "L10" // New preserves ⊏
 	L11 Lemma = "L11" // Invoke (Invoke, Invoke′) preserves ⊏ (V11, Java reading)
+	L12 Lemma = "L12" // If (sym) and Assume preserve ⊏ (PRIMITIVES.md §3)
+	L13 Lemma = "L13" // Binary and Equals (prim) preserve ⊏ (PRIMITIVES.md §3)
 	T11 Lemma = "T11" // ⊏ is a bisimulation
 	C12 Lemma = "C12" // same control-flow sequences
 	C13 Lemma = "C13" // summary path count = distinct GSE control-flow sequences
@@ -49,7 +51,7 @@ const (
 )
 
 // Lemmas lists the catalog in its order.
-var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, INVP, VS, GPC, ORC}
+var Lemmas = []Lemma{L1, L2, L3, L4, L5, L6, L7, L9, L10, L11, L12, L13, T11, C12, C13, WF, P1, P2, P3, P4, FEAS, VIEW, KB, INVP, VS, GPC, ORC}
 
 // Claim is the text of each lemma, as in RULES.md §8.
 var Claim = map[Lemma]string{
@@ -63,6 +65,8 @@ var Claim = map[Lemma]string{
 	L9:   "Reference compare (E, E′) preserves ⊏",
 	L10:  "New preserves ⊏",
 	L11:  "Invoke (Invoke, Invoke′) preserves ⊏",
+	L12:  "If (sym) and Assume preserve ⊏ (the data branching point, and pruning)",
+	L13:  "Binary and Equals (prim) preserve ⊏ (the terms of data)",
 	T11:  "⊏ is a bisimulation",
 	C12:  "the two engines produce the same control-flow sequences",
 	C13:  "summary path count = distinct GSE control-flow sequences",
@@ -90,6 +94,15 @@ var Claim = map[Lemma]string{
 // it. P4 is a claim across engines, never decided by the check of one
 // engine: Order (order.go, `lockstep order`) reports it program by program.
 func Applicable(eut engine.UnderTest) []Lemma {
+	return ApplicableBound(eut, engine.BoundGSE)
+}
+
+// ApplicableBound is Applicable for an engine whose k-bound is b
+// (engine.Info.BoundOf): an engine with a bound of its own diverges from
+// GSE at a finite k by design whatever its shape, so KB (the re-check at
+// k = −1 that tells such a divergence from an error of the rules, Run)
+// applies to a OnePerControl one too (uber's U-DEFER).
+func ApplicableBound(eut engine.UnderTest, b engine.Bound) []Lemma {
 	_, init := eut.(engine.Initializer)
 	inv := invariantLemma(eut)
 	_, identity := eut.(engine.IdentityView)
@@ -105,8 +118,12 @@ func Applicable(eut engine.UnderTest) []Lemma {
 			if part {
 				continue
 			}
-		case P1, P2, P3, FEAS, KB:
+		case P1, P2, P3, FEAS:
 			if !part {
+				continue
+			}
+		case KB:
+			if !part && b != engine.BoundOwn {
 				continue
 			}
 		case VIEW:
@@ -152,6 +169,10 @@ func representationLemma(rule string) Lemma {
 		// (it decides null / non-null like A/A′), so it has its own lemma;
 		// under the paper reading the same claim covers the common rule.
 		return L11
+	case machine.RuleIfSym, machine.RuleAssume:
+		return L12
+	case machine.RuleBinary, machine.RuleEqPrim:
+		return L13
 	}
 	return T11
 }

@@ -129,9 +129,15 @@ func concretization(s *machine.State, inputs *inputField) (*concrete.Heap, map[m
 	return h, obj, nil
 }
 
+// concreteData says whether the concrete interpreter runs programs with
+// data (PRIMITIVES.md §6). Until it does, ORC is not checked on them (not
+// counted either, so a report never claims it), rather than reporting the
+// interpreter's missing rules as violations.
+const concreteData = false
+
 // oracle checks ORC on a separate exploration of GSE.
 func (r *run) oracle() error {
-	if r.opt.NoOracle {
+	if r.opt.NoOracle || (r.data && !concreteData) {
 		return nil
 	}
 	maxRuns := r.opt.OracleMax

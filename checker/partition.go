@@ -125,7 +125,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		r.rep.Checked[FEAS]++
 		for _, h := range heaps {
 			if !have[relation.Canonical(h)] {
-				base.Lemma, base.Witness = lemma, "concretization of the engine state matching no GSE state: "+h.String()
+				base.Lemma, base.Witness = lemma, "concretization of "+r.side()+" matching no GSE state: "+h.String()
 				base.Reason = "a concretization of the engine state is isomorphic to no GSE state at its control: " + h.String()
 				return nil, r.fail(base)
 			}

@@ -162,7 +162,7 @@ func handRun(t *testing.T, solver *smt.Solver) *run {
 	require.NoError(t, err)
 	r := &run{ctx: context.Background(), opt: opt, solver: solver, eut: eut, mopt: eut.Options(),
 		partition: true, identity: true, rep: &Report{Checked: map[Lemma]int{}}}
-	r.gse = gseEngine(opt, r.mopt)
+	r.gse = gseEngine(opt, r.mopt, nil)
 	return r
 }
 

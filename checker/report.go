@@ -107,10 +107,15 @@ func Lines(p *javalite.Program) int {
 
 // JSONReport is the machine-readable form of a report.
 type JSONReport struct {
-	File         string         `json:"file,omitempty"`
-	Engine       string         `json:"engine,omitempty"`
-	Status       string         `json:"status"`
-	Lemma        string         `json:"lemma,omitempty"`
+	File   string `json:"file,omitempty"`
+	Engine string `json:"engine,omitempty"`
+	Status string `json:"status"`
+	Lemma  string `json:"lemma,omitempty"`
+	// FiniteK tells, for a verdict with a lemma, a finite-k divergence of
+	// an engine's own k-bound from GSE's (lemma KB: every lemma holds at
+	// k = −1; not an error of the engine's rules) from any other (false:
+	// the engine breaks the lemma).
+	FiniteK      *bool          `json:"finite_k,omitempty"`
 	Claim        string         `json:"claim,omitempty"`
 	Rule         string         `json:"rule,omitempty"`
 	Step         int            `json:"step,omitempty"`
@@ -127,9 +132,12 @@ type JSONReport struct {
 	MaxGroup     int            `json:"max_group"`
 	GSEPaths     int64          `json:"gse_paths"`
 	GSESequences int64          `json:"gse_sequences"`
-	SummaryPaths int64          `json:"summary_paths"`
-	Overlaps     int64          `json:"overlaps,omitempty"`
-	Seconds      float64        `json:"seconds"`
+	// EnginePaths are the paths of the engine under test's own
+	// exploration; SummaryPaths is the same number under its older name.
+	EnginePaths  int64   `json:"engine_paths"`
+	SummaryPaths int64   `json:"summary_paths"`
+	Overlaps     int64   `json:"overlaps,omitempty"`
+	Seconds      float64 `json:"seconds"`
 }
 
 // JSON returns the machine-readable form of the report.
@@ -138,7 +146,7 @@ func (r *Report) JSON() JSONReport {
 	j := JSONReport{
 		Status: v.Status.String(), Checked: map[string]int{},
 		Pairs: r.Pairs, MaxGroup: r.MaxGroup, GSEPaths: r.GSEPaths, GSESequences: r.GSESequences,
-		SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
+		EnginePaths: r.SummaryPaths, SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
 		Engine: r.Engine, Overlaps: r.Overlaps,
 	}
 	if r.Program != nil {
@@ -149,6 +157,8 @@ func (r *Report) JSON() JSONReport {
 	}
 	if v.Status != Holds {
 		j.Lemma, j.Claim, j.Reason = string(v.Lemma), Claim[v.Lemma], v.Reason
+		finiteK := v.Lemma == KB
+		j.FiniteK = &finiteK
 	}
 	if v.Status == Violated {
 		j.Rule, j.Step, j.Control, j.Witness = v.Rule, v.Step, v.Control, v.Witness

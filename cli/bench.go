@@ -58,7 +58,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	var ef engineFlags
 	ef.register(fs, "summary:published", "the engine compared with GSE")
 	sem := semanticsFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	switch {

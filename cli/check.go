@@ -2,17 +2,18 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -32,7 +33,8 @@ type checkFlags struct {
 	eng      engineFlags
 	versus   string
 	semantic string
-	k, steps int
+	k        optionalInt // unset: the engine's default k (checker.EngineK)
+	steps    int
 	workers  int
 	timeout  time.Duration
 	noExact  bool
@@ -43,7 +45,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	c.eng.register(fs, checker.DefaultEngine, "the engine under test")
 	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	semanticsVar(fs, &c.semantic)
-	fs.IntVar(&c.k, "k", 2, "k-bound on input depth, the same in both engines")
+	fs.Var(&c.k, "k", "k-bound `K` on input depth, the same in both engines (default: the engine's, 'lockstep engines': 2 for summary, −1 for an engine without GSE's bound; at a finite k an engine named without a variant is checked with its variant of GSE's bound, pose and uber as NAME:…+kbound)")
 	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
@@ -60,17 +62,33 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, fmt.Errorf("-semantics: %w", err)
 	}
-	if c.workers < 1 {
-		return checker.Options{}, fmt.Errorf("-workers must be at least 1")
+	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", c.steps, 1), kRange("k", c.k.v),
+		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1)} {
+		if err != nil {
+			return checker.Options{}, err
+		}
 	}
 	opt := checker.DefaultOptions()
 	opt.Engine, opt.Semantics = spec, sem
+	if name, v := engine.Split(c.eng.engine); v == "" && c.eng.variant == "" && name != "" {
+		// Named without a variant: at a finite k the engine's variant
+		// with GSE's bound may serve it (engine.AtK).
+		opt.Engine = name
+	}
 	if c.versus != "" {
 		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
 	}
-	opt.K, opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.k, c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.steps, c.timeout, c.noExact, c.maxGroup
+	if c.k.set {
+		opt.K = c.k.v
+	}
+	// The engine's default k, and at a finite k the engine with GSE's
+	// bound (or a usage error saying what to use).
+	if opt, err = opt.Resolved(); err != nil {
+		return checker.Options{}, err
+	}
 	// Bad options are a usage error once, not an internal error per program.
 	sol, err := smt.NewSolver()
 	if err != nil {
@@ -89,29 +107,41 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
-	asJSON := fs.Bool("json", false, "print JSON (one object per program with files, one summary with -gen)")
+	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
+	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
 	shardSpec := shardFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	opt, err := cf.options()
 	if err != nil {
 		return err
 	}
-	shard, err := checker.ParseShardFlag(*shardSpec)
+	if err := atLeast("n", *n, 1); err != nil {
+		return err
+	}
+	if err := positive("shrink-time", *shrinkTime); err != nil {
+		return err
+	}
+	shard, err := shardOf(*shardSpec, *n)
 	if err != nil {
 		return err
 	}
 	if *useGen {
 		if fs.NArg() > 0 {
-			return fmt.Errorf("-gen takes no files")
+			return usageError("-gen takes no files")
 		}
-		return checkGenerated(ctx, opt, cf.workers, *n, *seed, shard, *shrinkTime, *asJSON, *dotDir, stdout, stderr)
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
+			cmdline: "lockstep check " + strings.Join(args, " ")}
+		return g.run(ctx, stdout, stderr)
 	}
 	if !shard.Whole() {
-		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
+		return usageError("-shard splits the generated stream: it needs -gen")
+	}
+	if *save != "" {
+		return usageError("-save keeps the counterexamples of -gen")
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -144,6 +174,24 @@ func loadPrograms(files []string, stderr io.Writer) ([]*javalite.Program, error)
 	return progs, nil
 }
 
+// filesJSON is the -json document of check on files: one report per file,
+// in the order given, the counts of programs by verdict, and the status.
+type filesJSON struct {
+	Semantics    string       `json:"semantics"`
+	Programs     int          `json:"programs"`
+	Holds        int          `json:"holds"`
+	Violated     int          `json:"violated"`
+	Inconclusive int          `json:"inconclusive"`
+	NotChecked   int          `json:"not_checked"` // cut short by an interruption
+	Reports      []fileReport `json:"reports"`
+	report.Status
+}
+
+type fileReport struct {
+	Semantics string `json:"semantics"`
+	*checker.JSONReport
+}
+
 func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
 	err := checker.Each(ctx, opt, len(progs), workers,
@@ -152,15 +200,13 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}
-	violated, inconclusive := false, false
-	enc := json.NewEncoder(stdout)
+	doc := filesJSON{Semantics: opt.SemanticsName(), Programs: len(progs), Reports: []fileReport{}}
 	for i, rep := range reps {
 		if rep == nil {
 			// Cut short by an interruption: Each reports nothing for it.
+			doc.NotChecked++
 			if asJSON {
-				if err := enc.Encode(checker.JSONReport{File: progs[i].File, Status: "interrupted", Checked: map[string]int{}}); err != nil {
-					return err
-				}
+				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
 			} else {
 				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
 			}
@@ -168,21 +214,15 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		}
 		switch rep.Verdict.Status {
 		case checker.Violated:
-			violated = true
+			doc.Violated++
 		case checker.Inconclusive:
-			inconclusive = true
+			doc.Inconclusive++
+		default:
+			doc.Holds++
 		}
 		if asJSON {
-			// The report of one program, with the semantics it was made
-			// under (the checker's JSON does not know the flag).
 			j := rep.JSON()
-			out := struct {
-				Semantics string `json:"semantics"`
-				*checker.JSONReport
-			}{opt.SemanticsName(), &j}
-			if err := enc.Encode(out); err != nil {
-				return err
-			}
+			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j})
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
@@ -190,20 +230,18 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 			writeVerdictPictures(rep, dotDir, stdout)
 		}
 	}
+	doc.Status = report.Status{ExitCode: report.Exit("", false, doc.Violated > 0, doc.Inconclusive > 0)}
 	if ctx.Err() != nil {
-		if !asJSON {
-			fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
+		doc.Status = interruptedStatus(ctx)
+	}
+	if asJSON {
+		if err := encodeIndented(stdout, doc); err != nil {
+			return err
 		}
-		return errInterrupted
+	} else if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
 	}
-	if violated {
-		return errViolation
-	}
-	if inconclusive {
-		// Undecided is not a pass; it is not a violation either.
-		return fmt.Errorf("%w: some checks were inconclusive", errInconclusive)
-	}
-	return nil
+	return exitErr(doc.ExitCode)
 }
 
 // writeVerdictPictures writes DOT pictures of both sides of a violation.
@@ -238,22 +276,13 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
 }
 
-// undecidedJSON is one inconclusive program of a generated run (check
-// -gen, lemmas).
-type undecidedJSON struct {
-	Index  int    `json:"index"`
-	Seed   int64  `json:"program_seed"`
-	Lemma  string `json:"lemma,omitempty"`
-	Reason string `json:"reason"`
-}
-
 // maxUndecidedLines bounds the inconclusive programs listed in the text
 // output (the JSON lists all of them).
 const maxUndecidedLines = 10
 
 // printUndecided lists the inconclusive programs for people, with the
 // command that checks one of them alone.
-func printUndecided(w io.Writer, sum genSummary) {
+func printUndecided(w io.Writer, sum report.Generated) {
 	for i, u := range sum.Undecided {
 		if i == maxUndecidedLines {
 			fmt.Fprintf(w, "  … and %d more (-json lists them all)\n", len(sum.Undecided)-i)
@@ -267,44 +296,27 @@ func printUndecided(w io.Writer, sum genSummary) {
 	}
 }
 
-// genSummary is the JSON result of a generated run.
-type genSummary struct {
-	Variant        string              `json:"variant"`
-	Semantics      string              `json:"semantics"`
-	K              int                 `json:"k"`
-	Steps          int                 `json:"steps"`
-	N              int                 `json:"n"`
-	StreamSeed     int64               `json:"seed"`
-	Shard          string              `json:"shard,omitempty"`
-	Programs       int                 `json:"programs"`
-	Holds          int                 `json:"holds"`
-	Inconclusive   int                 `json:"inconclusive"`
-	Violated       int                 `json:"violated"`
-	Seconds        float64             `json:"seconds"`
-	PerSecond      float64             `json:"programs_per_second"`
-	Counterexample *checker.JSONReport `json:"counterexample,omitempty"`
-	Shrunk         bool                `json:"shrunk"`
-	Seed           int64               `json:"failing_seed,omitempty"`
-	Index          int                 `json:"failing_index,omitempty"`
-	FoundLines     int                 `json:"found_lines,omitempty"`
-	// Undecided lists the inconclusive programs: their index in the
-	// stream (check one alone with -shard INDEX/N), the lemma and why.
-	Undecided []undecidedJSON `json:"inconclusive_programs,omitempty"`
-	// Interrupted: a signal stopped the run; the counts are what finished.
-	Interrupted bool   `json:"interrupted"`
-	Signal      string `json:"signal,omitempty"`
-	// ExitCode is the process's exit status (README.md, "Exit status").
-	ExitCode int `json:"exit_code"`
+// genRun is one run of check -gen.
+type genRun struct {
+	opt          checker.Options
+	workers, n   int
+	seed         int64
+	shard        checker.Shard
+	shrinkTime   time.Duration
+	asJSON       bool
+	dotDir, save string
+	cmdline      string
 }
 
-func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, seed int64, shard checker.Shard, shrinkTime time.Duration, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
+	opt, shard, n := g.opt, g.shard, g.n
 	prog := newProgress(stderr, shard.Len(n))
 	var done, holds, inconcl atomic.Int64
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: seed, Shard: shard, Workers: workers, ShrinkTime: shrinkTime,
+		N: n, Seed: g.seed, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
 		Progress: func(d, h, i int64) {
 			done.Store(d)
 			holds.Store(h)
@@ -320,74 +332,83 @@ func checkGenerated(ctx context.Context, opt checker.Options, workers, n int, se
 	if res == nil { // a tool failure raced with the interruption
 		res = &checker.HuntResult{Counterexamples: map[checker.Lemma]*checker.Counterexample{}}
 	}
-	sum := genSummary{
-		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
+	sum := report.Generated{
+		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: g.seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
 		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
 	}
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds
 	}
 	for _, u := range res.Undecided {
-		sum.Undecided = append(sum.Undecided, undecidedJSON{Index: u.Index, Seed: u.Seed, Lemma: string(u.Lemma), Reason: u.Reason})
-	}
-	interrupted := ctx.Err() != nil
-	if interrupted {
-		sum.Interrupted = true
-		if sig := interruptedBy(ctx); sig != nil {
-			sum.Signal = signalName(sig)
-		}
+		sum.Undecided = append(sum.Undecided, report.Undecided{Index: u.Index, Seed: u.Seed, Lemma: string(u.Lemma), Reason: u.Reason})
 	}
 	cx := res.Counterexamples[res.First]
-	if cx == nil {
-		var result error
-		switch {
-		case interrupted:
-			result = errInterrupted
-		case sum.Inconclusive > 0:
-			result = fmt.Errorf("%w: %d checks were inconclusive", errInconclusive, sum.Inconclusive)
-		}
-		sum.ExitCode = exitCode(ctx, result)
-		if asJSON {
-			if err := json.NewEncoder(stdout).Encode(sum); err != nil {
-				return err
-			}
-		} else {
-			head := fmt.Sprintf("variant %s, semantics %s:", sum.Variant, sum.Semantics)
-			if interrupted {
-				head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
-			}
-			fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s)\n",
-				head, sum.Programs, sum.Holds, sum.Inconclusive, sum.Seconds, sum.PerSecond)
-			printUndecided(stdout, sum)
-		}
-		return result
-	}
-	result := errViolation
+	interrupted := ctx.Err() != nil
+	sum.ExitCode = report.Exit("", false, cx != nil, sum.Inconclusive > 0)
 	if interrupted {
-		result = errInterrupted
+		sum.Status = interruptedStatus(ctx)
 	}
-	sum.ExitCode = exitCode(ctx, result)
-	sum.Seed, sum.Shrunk, sum.Index, sum.FoundLines = cx.Seed, cx.IsShrunk, cx.Index, checker.Lines(cx.Found.Program)
-	j := cx.Shrunk.JSON()
-	sum.Counterexample = &j
-	if asJSON {
-		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
+	if cx != nil {
+		seed, index := cx.Seed, cx.Index
+		sum.FailingSeed, sum.FailingIndex, sum.Shrunk, sum.FoundLines = &seed, &index, cx.IsShrunk, checker.Lines(cx.Found.Program)
+		j := cx.Shrunk.JSON()
+		sum.Counterexample = &j
+		if file, err := saveCase(g.save, cx, opt, g.cmdline); err != nil {
+			fmt.Fprintf(stderr, "lockstep check: cannot save the counterexample: %v\n", err)
+		} else {
+			sum.Saved = file
+		}
+	}
+	if g.asJSON {
+		if err := encodeIndented(stdout, sum); err != nil {
 			return err
 		}
-		return result
+		return exitErr(sum.ExitCode)
+	}
+	if cx == nil {
+		head := fmt.Sprintf("variant %s, semantics %s:", sum.Variant, sum.Semantics)
+		if interrupted {
+			head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
+		}
+		fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
+			head, sum.Programs, sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
+		printUndecided(stdout, sum)
+		return exitErr(sum.ExitCode)
 	}
 	if interrupted {
 		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
 			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
 	}
-	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample after %d programs (%.1fs; found with %d lines",
-		sum.Variant, sum.Semantics, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %d programs (%.1fs; found with %d lines",
+		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
 	if cx.IsShrunk {
 		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
 	} else {
 		fmt.Fprintf(stdout, ", could not shrink)\n")
 	}
 	fmt.Fprint(stdout, cx.Shrunk.Text(false))
-	writeVerdictPictures(cx.Shrunk, dotDir, stdout)
-	return result
+	if sum.Saved != "" {
+		fmt.Fprintf(stdout, "saved: %s (replay: lockstep check -engine '%s' -semantics %s -k %d -steps %d %s)\n",
+			sum.Saved, opt.EngineSpec(), opt.SemanticsName(), opt.K, opt.Steps, sum.Saved)
+	}
+	writeVerdictPictures(cx.Shrunk, g.dotDir, stdout)
+	return exitErr(sum.ExitCode)
+}
+
+// saveCase writes the shrunk counterexample as a regression case into
+// dir (a new temporary directory when dir is ""), named after the engine,
+// the lemma and the program seed, and returns its path.
+func saveCase(dir string, cx *checker.Counterexample, opt checker.Options, cmdline string) (string, error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "lockstep-cases-")
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := strings.NewReplacer(":", "-", "+", "-", "#", "sharp", "/", "-").Replace(opt.EngineSpec())
+	file := filepath.Join(dir, fmt.Sprintf("%s_%s_%d.jl", name, cx.Shrunk.Verdict.Lemma, cx.Seed))
+	return file, os.WriteFile(file, cx.CaseFile(opt, cmdline), 0o644)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -20,7 +21,7 @@ func init() {
 	register(&command{
 		name:  "dot",
 		short: "draw one state of a run as a Graphviz picture",
-		usage: "[-engine NAME[:VARIANT]] [-variant V] [-k K] [-steps N] (-at STEP | -final) [-path I] [-o out.dot] [-svg|-png] FILE",
+		usage: "[-engine NAME[:VARIANT]] [-variant V] [-k K] [-steps N] (-at STEP | -final) [-path I] [-o out.dot [-svg|-png] | -json] FILE",
 		run:   runDot,
 	})
 }
@@ -29,15 +30,16 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	engineName := fs.String("engine", "summary", "engine, NAME[:VARIANT] (see 'lockstep engines')")
 	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	sem := semanticsFlag(fs)
-	k := fs.Int("k", 2, "k-bound (negative: unbounded)")
-	steps := fs.Int("steps", 300, "step bound of the run (negative: none)")
+	k := fs.Int("k", 2, "k-bound (-1: unbounded)")
+	steps := fs.Int("steps", 300, "step bound of the run (-1: none). Lower than run's 1000: dot keeps a copy of the state it draws along every path that reaches -at, and a picture is of a small state")
 	at := fs.Int("at", -1, "draw the state after this many steps on the chosen path")
 	final := fs.Bool("final", false, "draw the last state of the chosen path")
 	path := fs.Int("path", 0, "the path to follow, counting from 0 in depth-first order")
 	out := fs.String("o", "", "write the DOT text here (default: standard output)")
 	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot)")
 	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot)")
-	if err := fs.Parse(args); err != nil {
+	asJSON := fs.Bool("json", false, "print one JSON document: {\"dot\" (the DOT text), \"path\", \"step\", \"exit_code\", …}")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var problems []string
@@ -71,6 +73,15 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	}
 	if *path < 0 {
 		problems = append(problems, "-path must be ≥ 0")
+	}
+	if err := kRange("k", *k); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if *steps == 0 || *steps < -1 {
+		problems = append(problems, fmt.Sprintf("-steps must be -1 (no bound) or at least 1, not %d", *steps))
+	}
+	if *asJSON && (*out != "" || *svg || *png) {
+		problems = append(problems, "-json prints the DOT text in the JSON document: it does not take -o, -svg or -png")
 	}
 	if *svg && *png {
 		problems = append(problems, "give at most one of -svg and -png")
@@ -124,6 +135,16 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	}
 	title := fmt.Sprintf("%s  %s  %s  k=%d  path %d  step %d", filepath.Base(file), name, v.Semantics(), *k, *path, step)
 	text := machine.DOT(s, title)
+	if *asJSON {
+		return encodeIndented(stdout, struct {
+			File   string `json:"file"`
+			Engine string `json:"engine"`
+			Path   int    `json:"path"`
+			Step   int    `json:"step"`
+			DOT    string `json:"dot"`
+			report.Status
+		}{file, spec, *path, step, text, report.Status{}})
+	}
 	if *out == "" {
 		_, err := io.WriteString(stdout, text)
 		return err

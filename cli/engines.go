@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -10,13 +9,14 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/engine/extern"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
 func init() {
 	register(&command{
 		name:  "engines",
-		short: "list the registered engines: name, shape, default variant, what it is",
+		short: "list the registered engines: name, shape, default variant, k-bound and default k, what it is",
 		usage: "[-json] [-exec COMMAND]",
 		run:   runEngines,
 	})
@@ -33,14 +33,20 @@ type engineJSON struct {
 	Doc      string `json:"doc"`
 	// Lemmas are the lemmas a check of the engine decides; Reference marks
 	// GSE, which is never the engine under test.
-	Lemmas    []checker.Lemma `json:"lemmas,omitempty"`
-	Reference bool            `json:"reference,omitempty"`
+	Lemmas []checker.Lemma `json:"lemmas,omitempty"`
+	// Bound is the k-bound of the default variant relative to GSE's
+	// (engine.Bound: "gse", "own", "none"), DefaultK the k a check uses
+	// when none is given, KBound the variant part that gives GSE's bound.
+	Bound     string `json:"bound"`
+	DefaultK  int    `json:"default_k"`
+	KBound    string `json:"kbound_variant,omitempty"`
+	Reference bool   `json:"reference,omitempty"`
 }
 
 func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	asJSON := fs.Bool("json", false, "print one JSON document: {\"engines\": [...], \"exit_code\": 0, …}")
 	execCmd := fs.String("exec", "", "describe the external engine COMMAND runs (its handshake: docs/PROTOCOL.md) instead of the registered ones")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -64,26 +70,31 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("engine %s: %w", info.Name, err)
 		}
 		e := engineJSON{Name: info.Name, Shape: eut.Shape().String(), Default: info.Default, Doc: info.Doc,
-			Reference: info.Name == "gse"}
+			Reference: info.Name == "gse", Bound: info.BoundOf("").String(), DefaultK: info.DefaultK(""), KBound: info.KBound}
 		if info.Variants != nil {
 			e.Variants = len(info.Variants())
 		}
 		if !e.Reference {
-			e.Lemmas = checker.Applicable(eut)
+			e.Lemmas = checker.ApplicableBound(eut, info.BoundOf(""))
 		}
 		list = append(list, e)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(list)
+		return encodeIndented(stdout, struct {
+			Engines []engineJSON `json:"engines"`
+			report.Status
+		}{list, report.Status{}})
 	}
 	for _, e := range list {
 		def := "–"
 		if e.Default != "" {
 			def = fmt.Sprintf("%s (%d variants)", e.Default, e.Variants)
 		}
-		fmt.Fprintf(stdout, "%-10s %-16s %-26s %s\n", e.Name, e.Shape, def, e.Doc)
+		bound := "bound " + e.Bound
+		if e.KBound != "" {
+			bound += " (+" + e.KBound + ": gse)"
+		}
+		fmt.Fprintf(stdout, "%-10s %-16s %-26s %-25s k=%-3d %s\n", e.Name, e.Shape, def, bound, e.DefaultK, e.Doc)
 	}
 	return nil
 }
@@ -111,11 +122,10 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		Spec string `json:"spec"`
 		extern.Hello
 		Lemmas []checker.Lemma `json:"lemmas"`
-	}{spec, *h, checker.Applicable(eut)}
+		report.Status
+	}{spec, *h, checker.Applicable(eut), report.Status{}}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return encodeIndented(stdout, out)
 	}
 	fmt.Fprintf(stdout, "%s %s (protocol %d): %s\n", h.Name, h.Version, h.Protocol, h.Doc)
 	fmt.Fprintf(stdout, "  spec     %s\n  shape    %s\n", spec, h.Shape)

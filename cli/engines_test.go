@@ -16,10 +16,12 @@ func TestEnginesList(t *testing.T) {
 	out := runOK(t, "engines")
 	require.Contains(t, out, "summary    one-per-control  published (")
 	require.Contains(t, out, "gse ")
-	var list []engineJSON
-	require.NoError(t, json.Unmarshal([]byte(runOK(t, "engines", "-json")), &list))
+	var doc struct {
+		Engines []engineJSON `json:"engines"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "engines", "-json")), &doc))
 	byName := map[string]engineJSON{}
-	for _, e := range list {
+	for _, e := range doc.Engines {
 		byName[e.Name] = e
 	}
 	require.Equal(t, "published", byName["summary"].Default)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // TestExitCodes: every outcome class maps to its documented exit status,
@@ -41,7 +43,7 @@ func TestExitCodes(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed", "-json"}, &out, &errb)
 	require.Equal(t, exitInconclusive, code)
-	var sum genSummary
+	var sum report.Generated
 	require.NoError(t, json.Unmarshal(out.Bytes(), &sum))
 	require.Equal(t, exitInconclusive, sum.ExitCode)
 	require.False(t, sum.Interrupted)

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 )
 
@@ -12,7 +14,7 @@ func init() {
 	register(&command{
 		name:  "fmt",
 		short: "parse and check a program and print its canonical form",
-		usage: "FILE",
+		usage: "[-json] FILE",
 		run:   runFmt,
 	})
 }
@@ -21,17 +23,33 @@ func init() {
 // back to the same tree. A file that does not parse or check gets every
 // positioned error, one per line, and exit status 2.
 func runFmt(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	if err := fs.Parse(args); err != nil {
+	asJSON := fs.Bool("json", false, "print one JSON document: {\"file\", \"program\" (the canonical text) or \"errors\" (file:line:col: reason), \"exit_code\", …}")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return fmt.Errorf("exactly one program FILE is required")
+		return usageError("exactly one program FILE is required")
+	}
+	type fmtJSON struct {
+		File    string   `json:"file"`
+		Program string   `json:"program,omitempty"`
+		Errors  []string `json:"errors,omitempty"`
+		report.Status
 	}
 	p, err := javalite.LoadFile(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
+		if *asJSON {
+			doc := fmtJSON{File: fs.Arg(0), Errors: strings.Split(strings.TrimSpace(err.Error()), "\n"), Status: report.Status{ExitCode: exitUsage}}
+			if err := encodeIndented(stdout, doc); err != nil {
+				return err
+			}
+		}
 		return errReported
+	}
+	if *asJSON {
+		return encodeIndented(stdout, fmtJSON{File: fs.Arg(0), Program: javalite.Print(p)})
 	}
 	_, err = io.WriteString(stdout, javalite.Print(p))
 	return err

@@ -94,7 +94,7 @@ func indexOf(xs []string, x string) int {
 // says at which k each engine was checked.
 func TestLemmasEngines(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "LEMMAS.md")
-	code, _, stderr := runCode("lemmas", "-engines", "pose,lazier", "-n", "2", "-steps", "30", "-no-shrink", "-out", md)
+	code, _, stderr := runCode("lemmas", "-engines", "pose,lazier", "-n", "2", "-steps", "30", "-no-shrink", "-o", md)
 	require.Contains(t, []int{exitOK, exitViolation, exitInconclusive}, code, stderr)
 	b, err := os.ReadFile(md)
 	require.NoError(t, err)

@@ -101,6 +101,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		// `lockstep help CMD` is `lockstep CMD -h`.
+		if _, ok := commands[args[1]]; ok {
+			args = []string{args[1], "-h"}
+		}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		topUsage(stderr)
 		if len(args) == 0 {
@@ -133,7 +139,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	code := exitCode(ctx, err)
 	if code == exitUsage || code == exitInconclusive {
-		if err != nil && !errors.Is(err, errReported) {
+		var ec exitCodeError
+		if err != nil && !errors.Is(err, errReported) && !errors.As(err, &ec) {
 			fmt.Fprintf(stderr, "lockstep %s: %v\n", c.name, err)
 		}
 	}
@@ -147,7 +154,10 @@ func exitCode(ctx context.Context, err error) int {
 		return signalExit(sig)
 	}
 	var ie internalError
+	var ec exitCodeError
 	switch {
+	case errors.As(err, &ec):
+		return ec.code
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errViolation):
@@ -164,7 +174,7 @@ var errReported = errors.New("reported")
 
 func topUsage(w io.Writer) {
 	fmt.Fprintln(w, "lockstep checks symbolic-execution engines ('lockstep engines') against GSE in lockstep.")
-	fmt.Fprintln(w, "\nusage: lockstep COMMAND [flags] [args]\n\ncommands:")
+	fmt.Fprintln(w, "\nusage: lockstep COMMAND [flags] [args]\n       lockstep help COMMAND\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -173,7 +183,7 @@ func topUsage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(w, "\nRun 'lockstep COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'lockstep help COMMAND' or 'lockstep COMMAND -h' for a command's flags; flags may come before or after file names.")
 	fmt.Fprintln(w, exitCodes)
 }
 

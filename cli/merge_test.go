@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // shardsAndMerge runs args with -shard i/3 for i = 0, 1, 2, each with
@@ -20,8 +22,9 @@ func shardsAndMerge(t *testing.T, want int, args ...string) string {
 	var files []string
 	for i := range 3 {
 		code, out, stderr := runCode(append(args, "-json", "-shard", fmt.Sprintf("%d/3", i))...)
-		// A shard without the violation holds.
-		require.Containsf(t, []int{exitOK, want}, code, "shard %d/3: stderr:\n%s", i, stderr)
+		// A shard has its own status: one without the violation holds or
+		// is inconclusive.
+		require.Containsf(t, []int{exitOK, exitViolation, exitInconclusive}, code, "shard %d/3: stderr:\n%s", i, stderr)
 		f := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
 		require.NoError(t, os.WriteFile(f, []byte(out), 0o644))
 		files = append(files, f)
@@ -49,8 +52,8 @@ func wholeAndMerged[T any](t *testing.T, want int, args ...string) (whole, merge
 // exit status. Only time differs.
 func TestMergeLemmas(t *testing.T) {
 	args := []string{"lemmas", "-variant", "seed000", "-n", "7", "-steps", "60", "-no-shrink", "-workers", "1"}
-	a, b := wholeAndMerged[surveyJSON](t, exitViolation, args...)
-	untime := func(s *surveyJSON) {
+	a, b := wholeAndMerged[report.Survey](t, exitViolation, args...)
+	untime := func(s *report.Survey) {
 		s.Seconds = 0
 		for i := range s.Lemmas {
 			if cx := s.Lemmas[i].Counterexample; cx != nil {
@@ -65,28 +68,42 @@ func TestMergeLemmas(t *testing.T) {
 }
 
 // TestMergeCheckGenerated: check -gen over three shards and the merge
-// agree with the unsharded run, on a variant that holds (every count) and
-// on one that does not (the earliest counterexample of the stream, which
-// is what a one-worker unsharded run stops at).
+// give the unsharded run (one worker), field by field: on a stream that
+// holds, one with inconclusive programs, and one that fails after an
+// inconclusive program (the merged counts are those of the programs up to
+// the earliest counterexample, where the unsharded run stops). Only time
+// and the path of the saved case differ.
 func TestMergeCheckGenerated(t *testing.T) {
 	for _, tc := range []struct {
-		variant string
-		want    int
-	}{{"fixed", exitOK}, {"seed000", exitViolation}} {
-		t.Run(tc.variant, func(t *testing.T) {
-			args := []string{"check", "-gen", "-variant", tc.variant, "-n", "6", "-k", "1", "-steps", "60", "-workers", "1", "-shrink-time", "1s"}
-			a, b := wholeAndMerged[genSummary](t, tc.want, args...)
-			if tc.want == exitOK {
-				a.Seconds, a.PerSecond, b.Seconds, b.PerSecond = 0, 0, 0, 0
-				require.Equal(t, a, b)
-				require.Equal(t, 6, b.Programs)
-				return
+		name string
+		args []string
+		want int
+	}{
+		{"holds", []string{"-variant", "fixed", "-n", "6"}, exitOK},
+		{"inconclusive", []string{"-variant", "fixed", "-n", "6", "-max-group", "2"}, exitInconclusive},
+		{"violated", []string{"-variant", "published", "-n", "9", "-max-group", "3"}, exitViolation},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"check", "-gen", "-k", "1", "-steps", "60", "-workers", "1", "-shrink-time", "1s", "-save", t.TempDir()}, tc.args...)
+			a, b := wholeAndMerged[report.Generated](t, tc.want, args...)
+			require.Equal(t, tc.want, a.ExitCode)
+			require.Equal(t, tc.want, b.ExitCode, "the merged JSON's exit_code is the unsharded run's")
+			for _, g := range []*report.Generated{&a, &b} {
+				g.Seconds, g.PerSecond, g.Saved = 0, 0, ""
+				if g.Counterexample != nil {
+					g.Counterexample.Seconds = 0
+				}
 			}
-			require.NotNil(t, b.Counterexample)
-			require.Equal(t, a.Seed, b.Seed, "failing seed")
-			require.Equal(t, a.Index, b.Index, "failing index")
-			require.Equal(t, a.FoundLines, b.FoundLines)
-			require.Equal(t, a.Counterexample.Lemma, b.Counterexample.Lemma)
+			require.Equal(t, a, b)
+			switch tc.want {
+			case exitViolation:
+				require.NotNil(t, b.FailingIndex)
+				require.Equal(t, 2, *b.FailingIndex, "the stream fails at program 2")
+				require.Equal(t, 1, b.Inconclusive, "after an inconclusive program")
+			case exitInconclusive:
+				require.NotZero(t, b.Inconclusive)
+				require.NotZero(t, b.Holds)
+			}
 		})
 	}
 }
@@ -95,7 +112,7 @@ func TestMergeCheckGenerated(t *testing.T) {
 // same program of the stream as unsharded, at the same position.
 func TestMergeMutants(t *testing.T) {
 	args := []string{"mutants", "-only", "m-drop-null", "-n", "5", "-workers", "1", "-shrink-time", "1s"}
-	a, b := wholeAndMerged[mutantsJSON](t, exitOK, args...)
+	a, b := wholeAndMerged[report.Mutants](t, exitOK, args...)
 	require.Len(t, b.Results, 1)
 	ra, rb := a.Results[0], b.Results[0]
 	require.True(t, rb.Killed)

@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -15,15 +14,16 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/mutation"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/machine"
 )
 
 func init() {
 	register(&command{
-		name:  "mutants",
-		short: "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
-		usage: "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
-		run:   runMutants,
+		name:   "mutants",
+		short:  "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
+		usage:  "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
+		runCtx: runMutants,
 	})
 }
 
@@ -39,23 +39,7 @@ func init() {
 // diverge from GSE by design, docs/FINDINGS.md KB-1..3). Results are in
 // docs/MUTANTS.md.
 
-// mutantsJSON is the -json output.
-type mutantsJSON struct {
-	Engine  string            `json:"engine"`
-	Base    string            `json:"base"`
-	Sem     string            `json:"semantics"`
-	N       int               `json:"n"`
-	Seed    int64             `json:"seed"`
-	Shard   string            `json:"shard,omitempty"`
-	Steps   int               `json:"steps"`
-	Workers int               `json:"workers"`
-	K       int               `json:"k"`
-	Date    string            `json:"date"`
-	Results []mutation.Result `json:"results"`
-	Summary mutation.Summary  `json:"summary"`
-}
-
-func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 200, "programs per mutant at most")
 	seed := fs.Int64("seed", 1, "seed of the program stream (the same for every mutant)")
 	workers := fs.Int("workers", 2, "parallel workers, one Z3 context each")
@@ -74,10 +58,26 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	shardSpec := shardFlag(fs)
 	var ef engineFlags
 	ef.register(fs, mutation.DefaultEngine, "the engine whose mutants are hunted (its catalog: "+strings.Join(mutation.Engines(), ", ")+")")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	shard, err := checker.ParseShardFlag(*shardSpec)
+	for _, err := range []error{atLeast("n", *n, 1), atLeast("workers", *workers, 1), positive("timeout", *timeout),
+		positive("shrink-time", *shrinkTime), positive("confirm-timeout", *confirmTimeout)} {
+		if err != nil {
+			return err
+		}
+	}
+	if kFlag.set {
+		if err := kRange("k", kFlag.v); err != nil {
+			return err
+		}
+	}
+	if stepsFlag.set {
+		if err := atLeast("steps", stepsFlag.v, 1); err != nil {
+			return err
+		}
+	}
+	shard, err := shardOf(*shardSpec, *n)
 	if err != nil {
 		return err
 	}
@@ -107,9 +107,6 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	if *n < 1 || *workers < 1 {
-		return fmt.Errorf("-n and -workers must be at least 1")
-	}
 	if *only != "" {
 		ms = nil
 		for _, o := range strings.Split(*only, ",") {
@@ -123,6 +120,13 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 	// The bounds: the catalog's unless given (per mutant: one may carry
 	// its own k).
 	fixed := kFlag.set
+	if fixed {
+		// A finite k for an engine without a k-bound is a usage error,
+		// once (engine.AtK says what to use instead).
+		if _, err := engine.AtK(name+":"+cat.Base, kFlag.v); err != nil {
+			return err
+		}
+	}
 	k, steps := &kFlag.v, &stepsFlag.v
 	if !kFlag.set {
 		*k = cat.K
@@ -164,11 +168,19 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		stop := prog.start(func() (int64, string) {
 			return done.Load(), fmt.Sprintf("%s (%d/%d): %d hold, %d inconclusive", m.Name, i+1, len(ms), holds.Load(), inconcl.Load())
 		})
-		opt.Progress = func(d, h, c int64) { done.Store(d); holds.Store(h); inconcl.Store(c) }
-		r, err := mutation.Run(context.Background(), m, opt)
+		opt.Progress = func(d, h, c int64) {
+			done.Store(d)
+			holds.Store(h)
+			inconcl.Store(c)
+			progressLine(stderr, "%s (%d/%d): %d/%d programs (%d hold, %d inconclusive)", m.Name, i+1, len(ms), d, shard.Len(*n), h, c)
+		}
+		r, err := mutation.Run(ctx, m, opt)
 		stop()
+		if ctx.Err() != nil {
+			break // the mutants finished are printed below
+		}
 		if err != nil {
-			return err
+			return internalError{err}
 		}
 		results = append(results, r)
 		if *asJSON {
@@ -197,15 +209,23 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	sum := mutation.Summarize(results)
+	st := report.Status{ExitCode: report.MutantsExit(sum)}
+	if ctx.Err() != nil {
+		st = interruptedStatus(ctx)
+	}
 	if *asJSON {
-		out := mutantsJSON{Engine: name, Base: cat.Base, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
-			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		out := report.Mutants{Engine: name, Base: cat.Base, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
+			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum, Status: st}
+		if out.Results == nil {
+			out.Results = []mutation.Result{}
+		}
+		if err := encodeIndented(stdout, out); err != nil {
 			return err
 		}
 	} else {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stdout, "\n%s: %d of %d mutants finished (above)", interruptNote(ctx), len(results), len(ms))
+		}
 		fmt.Fprintf(stdout, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors",
 			sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors)
 		if sum.KilledEquivalent > 0 {
@@ -217,16 +237,13 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			fmt.Fprintln(stdout, "(* = could not shrink; -v prints the counterexamples)")
 		}
 	}
-	if sum.Errors > 0 {
+	if st.ExitCode == exitInconclusive {
 		// A hunt that failed (or a kill the base does not confirm) decided
 		// nothing about its mutant: exit 3, not a usage error.
 		return internalError{fmt.Errorf("%d mutant hunts failed", sum.Errors)}
 	}
-	if sum.Survived > 0 || sum.KilledEquivalent > 0 {
-		// A surviving non-equivalent mutant is a finding about the checker.
-		return errViolation
-	}
-	return nil
+	// A surviving non-equivalent mutant is a finding about the checker.
+	return exitErr(st.ExitCode)
 }
 
 // optionalInt is an int flag that knows whether it was given (its help

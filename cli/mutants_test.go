@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-dev/lockstep/internal/mutation"
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 func TestMutantsList(t *testing.T) {
@@ -24,7 +25,7 @@ func TestMutantsList(t *testing.T) {
 // lemma, counterexample and a kill rate of 1.
 func TestMutantsJSON(t *testing.T) {
 	out := runOK(t, "mutants", "-only", "m-drop-null,m-vs-drops-field-guard", "-n", "5", "-shrink-time", "2s", "-json")
-	var got mutantsJSON
+	var got report.Mutants
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -65,7 +66,7 @@ func TestMutantsEngines(t *testing.T) {
 		t.Errorf("lazier's list:\n%s", out)
 	}
 	out = runOK(t, "mutants", "-engine", "lazier#:default", "-only", "resolve-no-alias", "-n", "5", "-shrink-time", "2s", "-json")
-	var got mutantsJSON
+	var got report.Mutants
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

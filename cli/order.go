@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -92,7 +92,7 @@ type orderGenJSON struct {
 	Programs   int              `json:"programs"`
 	Claims     []orderTallyJSON `json:"claims"`
 	Seconds    float64          `json:"seconds"`
-	ExitCode   int              `json:"exit_code"`
+	report.Status
 }
 
 func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
@@ -109,7 +109,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking each counterexample (negative: no shrinking)")
-	asJSON := fs.Bool("json", false, "print JSON")
+	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	var claims []checker.OrderClaim
 	fs.Func("claim", "an inequality of path counts to compare, 'LESS <= MORE' (engine specs; repeatable), instead of P4's: for engines outside P4's chain ('exec:COMMAND <= gse')", func(v string) error {
 		less, more, ok := strings.Cut(v, "<=")
@@ -128,15 +128,18 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return nil
 	})
 	shardSpec := shardFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	machineOpt, err := machine.ParseSemantics(sem)
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	if *workers < 1 {
-		return fmt.Errorf("-workers must be at least 1")
+	for _, err := range []error{atLeast("workers", *workers, 1), kRange("k", *k), atLeast("steps", *steps, 1),
+		positive("timeout", *timeout), atLeast("max-paths", *maxPaths, 1), atLeast("n", *n, 1)} {
+		if err != nil {
+			return err
+		}
 	}
 	opt := checker.OrderOptions{K: *k, Steps: *steps, Semantics: machineOpt, MaxPaths: *maxPaths, Timeout: *timeout}
 	if claims != nil {
@@ -172,7 +175,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	shard, err := checker.ParseShardFlag(*shardSpec)
+	shard, err := shardOf(*shardSpec, *n)
 	if err != nil {
 		return err
 	}
@@ -208,14 +211,35 @@ func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, prog
 			reps[i] = rep
 			mu.Unlock()
 		})
-	if ctx.Err() != nil {
-		return errInterrupted
-	}
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}
+	doc := struct {
+		Programs   int         `json:"programs"`
+		Holds      int         `json:"holds"`
+		Fails      int         `json:"fails"`
+		Undecided  int         `json:"inconclusive"`
+		NotChecked int         `json:"not_checked"` // cut short by an interruption
+		Reports    []orderJSON `json:"reports"`
+		report.Status
+	}{Programs: len(progs), Reports: []orderJSON{}}
 	worst := checker.Holds
-	for _, rep := range reps {
+	for i, rep := range reps {
+		if rep == nil {
+			doc.NotChecked++
+			if !asJSON {
+				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
+			}
+			continue
+		}
+		switch rep.Status() {
+		case checker.Violated:
+			doc.Fails++
+		case checker.Inconclusive:
+			doc.Undecided++
+		default:
+			doc.Holds++
+		}
 		switch st := rep.Status(); {
 		case st == checker.Violated:
 			worst = st
@@ -223,21 +247,24 @@ func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, prog
 			worst = st
 		}
 		if asJSON {
-			if err := json.NewEncoder(stdout).Encode(orderReportJSON(rep)); err != nil {
-				return err
-			}
+			doc.Reports = append(doc.Reports, orderReportJSON(rep))
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: ", rep.Program.File)
 		fmt.Fprint(stdout, rep.Text())
 	}
-	switch worst {
-	case checker.Violated:
-		return errViolation
-	case checker.Inconclusive:
-		return fmt.Errorf("%w: some claims of P4 are undecided", errInconclusive)
+	doc.Status = report.Status{ExitCode: report.Exit("", false, worst == checker.Violated, worst == checker.Inconclusive)}
+	if ctx.Err() != nil {
+		doc.Status = interruptedStatus(ctx)
 	}
-	return nil
+	if asJSON {
+		if err := encodeIndented(stdout, doc); err != nil {
+			return err
+		}
+	} else if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
+	}
+	return exitErr(doc.ExitCode)
 }
 
 // orderGenerated hunts for counterexamples to P4 on the generated stream
@@ -286,9 +313,9 @@ func orderGenerated(ctx context.Context, opt checker.OrderOptions, h checker.Hun
 	case undecided:
 		result = fmt.Errorf("%w: some claims of P4 are undecided", errInconclusive)
 	}
-	sum.ExitCode = exitCode(ctx, result)
+	sum.Status = statusOf(ctx, result)
 	if asJSON {
-		if err := json.NewEncoder(stdout).Encode(sum); err != nil {
+		if err := encodeIndented(stdout, sum); err != nil {
 			return err
 		}
 		return result

@@ -41,8 +41,12 @@ func TestOrderExitCodes(t *testing.T) {
 	out.Reset()
 	code = run([]string{"order", "-k", "-1", "-json", eq}, &out, &errb)
 	assert.Equal(t, exitViolation, code)
-	var j orderJSON
-	require.NoError(t, json.Unmarshal(out.Bytes(), &j))
+	var doc struct {
+		Reports []orderJSON `json:"reports"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
+	require.Len(t, doc.Reports, 1)
+	j := doc.Reports[0]
 	assert.Equal(t, int64(10), j.Counts["gse"].Value)
 	assert.Len(t, j.Claims, 4)
 

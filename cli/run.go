@@ -38,25 +38,44 @@ type runConfig struct {
 	variant      summary.Variant
 	k, steps     int
 	paths, trace bool
-	asJSON       bool
+	asJSON, full bool
 	timeout      time.Duration
+	// variantGiven: -variant was on the command line (for gse, whose
+	// report then names the variant whose common rules it ran).
+	variantGiven bool
 }
+
+// defaultRunTimeout is run's time limit unless -timeout is given: a
+// program whose exploration does not end (a cyclic heap without a step
+// bound, a k too large for the summary engine's formulas) stops with the
+// counts it reached instead of running for hours.
+const defaultRunTimeout = 2 * time.Minute
 
 func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	var c runConfig
 	fs.StringVar(&c.engine, "engine", "gse", "engine, NAME[:VARIANT] (see 'lockstep engines')")
 	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	sem := semanticsFlag(fs)
-	fs.IntVar(&c.k, "k", 2, "k-bound (negative: unbounded)")
-	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (negative: none; paths on cyclic heaps may then never end)")
-	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition")
+	fs.IntVar(&c.k, "k", 2, "k-bound (-1: unbounded)")
+	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (-1: none; paths on cyclic heaps may then never end). Higher than check's 200 and dot's 300: run explores one engine alone, which is cheap per step, while check runs two engines and every lemma at each step, and dot draws one state")
+	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition (with its shared subformulas named, cut at 2000 characters unless -full)")
+	fs.BoolVar(&c.full, "full", false, "with -paths: print every path condition whole, however long")
 	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
-	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths) as JSON")
-	fs.DurationVar(&c.timeout, "timeout", 0, "stop exploring after this long (0: no limit); the counts are then lower bounds")
-	if err := fs.Parse(args); err != nil {
+	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths, each path condition whole) as one JSON document")
+	fs.DurationVar(&c.timeout, "timeout", defaultRunTimeout, "stop exploring after this long and print the counts reached, lower bounds marked as cut (exit 3)")
+	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	var problems []string
+	c.variantGiven = *variant != ""
+	for _, err := range []error{kRange("k", c.k), positive("timeout", c.timeout)} {
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	if c.steps == 0 || c.steps < -1 {
+		problems = append(problems, fmt.Sprintf("-steps must be -1 (no bound) or at least 1, not %d", c.steps))
+	}
 	if fs.NArg() != 1 {
 		problems = append(problems, "exactly one program FILE is required")
 	} else {
@@ -84,9 +103,6 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	} else {
 		c.engine = spec
 	}
-	if c.timeout < 0 {
-		problems = append(problems, "-timeout must not be negative")
-	}
 	if c.trace && c.asJSON {
 		problems = append(problems, "-trace and -json exclude each other")
 	}
@@ -98,24 +114,31 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 
 // runPath is one path's end, for -paths.
 type runPath struct {
-	N             int64  `json:"n"`
-	Outcome       string `json:"outcome"` // value, error, cut, stuck
-	Value         string `json:"value,omitempty"`
-	Steps         int    `json:"steps"`
-	PathCondition string `json:"path_condition"`
+	N       int64  `json:"n"`
+	Outcome string `json:"outcome"` // value, error, cut, stuck
+	Value   string `json:"value,omitempty"`
+	Steps   int    `json:"steps"`
+	// PathCondition is whole, its shared subformulas named (formula.go).
+	PathCondition sharedFormula `json:"path_condition"`
 }
 
 // runReport is everything run prints.
 type runReport struct {
-	File     string           `json:"file"`
-	Engine   string           `json:"engine"`
-	Variant  string           `json:"variant"`
-	Semantic string           `json:"semantics"` // machine.SemanticsNames
-	K        int              `json:"k"`
-	Steps    int              `json:"step_bound"`
-	Complete bool             `json:"complete"`
-	Paths    int64            `json:"paths"`
-	Ends     map[string]int64 `json:"ends"`
+	File   string `json:"file"`
+	Engine string `json:"engine"`
+	// Variant is the engine's variant; an engine without variants (gse)
+	// has none, and CommonRulesOf names the summary variant whose
+	// common-rule options (V9) it ran with when -variant was given.
+	Variant       string           `json:"variant,omitempty"`
+	CommonRulesOf string           `json:"common_rules_of,omitempty"`
+	Semantic      string           `json:"semantics"` // machine.SemanticsNames
+	K             int              `json:"k"`
+	Steps         int              `json:"step_bound"`
+	Complete      bool             `json:"complete"`
+	Paths         int64            `json:"paths"`
+	Ends          map[string]int64 `json:"ends"`
+	// Pruned counts the ends rule Assume pruned: not paths (PRIMITIVES.md §3).
+	Pruned   int64            `json:"pruned"`
 	States   int64            `json:"states"`
 	RuleApps int64            `json:"steps"`
 	Rules    map[string]int64 `json:"rules"`
@@ -128,8 +151,12 @@ type runReport struct {
 	PathEnds []runPath      `json:"path_ends,omitempty"`
 	// Interrupted: a signal stopped the exploration (the counts are lower
 	// bounds); ExitCode is the process's exit status.
-	Interrupted bool `json:"interrupted"`
-	ExitCode    int  `json:"exit_code"`
+	// CutBy is "timeout" when the time limit stopped the exploration
+	// (the counts are lower bounds).
+	CutBy       string `json:"cut_by,omitempty"`
+	Interrupted bool   `json:"interrupted"`
+	Signal      string `json:"signal,omitempty"`
+	ExitCode    int    `json:"exit_code"`
 }
 
 func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
@@ -179,7 +206,7 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	visit := func(s *machine.State, kind machine.EndKind) bool {
 		n := npaths.Add(1)
 		if c.paths {
-			p := runPath{N: n, Outcome: kind.String(), Steps: s.Steps, PathCondition: s.PathCondition().String()}
+			p := runPath{N: n, Outcome: kind.String(), Steps: s.Steps, PathCondition: shareFormula(s.PathCondition())}
 			if kind == machine.EndValue {
 				p.Value = valueString(s)
 			}
@@ -190,7 +217,11 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 				if p.Value != "" {
 					fmt.Fprintf(stdout, " %s", p.Value)
 				}
-				fmt.Fprintf(stdout, " (step %d)  φ = %s\n", p.Steps, p.PathCondition)
+				limit := maxFormulaText
+				if c.full {
+					limit = 0
+				}
+				fmt.Fprintf(stdout, " (step %d)  φ = %s\n", p.Steps, p.PathCondition.Text(limit))
 			}
 		}
 		return true
@@ -208,24 +239,26 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	}
 	stop()
 	interrupted := sigCtx.Err() != nil
-	if err != nil && !interrupted {
+	timedOut := !interrupted && ctx.Err() != nil
+	if err != nil && !interrupted && !timedOut {
 		if smt.Undecided(err) {
 			return fmt.Errorf("%w: %v", errInconclusive, err)
 		}
 		return internalError{err}
 	}
-	if interrupted {
+	if interrupted || timedOut {
 		// The engine may have stopped inside a rule (a canceled solver
 		// query) or between states: either way st holds what finished.
 		st.Complete = false
 	}
 
 	name, variantName := engine.Split(c.engine)
-	if variantName == "" {
-		variantName = c.variant.Name
+	rulesOf := ""
+	if variantName == "" && c.variantGiven {
+		rulesOf = c.variant.Name
 	}
 	rep := runReport{
-		File: c.file, Engine: name, Variant: variantName, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
+		File: c.file, Engine: name, Variant: variantName, CommonRulesOf: rulesOf, Semantic: c.variant.Semantics(), K: c.k, Steps: c.steps,
 		Complete: st.Complete, Paths: st.Paths, States: st.States, RuleApps: st.Steps,
 		Rules: st.Rules, WallSec: st.Wall.Seconds(), Ends: map[string]int64{}, PathEnds: ends,
 		Interrupted: interrupted,
@@ -233,6 +266,7 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	for k := machine.EndValue; k <= machine.EndStuck; k++ {
 		rep.Ends[k.String()] = st.Ends[k]
 	}
+	rep.Pruned = st.Pruned
 	switch {
 	case g != nil:
 		rep.Inits = g.Stats
@@ -247,8 +281,12 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	switch {
 	case interrupted:
 		result = errInterrupted
-	case !st.Complete:
-		fmt.Fprintf(stderr, "lockstep run: stopped after %s (-timeout): the counts are lower bounds\n", c.timeout)
+		st := interruptedStatus(sigCtx)
+		rep.Signal = st.Signal
+	case timedOut:
+		rep.CutBy = "timeout"
+		fmt.Fprintf(stderr, "lockstep run: the exploration was cut by the time limit (-timeout %s); the counts are lower bounds\n", c.timeout)
+		result = exitCodeError{exitInconclusive}
 	}
 	rep.ExitCode = exitCode(sigCtx, result)
 	if c.asJSON {
@@ -260,6 +298,9 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 		return result
 	}
 	printRunReport(stdout, &rep, st.Wall)
+	if timedOut {
+		fmt.Fprintf(stdout, "cut         by the time limit (-timeout %s): the counts are lower bounds\n", c.timeout)
+	}
 	if interrupted {
 		fmt.Fprintf(stdout, "%s: the counts are what finished (lower bounds)\n", interruptNote(sigCtx))
 	}
@@ -278,12 +319,18 @@ func valueString(s *machine.State) string {
 func printRunReport(w io.Writer, r *runReport, wall time.Duration) {
 	fmt.Fprintf(w, "program     %s\n", r.File)
 	eng := r.Engine
-	if r.Engine == "summary" || r.Variant != "published" {
+	switch {
+	case r.Variant != "":
 		eng += " (variant " + r.Variant + ")"
+	case r.CommonRulesOf != "":
+		eng += " (the common rules of variant " + r.CommonRulesOf + ")"
 	}
 	fmt.Fprintf(w, "engine      %s  semantics %s  k=%d  step bound %d\n", eng, r.Semantic, r.K, r.Steps)
 	fmt.Fprintf(w, "paths       %d  (value %d, error %d, cut %d, stuck %d)\n", r.Paths,
 		r.Ends["value"], r.Ends["error"], r.Ends["cut"], r.Ends["stuck"])
+	if r.Pruned > 0 {
+		fmt.Fprintf(w, "pruned      %d  (ends rule Assume pruned: not paths)\n", r.Pruned)
+	}
 	fmt.Fprintf(w, "states      %d\n", r.States)
 	fmt.Fprintf(w, "steps       %d\n", r.RuleApps)
 	if r.Inits != nil {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func runOK(t *testing.T, args ...string) string {
@@ -59,7 +61,7 @@ func TestRunJSONPaths(t *testing.T) {
 		t.Fatalf("got %+v", rep)
 	}
 	for _, p := range rep.PathEnds {
-		if p.PathCondition == "" || (p.Outcome == "value") != (p.Value != "") {
+		if p.PathCondition.Formula == "" || (p.Outcome == "value") != (p.Value != "") {
 			t.Errorf("bad path entry %+v", p)
 		}
 	}
@@ -113,6 +115,9 @@ func TestRunUsageErrors(t *testing.T) {
 		{"run", "-engine", "both", llFile},
 		{"run", "-variant", "no-such-variant", llFile},
 		{"run", "-timeout", "-1s", llFile},
+		{"run", "-timeout", "0", llFile},
+		{"run", "-k", "-7", llFile},
+		{"run", "-steps", "0", llFile},
 		{"run", "-trace", "-json", llFile},
 		{"run", "-k", "x", llFile},
 		{"run", bad},
@@ -128,19 +133,39 @@ func TestRunUsageErrors(t *testing.T) {
 	}
 }
 
-// TestRunTimeout: a run stopped by -timeout says so and is not complete.
+// TestRunTimeout: a run stopped by -timeout prints the counts it reached,
+// marked as cut, with exit 3, whatever the engine (the deadline lands
+// between states for gse, inside a solver query for the others).
 func TestRunTimeout(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"run", "-k", "8", "-steps", "5000", "-timeout", "1ms", "-json", llFile}, &out, &errb)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	for _, eng := range []string{"gse", "summary", "pose", "uber", "lazier"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"run", "-engine", eng, "-k", "8", "-steps", "5000", "-timeout", "1ms", "-json", llFile}, &out, &errb)
+		require.Equal(t, exitInconclusive, code, "%s: %s", eng, errb.String())
+		var rep runReport
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep), eng)
+		// k=8 takes seconds, so 1ms always cuts it.
+		require.False(t, rep.Complete, eng)
+		require.Equal(t, "timeout", rep.CutBy, eng)
+		require.Equal(t, exitInconclusive, rep.ExitCode, eng)
+		require.Contains(t, errb.String(), "lower bounds", eng)
+	}
+}
+
+// TestRunFormulasBounded: path conditions print with their shared
+// subformulas named and no line runs past a few thousand characters
+// (linkedlist.jl at k = 3 printed 956,482 characters on one line at 300
+// steps, and never finished at 1000); -json has each whole.
+func TestRunFormulasBounded(t *testing.T) {
+	out := runOK(t, "run", "-engine", "summary", "-variant", "published", "-k", "3", "-paths", llFile)
+	require.Contains(t, out, "$1")
+	for _, line := range strings.Split(out, "\n") {
+		require.LessOrEqualf(t, len(line), 2*maxFormulaText, "%.200s", line)
 	}
 	var rep runReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
-	// k=8 takes seconds, so 1ms always interrupts it.
-	if rep.Complete || !strings.Contains(errb.String(), "lower bounds") {
-		t.Errorf("complete=%v, stderr %q", rep.Complete, errb.String())
-	}
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "run", "-engine", "summary", "-k", "3", "-paths", "-json", llFile)), &rep))
+	require.NotEmpty(t, rep.PathEnds)
+	require.Equal(t, "published", rep.Variant)
+	var gse runReport
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "run", "-engine", "gse", "-json", llFile)), &gse))
+	require.Empty(t, gse.Variant, "gse has no summary variant")
 }

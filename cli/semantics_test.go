@@ -23,14 +23,19 @@ func TestCheckSemanticsPrograms(t *testing.T) {
 		if code := run(args, &out, &errb); code != exitOK {
 			t.Fatalf("%s: exit %d\n%s\n%s", sem, code, out.String(), errb.String())
 		}
-		dec := json.NewDecoder(strings.NewReader(out.String()))
-		n := 0
-		for dec.More() {
-			var rep map[string]any
-			if err := dec.Decode(&rep); err != nil {
-				t.Fatal(err)
-			}
-			n++
+		var doc struct {
+			Semantics string           `json:"semantics"`
+			Reports   []map[string]any `json:"reports"`
+			ExitCode  int              `json:"exit_code"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		n := len(doc.Reports)
+		if doc.Semantics != sem || doc.ExitCode != exitOK {
+			t.Errorf("%s: JSON semantics %v, exit code %d", sem, doc.Semantics, doc.ExitCode)
+		}
+		for _, rep := range doc.Reports {
 			if rep["semantics"] != sem {
 				t.Errorf("%s: JSON semantics %v", sem, rep["semantics"])
 			}

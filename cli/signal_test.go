@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
 // Signal tests run the built CLI and interrupt it at chosen moments, as a
@@ -207,7 +209,7 @@ func checkOutcome(t *testing.T, c sigCase, o sigOutcome) {
 		require.Contains(t, o.stdout, c.summary, "%s: no summary:\n%s", c.name, all)
 	}
 	if c.json {
-		var sum genSummary
+		var sum report.Generated
 		require.NoError(t, json.Unmarshal([]byte(o.stdout), &sum), o.stdout)
 		require.True(t, sum.Interrupted)
 		require.Equal(t, "SIGTERM", sum.Signal)

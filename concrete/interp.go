@@ -39,10 +39,12 @@ func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options)
 	m := p.Entry
 	env := make([]Value, m.NumSlots)
 	env[javalite.SlotThis] = Value{Obj: 0}
-	if m.ParamT.Kind == javalite.KindBool {
-		env[javalite.SlotParam] = Value{IsBool: true, Bool: true}
-	} else {
-		env[javalite.SlotParam] = Value{Obj: Null}
+	for _, prm := range m.Params {
+		if prm.T.Kind == javalite.KindBool {
+			env[prm.Slot] = Value{IsBool: true, Bool: true}
+		} else {
+			env[prm.Slot] = Value{Obj: Null}
+		}
 	}
 	in.env = env
 	v, st := in.eval(m.Body)
@@ -268,12 +270,16 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if st != stOK {
 			return recv, st
 		}
-		if !in.step(machine.RuleInvokeArg) {
-			return Value{}, stCut
-		}
-		arg, st := in.eval(e.Arg)
-		if st != stOK {
-			return arg, st
+		args := make([]Value, len(e.Args))
+		for i, a := range e.Args {
+			if !in.step(machine.RuleInvokeArg) {
+				return Value{}, stCut
+			}
+			v, st := in.eval(a)
+			if st != stOK {
+				return v, st
+			}
+			args[i] = v
 		}
 		if !in.opt.NullCallProceeds && !recv.IsBool && recv.Obj == Null {
 			// V11, Java: NullPointerException (rule Invoke′).
@@ -290,7 +296,9 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		// on null proceeds with this = null.
 		env := make([]Value, e.Method.NumSlots)
 		env[javalite.SlotThis] = recv
-		env[javalite.SlotParam] = arg
+		for i, prm := range e.Method.Params {
+			env[prm.Slot] = args[i]
+		}
 		return in.scope(env, e.Method.Body)
 	case *javalite.Assign:
 		if !in.step(machine.RuleAssignEval) {

@@ -174,7 +174,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 
 // Invoke is rules Invoke and Invoke′ (V11, Java reading): a call on null
 // throws.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	l, err := single(s, r)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 		s.SetError()
 		return []machine.Succ{{S: s, Rule: machine.RuleInvokeNull}}, nil
 	}
-	return []machine.Succ{machine.EnterMethod(s, r, v, c, k, e.Opt)}, nil // Rule: Invoke
+	return []machine.Succ{machine.EnterMethod(s, r, args, c, k, e.Opt)}, nil // Rule: Invoke
 }
 
 // Value is a concrete result: a boolean, null, or an object. Objects number

@@ -107,6 +107,126 @@ type Info struct {
 	// Mutants is the engine's mutation catalog (internal/mutation), nil if
 	// it has none.
 	Mutants *Mutants
+	// Data says the engine implements the rules on primitive data
+	// (PRIMITIVES.md §3–§4: machine.PathCond, primitive fields). The
+	// checker and the CLI refuse a program with data for an engine without
+	// them, instead of reporting a verdict about rules it does not have.
+	Data bool
+	// Bound says which k-bound a variant of the engine implements (nil:
+	// GSE's, for every variant). The checker compares an engine with GSE
+	// at a finite k only under GSE's bound or one of the engine's own
+	// (AtK).
+	Bound func(variant string) Bound
+	// KBound, if not empty, is the variant part that gives a variant
+	// without GSE's bound GSE's bound ("kbound": "pose:world-exact+kbound"),
+	// with which AtK serves a finite k.
+	KBound string
+}
+
+// ErrNoData is the refusal of a program with data for an engine without
+// the data rules.
+type ErrNoData struct{ Engine string }
+
+func (e ErrNoData) Error() string {
+	return fmt.Sprintf("engine %s has no rules for int and bool data yet (PRIMITIVES.md §4; the tree-benchmark issue teaches them): use summary, uber or gse for a program with data", e.Engine)
+}
+
+// SupportsData reports whether the engine named spec ("NAME[:VARIANT]")
+// implements the data rules; an unknown name reports false.
+func SupportsData(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	info, ok := registry[name]
+	return ok && info.Data
+}
+
+// Bound is the k-bound an engine implements, relative to GSE's (RULES.md
+// §4: a field read at depth d initializes a fresh object only if d+1 ≤ k,
+// and otherwise only null or an alias of an input object existing at the
+// read).
+type Bound uint8
+
+const (
+	// BoundGSE is GSE's k-bound: the engine is exact with GSE at every k
+	// (the summary engine; the kbound variants of POSE-J and uber).
+	BoundGSE Bound = iota
+	// BoundOwn is a k-bound of the engine's own, which diverges from GSE's
+	// at a finite k by design (Kiasan resolves against the objects existing
+	// at resolution time, GSE at read time: ENGINES.md §3.2; uber's U-DEFER
+	// likewise, §6.2). Exactness is a k = −1 claim; a divergence at a
+	// finite k is the checker's lemma KB, reported apart from unsoundness.
+	BoundOwn
+	// BoundNone is no k-bound at all: Config.K is ignored (POSE-J,
+	// ENGINES.md §8.4), so the engine is comparable with GSE at k = −1 only.
+	BoundNone
+)
+
+func (b Bound) String() string {
+	switch b {
+	case BoundGSE:
+		return "gse"
+	case BoundOwn:
+		return "own"
+	case BoundNone:
+		return "none"
+	}
+	return fmt.Sprintf("Bound(%d)", uint8(b))
+}
+
+// PapersK is the k-bound of the papers' examples (seed 000), the default k
+// of an engine with GSE's bound.
+const PapersK = 2
+
+// BoundOf is the k-bound variant implements ("" = Default).
+func (i Info) BoundOf(variant string) Bound {
+	if variant == "" {
+		variant = i.Default
+	}
+	if i.Bound == nil {
+		return BoundGSE
+	}
+	return i.Bound(variant)
+}
+
+// DefaultK is the k-bound a check of variant uses when none is given: the
+// papers' k under GSE's bound, and otherwise −1 (no bound but the step
+// bound), the only k at which the engine is claimed exact.
+func (i Info) DefaultK(variant string) int {
+	if i.BoundOf(variant) == BoundGSE {
+		return PapersK
+	}
+	return -1
+}
+
+// AtK is the engine a comparison with GSE at k-bound k runs for spec,
+// canonical. At k < 0, and for a variant with GSE's bound, it is spec
+// itself. At a finite k an engine named without a variant whose default
+// variant lacks GSE's bound is served by the variant with it (Info.KBound:
+// "pose" at k = 2 is "pose:world-exact+kbound"), so a check at the papers'
+// k compares like with like. A variant named explicitly is kept: one with
+// a bound of its own is compared as it is (a divergence is KB), one with
+// no bound is refused, with an error that says what to use instead.
+func AtK(spec string, k int) (string, error) {
+	c, err := Canonical(spec)
+	if err != nil || k < 0 {
+		return c, err
+	}
+	info, variant, _ := Lookup(spec)
+	b := info.BoundOf(variant)
+	if b == BoundGSE {
+		return c, nil
+	}
+	_, named := Split(spec)
+	if named == "" && info.KBound != "" {
+		return Canonical(info.Name + ":" + variant + "+" + info.KBound)
+	}
+	if b == BoundOwn {
+		return c, nil
+	}
+	use := "-k -1"
+	if info.KBound != "" {
+		use += fmt.Sprintf(", or -engine '%s+%s' for GSE's bound at k = %d", c, info.KBound, k)
+	}
+	return "", fmt.Errorf("%s has no k-bound (it is exact at k = −1 only): use %s", c, use)
 }
 
 // Mutants is an engine's mutation catalog: single-point errors in its

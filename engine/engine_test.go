@@ -57,3 +57,37 @@ func TestRegistry(t *testing.T) {
 	require.Panics(t, func() { engine.Register(engine.Info{Name: "a:b", New: engine.Engines()[0].New}) })
 	require.Panics(t, func() { engine.Register(engine.Info{Name: "nonew"}) })
 }
+
+// TestBounds: every engine declares its k-bound and a default k from it;
+// AtK keeps an engine with GSE's bound, or with its own, and refuses a
+// finite k to one with none.
+func TestBounds(t *testing.T) {
+	for name, want := range map[string]engine.Bound{
+		"summary": engine.BoundGSE, "gse": engine.BoundGSE,
+		"lazier": engine.BoundOwn, "lazier#": engine.BoundOwn, "uber": engine.BoundOwn,
+		"pose": engine.BoundNone,
+	} {
+		info, v, err := engine.Lookup(name)
+		require.NoError(t, err)
+		require.Equal(t, want, info.BoundOf(v), name)
+		if want == engine.BoundGSE {
+			require.Equal(t, engine.PapersK, info.DefaultK(v), name)
+		} else {
+			require.Equal(t, -1, info.DefaultK(v), name)
+		}
+		// At k = −1 every engine is itself.
+		c, err := engine.AtK(name, -1)
+		require.NoError(t, err)
+		want, _ := engine.Canonical(name)
+		require.Equal(t, want, c)
+	}
+	c, err := engine.AtK("summary:fixed", 2)
+	require.NoError(t, err)
+	require.Equal(t, "summary:fixed", c)
+	c, err = engine.AtK("lazier:stamp-kbound", 1)
+	require.NoError(t, err)
+	require.Equal(t, "lazier:stamp-kbound", c)
+	_, err = engine.AtK("pose:jpose-eq", 2)
+	require.ErrorContains(t, err, "pose:jpose-eq has no k-bound")
+	require.ErrorContains(t, err, "-k -1")
+}

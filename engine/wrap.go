@@ -14,7 +14,7 @@ type Overrides struct {
 	FieldAccess func(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error)
 	FieldWrite  func(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error)
 	EqualsRef   func(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error)
-	Invoke      func(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error)
+	Invoke      func(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error)
 	// View replaces the inner View. The wrapped engine then no longer
 	// claims IdentityView (the checker checks the new View: lemma VIEW)
 	// unless IdentityView is set too.
@@ -152,11 +152,11 @@ func (w *wrapped) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.E
 	return w.inner.EqualsRef(s, r0, r1, eq, k)
 }
 
-func (w *wrapped) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (w *wrapped) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	if w.o.Invoke != nil {
-		return w.o.Invoke(s, r, v, c, k)
+		return w.o.Invoke(s, r, args, c, k)
 	}
-	return w.inner.Invoke(s, r, v, c, k)
+	return w.inner.Invoke(s, r, args, c, k)
 }
 
 func (w *wrapped) View(s *machine.State) (*machine.State, error) {

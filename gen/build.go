@@ -8,16 +8,23 @@ import (
 	"github.com/lockstep-dev/lockstep/javalite"
 )
 
-// ty is a generator-side type: tyBool or a class index.
+// ty is a generator-side type: tyBool, tyInt or a class index.
 type ty int
 
-const tyBool ty = -1
+const (
+	tyBool ty = -1
+	tyInt  ty = -3 // -2 is anyType
+)
+
+// isPrim reports whether t is a primitive type (bool or int), not a class.
+func isPrim(t ty) bool { return t == tyBool || t == tyInt }
 
 // builder holds one program under construction. Types are kept as small
 // integers, not javalite.Type, because Check only runs on the finished tree.
 type builder struct {
 	t       *rapid.T
 	cfg     Config
+	data    bool // cfg.Data == DataMixed: every data draw is behind it
 	classes []*classInfo
 	methods []*methodInfo // global call order: calls go forward only
 	locals  int           // locals declared so far in the current method
@@ -35,11 +42,16 @@ type fieldInfo struct {
 }
 
 type methodInfo struct {
-	idx        int // position in builder.methods
-	owner      ty
-	name       string
-	ret, param ty
-	m          *javalite.Method
+	idx    int // position in builder.methods
+	owner  ty
+	name   string
+	ret    ty
+	params []ty // params[0] is x, the guard parameter; without data always exactly x
+	// counted: x is an int bound, never symbolic: callers pass a literal
+	// 0..2, the method's self-call passes (x + 1) under (if (x < n) …),
+	// so integer-guarded recursion terminates on every path.
+	counted bool
+	m       *javalite.Method
 }
 
 // variable is one variable in scope.
@@ -72,6 +84,10 @@ var (
 )
 
 const paramName = "x"
+
+// paramNames are the parameters' names in order: x, the guard parameter,
+// then the extra parameters of programs with data.
+var paramNames = []string{paramName, "i", "j"}
 
 func localName(i int) string {
 	if i < len(localNames) {
@@ -112,19 +128,57 @@ func (b *builder) pick(label string, weights ...int) int {
 }
 
 func (b *builder) typeName(t ty) string {
-	if t == tyBool {
+	switch t {
+	case tyBool:
 		return "bool"
+	case tyInt:
+		return "int"
 	}
 	return b.classes[t].name
 }
 
-// drawType draws bool (0, the simplest) or a class.
+// drawType draws bool (0, the simplest) or a class, and with data int
+// (the last choice, so that shrinking drops it).
 func (b *builder) drawType(label string) ty {
-	return ty(b.intn(label, 0, len(b.classes)) - 1)
+	if !b.data {
+		return ty(b.intn(label, 0, len(b.classes)) - 1)
+	}
+	t := ty(b.intn(label, 0, len(b.classes)+1) - 1)
+	if int(t) == len(b.classes) {
+		return tyInt
+	}
+	return t
+}
+
+// drawPrim draws bool (the simplest) or int.
+func (b *builder) drawPrim(label string) ty {
+	if b.intn(label, 0, 1) == 1 {
+		return tyInt
+	}
+	return tyBool
+}
+
+// drawFieldType draws a field's type. Without data: a class, class 0
+// first. With data, a reference field still by preference (the heap is
+// what the engines differ on), then int (keys, counters), then bool (a
+// colour, a flag); the classes come first so that shrinking drops data.
+func (b *builder) drawFieldType() ty {
+	n := len(b.classes)
+	if !b.data {
+		return ty(b.intn("ftype", 0, n-1))
+	}
+	switch b.pick("fkind", 3, 2, 1) {
+	case 1:
+		return tyInt
+	case 2:
+		return tyBool
+	}
+	return ty(b.intn("ftype", 0, n-1))
 }
 
 func (b *builder) program() *javalite.Program {
 	cfg := b.cfg
+	b.data = cfg.Data == DataMixed
 	n := b.intn("classes", cfg.MinClasses, cfg.MaxClasses)
 	nf := 0
 	for i := range n {
@@ -138,7 +192,7 @@ func (b *builder) program() *javalite.Program {
 		for range b.intn("fields", lo, cfg.MaxFields) {
 			// Class 0 first: for A that is a self-reference, for the other
 			// classes a back reference to the entry class.
-			ci.fields = append(ci.fields, fieldInfo{name: fieldNames[nf], ty: ty(b.intn("ftype", 0, n-1))})
+			ci.fields = append(ci.fields, fieldInfo{name: fieldNames[nf], ty: b.drawFieldType()})
 			nf++
 		}
 	}
@@ -154,9 +208,13 @@ func (b *builder) program() *javalite.Program {
 			// The entry parameter is not input (RULES.md §2: true or null),
 			// so a class-typed one could only be null; a bool one can
 			// guard recursion.
-			mi.param = tyBool
-			if mi.idx > 0 {
-				mi.param = b.drawType("param")
+			if !b.data {
+				mi.params = []ty{tyBool}
+				if mi.idx > 0 {
+					mi.params[0] = b.drawType("param")
+				}
+			} else {
+				b.drawParams(mi)
 			}
 			b.methods = append(b.methods, mi)
 		}
@@ -172,18 +230,44 @@ func (b *builder) program() *javalite.Program {
 	}
 	for _, mi := range b.methods {
 		mi.m = &javalite.Method{
-			Name:      mi.name,
-			Ret:       javalite.TypeName{Name: b.typeName(mi.ret)},
-			ParamType: javalite.TypeName{Name: b.typeName(mi.param)},
-			Param:     paramName,
+			Name: mi.name,
+			Ret:  javalite.TypeName{Name: b.typeName(mi.ret)},
+		}
+		for i, pt := range mi.params {
+			mi.m.Params = append(mi.m.Params, &javalite.Param{Type: javalite.TypeName{Name: b.typeName(pt)}, Name: paramNames[i]})
 		}
 		b.classes[mi.owner].c.Methods = append(b.classes[mi.owner].c.Methods, mi.m)
 	}
 	for _, mi := range b.methods {
 		b.locals = 0
-		c := ctx{m: mi, vars: []variable{{name: "this", ty: mi.owner}, {name: paramName, ty: mi.param}}}
+		c := ctx{m: mi, vars: []variable{{name: "this", ty: mi.owner}}}
+		for i, pt := range mi.params {
+			c.vars = append(c.vars, variable{name: paramNames[i], ty: pt})
+		}
 		mi.m.Body = b.body(c, mi.ret)
 	}
 	prune(p)
 	return p
+}
+
+// drawParams draws the parameters of a method of a program with data:
+// one (x, the common case and the simplest draw), two, none or three.
+// The entry method's parameters are primitive: an entry parameter is not
+// input (0, true or null, PRIMITIVES.md §2), so a class-typed one could
+// only be null. An int x is by chance a counted bound (see
+// methodInfo.counted).
+func (b *builder) drawParams(mi *methodInfo) {
+	n := []int{1, 2, 0, 3}[b.intn("nparams", 0, 3)]
+	for i := range n {
+		var t ty
+		if mi.idx == 0 {
+			t = b.drawPrim("pprim")
+		} else {
+			t = b.drawType("param")
+		}
+		mi.params = append(mi.params, t)
+		if i == 0 && t == tyInt {
+			mi.counted = b.pick("counted", 1, 1) == 1
+		}
+	}
 }

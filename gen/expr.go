@@ -20,9 +20,28 @@ func (b *builder) group(label string, f func() javalite.Expr) javalite.Expr {
 // body generates a method body. The entry body is never a bare leaf: it is
 // where symbolic input is read, so it starts with a chain, a comparison or a
 // composite expression.
+//
+// With data, the entry body may start with (assume e): the papers'
+// drivers state their precondition so (PRIMITIVES.md §1), and a pruned
+// path must be pruned alike by every engine.
 func (b *builder) body(c ctx, ret ty) javalite.Expr {
 	c.top = c.m.idx == 0
+	if b.data && c.top && b.pick("assume", 2, 1) == 1 {
+		a := b.group("a", func() javalite.Expr { return &javalite.Assume{X: b.assumption(c)} })
+		return &javalite.Begin{Exprs: []javalite.Expr{a, b.expr(c, ret, b.cfg.MaxDepth, false)}}
+	}
 	return b.expr(c, ret, b.cfg.MaxDepth, false)
+}
+
+// assumption is the condition of the entry's assume: by preference a
+// comparison of input data, else any bool expression (a call stands for
+// an invariant such as (this @ repOK)).
+func (b *builder) assumption(c ctx) javalite.Expr {
+	c.top = false
+	if b.pick("akind", 2, 1) == 0 {
+		return b.cmp(c, 1)
+	}
+	return b.expr(c, tyBool, 1, false)
 }
 
 // Alternatives of expr, simplest first: drawing 0 gives a leaf. An
@@ -43,6 +62,12 @@ const (
 	altCall
 	altIf
 	altGuard
+	// The alternatives of programs with data come last, so that a lower
+	// draw drops data, and get weight 0 without data, which leaves the
+	// draws of the reference-only stream unchanged.
+	altArith // (e + e), (e - e)
+	altCmp   // (e < e), (e <= e), (e = e) on ints
+	altBST   // (if ((x $ key) < e) … else …)
 	numAlts
 )
 
@@ -59,11 +84,27 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 				w[alt] = weight
 			}
 		}
-		if t == tyBool {
+		switch t {
+		case tyBool:
 			w[altLeaf] = 2
 			w[altEq] = 6 // operands are leaves or chains at depth 0, so always offered
 			composite(altBoolEq, 1)
-		} else {
+			if b.data {
+				if b.pathStarts(c, tyBool) != nil {
+					w[altPath] = 3 // a bool field: a colour, a flag
+				}
+				w[altCmp] = 6 // like altEq, always offered
+			}
+		case tyInt:
+			w[altLeaf] = 3
+			if b.pathStarts(c, tyInt) != nil {
+				w[altPath] = 6
+			}
+			if len(b.writeTargets(c, t)) > 0 {
+				composite(altWrite, 1)
+			}
+			composite(altArith, 3)
+		default:
 			w[altLeaf] = 3
 			if b.pathStarts(c, t) != nil {
 				w[altPath] = 6
@@ -92,6 +133,9 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 		if d > 1 {
 			composite(altScope, 2)
 		}
+		if b.data && (b.pathStarts(c, tyInt) != nil || b.pathStarts(c, tyBool) != nil) {
+			composite(altBST, 3)
+		}
 
 		if top && d > 0 {
 			// The entry body: a composite that reads and writes input,
@@ -102,6 +146,8 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 			w[altBoolEq] = 0
 			w[altVar] *= 2
 			w[altBegin] *= 2
+			w[altCmp] = min(w[altCmp], 1)
+			w[altBST] *= 2
 		}
 		switch b.pick("alt", w[:]...) {
 		case altPath:
@@ -139,6 +185,16 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 			return b.alias(c, t, d, strict)
 		case altScope:
 			return b.scope(c, t, d, strict)
+		case altArith:
+			op := javalite.OpAdd
+			if b.pick("arith", 1, 1) == 1 {
+				op = javalite.OpSub
+			}
+			return &javalite.Binary{Op: op, L: b.operand(c, tyInt, d-1, false), R: b.expr(c, tyInt, d-1, false)}
+		case altCmp:
+			return b.cmp(c, d)
+		case altBST:
+			return b.bst(c, t, d, strict)
 		}
 		return b.leaf(c, t, strict)
 	})
@@ -148,6 +204,14 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 // that class, then null, then (new C); for bool, true, false, then the bool
 // variables.
 func (b *builder) leaf(c ctx, t ty, strict bool) javalite.Expr {
+	if t == tyInt {
+		// A literal first (the simplest), then the int variables.
+		vs := b.varsOf(c, tyInt)
+		if i := b.intn("int", 0, len(vs)); i > 0 {
+			return &javalite.Var{Name: vs[i-1].name}
+		}
+		return &javalite.IntLit{Val: b.literal()}
+	}
 	if t == tyBool {
 		vs := b.varsOf(c, tyBool)
 		i := b.intn("bool", 0, 1+len(vs))
@@ -174,6 +238,55 @@ func (b *builder) leaf(c ctx, t ty, strict bool) javalite.Expr {
 	return &javalite.Lit{Kind: javalite.LitNull}
 }
 
+// literal draws a small integer literal. The draw zigzags (0, 1, -1, 2,
+// -2, …) so that shrinking the draw takes the literal toward 0.
+func (b *builder) literal() int64 {
+	n := int64(b.intn("lit", 0, 8))
+	if n%2 == 1 {
+		return (n + 1) / 2
+	}
+	return -n / 2
+}
+
+// cmp compares two ints: (a < b), (a <= b) or (a = b), the left side by
+// preference a read of an int field (data of the input).
+func (b *builder) cmp(c ctx, d int) javalite.Expr {
+	l := b.operand(c, tyInt, d-1, false)
+	r := b.expr(c, tyInt, d-1, false)
+	switch b.pick("cmp", 2, 1, 1) {
+	case 1:
+		return &javalite.Binary{Op: javalite.OpLe, L: l, R: r}
+	case 2:
+		return &javalite.Equals{L: l, R: r}
+	}
+	return &javalite.Binary{Op: javalite.OpLt, L: l, R: r}
+}
+
+// bst is the binary search tree idiom (if ((x $ key) < e) e1 else e2), or
+// the red-black tree's test of a colour (if (x $ red) e1 else e2): a
+// branch on input data (If (sym)) whose branches by preference go on
+// through the heap.
+func (b *builder) bst(c ctx, t ty, d int, strict bool) javalite.Expr {
+	var cond javalite.Expr
+	ints, bools := b.pathStarts(c, tyInt) != nil, b.pathStarts(c, tyBool) != nil
+	if bools && (!ints || b.pick("flag", 2, 1) == 1) {
+		cond = b.path(c, tyBool)
+	} else {
+		key := b.path(c, tyInt)
+		bound := b.expr(c, tyInt, d-1, false)
+		op := javalite.OpLt
+		if b.pick("bstop", 2, 1) == 1 {
+			op = javalite.OpLe
+		}
+		cond = &javalite.Binary{Op: op, L: key, R: bound}
+	}
+	return &javalite.If{
+		Cond: cond,
+		Then: b.operand(c, t, d-1, strict),
+		Else: b.operand(c, t, d-1, strict),
+	}
+}
+
 func (b *builder) varsOf(c ctx, t ty) []variable {
 	var vs []variable
 	for _, v := range c.vars {
@@ -187,7 +300,7 @@ func (b *builder) varsOf(c ctx, t ty) []variable {
 // reaches reports whether a chain of 1..steps fields leads from class from
 // to class to.
 func (b *builder) reaches(from, to ty, steps int) bool {
-	if steps <= 0 || from == tyBool {
+	if steps <= 0 || isPrim(from) {
 		return false
 	}
 	for _, f := range b.classes[from].fields {
@@ -278,7 +391,7 @@ type target struct {
 func (b *builder) writeTargets(c ctx, t ty) []target {
 	var ts []target
 	for _, v := range c.vars {
-		if v.ty == tyBool {
+		if isPrim(v.ty) {
 			continue
 		}
 		for _, f := range b.classes[v.ty].fields {
@@ -308,8 +421,16 @@ func (b *builder) write(c ctx, ts []target, d int) javalite.Expr {
 	}
 	tg := ts[b.intn("target", 0, len(ts)-1)]
 	var v javalite.Expr
-	if b.pick("wval", 3, 1) == 1 {
+	if !isPrim(tg.f.ty) && b.pick("wval", 3, 1) == 1 {
 		v = &javalite.New{ClassName: b.classes[tg.f.ty].name}
+	} else if tg.f.ty == tyInt && b.pick("wcount", 1, 1) == 1 {
+		// The update of a counter or a size: (x $ n := ((x $ n) ± c)).
+		op := javalite.OpAdd
+		if b.pick("wop", 2, 1) == 1 {
+			op = javalite.OpSub
+		}
+		read := &javalite.FieldAccess{X: &javalite.Var{Name: tg.v.name}, FieldName: tg.f.name}
+		v = &javalite.Binary{Op: op, L: read, R: b.expr(c, tyInt, d-1, false)}
 	} else {
 		v = b.expr(c, tg.f.ty, d-1, false)
 	}
@@ -336,10 +457,7 @@ func (b *builder) assign(c ctx, vs []variable, d int) javalite.Expr {
 // varDecl declares a fresh local, a class first (to alias through it), then
 // bool, initialized by an expression of its type (by preference a chain).
 func (b *builder) varDecl(c ctx, d int, body func(ctx) javalite.Expr) javalite.Expr {
-	vt := ty(b.intn("vtype", 0, len(b.classes)))
-	if int(vt) == len(b.classes) {
-		vt = tyBool
-	}
+	vt := b.varType()
 	name := localName(b.locals)
 	b.locals++
 	var init javalite.Expr
@@ -353,6 +471,22 @@ func (b *builder) varDecl(c ctx, d int, body func(ctx) javalite.Expr) javalite.E
 		Name:     name,
 		Init:     init,
 		Body:     body(c.with(variable{name: name, ty: vt, local: true})),
+	}
+}
+
+// varType draws a local's type: a class, then bool, then (with data) int.
+func (b *builder) varType() ty {
+	hi := len(b.classes)
+	if b.data {
+		hi++
+	}
+	switch vt := b.intn("vtype", 0, hi); vt {
+	case len(b.classes):
+		return tyBool
+	case len(b.classes) + 1:
+		return tyInt
+	default:
+		return ty(vt)
 	}
 }
 
@@ -379,25 +513,48 @@ func (b *builder) call(c ctx, ms []*methodInfo, d int) javalite.Expr {
 
 func (b *builder) callOf(c ctx, m *methodInfo, d int) javalite.Expr {
 	recv := b.operand(c, m.owner, d-1, true)
-	var arg javalite.Expr
-	if m == c.m {
-		// Rule of the guard: a self-call passes false, so the callee
-		// cannot pass its own guard.
-		arg = &javalite.Lit{Kind: javalite.LitFalse}
-	} else {
-		arg = b.expr(c, m.param, d-1, false)
+	call := &javalite.Call{Recv: recv, MethodName: m.name}
+	for i, pt := range m.params {
+		var arg javalite.Expr
+		switch {
+		case i == 0 && m == c.m && pt == tyBool:
+			// Rule of the guard: a self-call passes false, so the callee
+			// cannot pass its own guard.
+			arg = &javalite.Lit{Kind: javalite.LitFalse}
+		case i == 0 && m == c.m:
+			// A counted bound: the self-call passes (x + 1) under
+			// (if (x < n) …), so x reaches n and the recursion stops.
+			arg = &javalite.Binary{Op: javalite.OpAdd, L: &javalite.Var{Name: paramName}, R: &javalite.IntLit{Val: 1}}
+		case i == 0 && m.counted:
+			arg = &javalite.IntLit{Val: int64(b.intn("count", 0, 2))}
+		default:
+			arg = b.expr(c, pt, d-1, false)
+		}
+		call.Args = append(call.Args, arg)
 	}
-	return &javalite.Call{Recv: recv, MethodName: m.name, Arg: arg}
+	return call
 }
 
-// guardable: the current method has a bool parameter and is not already
-// inside a guard.
-func (b *builder) guardable(c ctx) bool { return c.m.param == tyBool && !c.selfOK }
+// guardable: the current method's first parameter is bool or a counted
+// int, and it is not already inside a guard.
+func (b *builder) guardable(c ctx) bool {
+	if c.selfOK || len(c.m.params) == 0 {
+		return false
+	}
+	return c.m.params[0] == tyBool || c.m.counted
+}
 
 // guard is (if x R else E) where R may call the current method recursively
 // (with false) and E may not. The recursive call usually comes first in R:
 // a structural recursion on a field of this.
 func (b *builder) guard(c ctx, t ty, d int, strict bool) javalite.Expr {
+	var cond javalite.Expr = &javalite.Var{Name: paramName}
+	if c.m.params[0] == tyInt {
+		// The integer guard (if (x < n) R else E): x is a counted bound,
+		// never symbolic, and R's self-call passes (x + 1).
+		n := int64(b.intn("bound", 1, 2))
+		cond = &javalite.Binary{Op: javalite.OpLt, L: cond, R: &javalite.IntLit{Val: n}}
+	}
 	in := c
 	in.selfOK = true
 	var then javalite.Expr
@@ -407,7 +564,7 @@ func (b *builder) guard(c ctx, t ty, d int, strict bool) javalite.Expr {
 		then = b.recursion(in, t, d-1, strict)
 	}
 	return &javalite.If{
-		Cond: &javalite.Var{Name: paramName},
+		Cond: cond,
 		Then: then,
 		Else: b.expr(c, t, d-1, strict),
 	}
@@ -421,6 +578,8 @@ func (b *builder) recursion(c ctx, t ty, d int, strict bool) javalite.Expr {
 	switch {
 	case c.m.ret == t:
 		return call
+	case t == tyBool && c.m.ret == tyInt:
+		return b.compareInt(c, call, d-1)
 	case t == tyBool && c.m.ret != tyBool:
 		var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
 		if b.pick("recr", 1, 1) == 1 {
@@ -459,7 +618,7 @@ func (b *builder) alias(c ctx, t ty, d int, strict bool) javalite.Expr {
 	fs := b.classes[vt].fields
 	f := fs[b.intn("afield", 0, len(fs)-1)]
 	var val javalite.Expr
-	if b.pick("aval", 1, 1) == 1 {
+	if !isPrim(f.ty) && b.pick("aval", 1, 1) == 1 {
 		val = &javalite.New{ClassName: b.classes[f.ty].name}
 	} else {
 		val = b.expr(in, f.ty, d-2, false)
@@ -494,10 +653,7 @@ func (b *builder) scope(c ctx, t ty, d int, strict bool) javalite.Expr {
 	if t != tyBool && b.pick("stype", 1, 2) == 1 {
 		vt = t
 	} else {
-		vt = ty(b.intn("vtype", 0, len(b.classes)))
-		if int(vt) == len(b.classes) {
-			vt = tyBool
-		}
+		vt = b.varType()
 	}
 	y := variable{name: localName(b.locals), ty: vt, local: true}
 	b.locals++
@@ -526,6 +682,8 @@ func (b *builder) scope(c ctx, t ty, d int, strict bool) javalite.Expr {
 	switch {
 	case t == vt:
 		final = read
+	case t == tyBool && vt == tyInt:
+		final = b.compareInt(outer, read, d-2)
 	case t == tyBool:
 		var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
 		if b.pick("sr", 1, 1) == 1 {
@@ -553,6 +711,9 @@ func (b *builder) readBack(c ctx, vt ty, f fieldInfo, t ty, d int) javalite.Expr
 	read := &javalite.FieldAccess{X: b.path(c, vt), FieldName: f.name}
 	if t == f.ty {
 		return read
+	}
+	if f.ty == tyInt {
+		return b.compareInt(c, read, d)
 	}
 	var r javalite.Expr = &javalite.Lit{Kind: javalite.LitNull}
 	if b.pick("rbr", 1, 2) == 1 {
@@ -638,4 +799,13 @@ func (b *builder) fieldType(c ctx, e *javalite.FieldWrite) ty {
 		}
 	}
 	panic("gen: write target not in scope")
+}
+
+// compareInt makes a bool of the int expression l: (l < e) or (l = e).
+func (b *builder) compareInt(c ctx, l javalite.Expr, d int) javalite.Expr {
+	r := b.expr(c, tyInt, d, false)
+	if b.pick("cmpi", 1, 1) == 1 {
+		return &javalite.Equals{L: l, R: r}
+	}
+	return &javalite.Binary{Op: javalite.OpLt, L: l, R: r}
 }

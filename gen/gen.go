@@ -1,10 +1,11 @@
 // Package gen generates small, well-typed Javalite programs that stress
-// aliasing, for property tests of the two engines (and of the front end).
+// aliasing and data, for property tests of the engines (and of the front
+// end).
 //
 // # Design
 //
 // Generation is type-directed: every expression is drawn for a wanted type
-// (bool or a class) in a scope of typed variables, and only alternatives that
+// (bool, int or a class) in a scope of typed variables, and only alternatives that
 // can produce that type are offered, so every generated program passes
 // javalite.Check by construction (tests assert it over many programs).
 // Receivers of field accesses and calls must have a class type, never the
@@ -22,19 +23,34 @@
 // chains, reference comparisons (often with null), and (new C) objects
 // written into input fields.
 //
-// Termination: Javalite has no loops and no integers, so recursion needs a
-// guard. Calls go only to methods later in a global order (a DAG), except a
-// method with a bool parameter x may call itself inside the then-branch of
-// (if x … else …), always with the argument false. Parameters are never
-// assigned, so a self-call with false cannot recurse again, and every
-// generated program terminates on every path (the engines' step bound is a
-// safety net, not the normal way a path ends).
+// Data (PRIMITIVES.md §6, Config.Data): by default programs mix the
+// reference idioms with int and bool fields, integer literals, arithmetic
+// and comparisons, the BST idiom (if ((x $ key) < k) … else …), a bool
+// field tested by if, counter updates (x $ n := ((x $ n) + c)), several
+// parameters, and (assume e) at the entry. Every data alternative is drawn
+// after the reference alternatives and has weight 0 without data, so
+// DataNone makes exactly the draws of the generator before data: the same
+// program for the same seed (pinned by testdata/nodata_seed1.golden).
+//
+// Termination: Javalite has no loops, so recursion needs a guard. Calls go
+// only to methods later in a global order (a DAG), except a method may call
+// itself inside the then-branch of a guard on its first parameter x: on a
+// bool x, (if x … else …) with the argument false; on an int x that is a
+// counted bound, (if (x < n) … else …) with the argument (x + 1), n a
+// literal 1 or 2. A counted x is never symbolic: every other call passes a
+// literal 0..2 and an entry parameter is 0. Parameters are never assigned,
+// so every generated program terminates on every path (the engines' step
+// bound is a safety net, not the normal way a path ends). Recursion on
+// symbolic data (the BST's descent while key < k) is not generated: its
+// paths end only at the step bound.
 //
 // Shrinking: rapid shrinks draws toward zero and deletes groups of draws.
 // Every choice is laid out so that zero is the simplest option (a variable,
 // null, true; the first class; the shortest chain; one statement), counts
-// are drawn from their minimum up, and each expression is one draw group,
-// so a failing program shrinks to a few printed lines (measured in
+// are drawn from their minimum up, integer literals zigzag from 0 (0, 1,
+// -1, 2, …) so they shrink toward 0, data alternatives come after the
+// reference ones so that lower draws drop data, and each expression is one
+// draw group, so a failing program shrinks to a few printed lines (measured in
 // docs/TESTING.md, "gen: shrinking").
 package gen
 
@@ -59,6 +75,49 @@ type Config struct {
 	MaxDepth               int // nesting depth of composite expressions in a body
 	MaxBegin               int // expressions in a (begin …), at least 2 when begins are allowed
 	MaxPath                int // fields in one read chain ((x $ f) $ g), at least 1
+	// Data selects whether programs have primitive data (int and bool
+	// fields, arithmetic, comparisons, several parameters, assume). The
+	// zero value is DataNone, the reference-only stream of the generator
+	// before data existed, draw for draw, so every seed-indexed result
+	// recorded before data replays and every engine (lazier, lazier#,
+	// pose have no data rules yet) can run the default stream; DataMixed
+	// is the stream with data (the CLI's -data mixed).
+	Data DataMode
+}
+
+// DataMode is the switch between programs with data and the
+// reference-only stream (PRIMITIVES.md §6, the CLI's -data flag).
+type DataMode int
+
+const (
+	// DataNone generates exactly the programs of the generator before
+	// data: the same draws, hence the same program for the same seed.
+	DataNone DataMode = iota
+	// DataMixed mixes int and bool fields, arithmetic, comparisons, the
+	// BST idiom, integer-guarded recursion, several parameters and an
+	// assume at the entry with the reference idioms.
+	DataMixed
+)
+
+func (d DataMode) String() string {
+	switch d {
+	case DataMixed:
+		return "mixed"
+	case DataNone:
+		return "none"
+	}
+	return fmt.Sprintf("DataMode(%d)", int(d))
+}
+
+// ParseDataMode reads the CLI's spelling of a DataMode: "none" or "mixed".
+func ParseDataMode(s string) (DataMode, error) {
+	switch s {
+	case "mixed":
+		return DataMixed, nil
+	case "none":
+		return DataNone, nil
+	}
+	return 0, fmt.Errorf("unknown -data %q (want none or mixed)", s)
 }
 
 // Limits of Config; they keep names short and the search small.
@@ -79,6 +138,18 @@ var Default = Config{
 	MaxDepth:       3,
 	MaxBegin:       3,
 	MaxPath:        2,
+}
+
+// NoData is Default without data: the reference-only stream of the
+// generator before data existed (Default's programs, seed for seed, as
+// they were), for the engines that do not run data and for results
+// recorded before data.
+var NoData = Default.WithData(DataNone)
+
+// WithData returns c with its Data switch set to d.
+func (c Config) WithData(d DataMode) Config {
+	c.Data = d
+	return c
 }
 
 // Validate reports the first out-of-range value of c.
@@ -102,6 +173,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gen: MaxBegin %d is negative", c.MaxBegin)
 	case c.MaxPath < 1:
 		return fmt.Errorf("gen: MaxPath %d, want at least 1", c.MaxPath)
+	case c.Data != DataMixed && c.Data != DataNone:
+		return fmt.Errorf("gen: Data %v, want DataMixed or DataNone", c.Data)
 	}
 	return nil
 }
@@ -117,6 +190,9 @@ func (c Config) clamp() Config {
 	c.MaxDepth = max(c.MaxDepth, 0)
 	c.MaxBegin = max(c.MaxBegin, 0)
 	c.MaxPath = max(c.MaxPath, 1)
+	if c.Data != DataNone {
+		c.Data = DataMixed
+	}
 	return c
 }
 

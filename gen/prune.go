@@ -28,7 +28,9 @@ func prune(p *javalite.Program) {
 		m := work[len(work)-1]
 		work = work[:len(work)-1]
 		usedClass[m.Ret.Name] = true
-		usedClass[m.ParamType.Name] = true
+		for _, prm := range m.Params {
+			usedClass[prm.Type.Name] = true
+		}
 		walk(m.Body, func(e javalite.Expr) {
 			switch e := e.(type) {
 			case *javalite.Call:
@@ -70,7 +72,7 @@ func prune(p *javalite.Program) {
 		for name := range usedClass {
 			cl := byClass[name]
 			if cl == nil {
-				continue // bool
+				continue // bool or int
 			}
 			for _, f := range cl.Fields {
 				if !usedClass[f.Type.Name] {
@@ -122,7 +124,11 @@ func subexprs(e javalite.Expr) []javalite.Expr {
 	case *javalite.VarDecl:
 		return []javalite.Expr{e.Init, e.Body}
 	case *javalite.Call:
-		return []javalite.Expr{e.Recv, e.Arg}
+		return append([]javalite.Expr{e.Recv}, e.Args...)
+	case *javalite.Binary:
+		return []javalite.Expr{e.L, e.R}
+	case *javalite.Assume:
+		return []javalite.Expr{e.X}
 	case *javalite.Assign:
 		return []javalite.Expr{e.Value}
 	case *javalite.Begin:

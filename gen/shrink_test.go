@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -91,6 +92,17 @@ func withRapidFlags(t *testing.T, set map[string]string, f func()) {
 // program rapid reports as the minimal failing case (nil when no failure
 // was found within rapid's checks).
 func shrinkOnce(t *testing.T, seed uint64) *javalite.Program {
+	return shrinkWith(t, seed, hasSyntheticBug)
+}
+
+// shrinkWith runs rapid from seed on the property "not bug(p)" over
+// Program() and returns the shrunk failing program (nil if none failed).
+func shrinkWith(t *testing.T, seed uint64, bug func(*javalite.Program) bool) *javalite.Program {
+	return shrinkWithCfg(t, seed, bug, Default)
+}
+
+// shrinkWithCfg is shrinkWith on the stream of cfg.
+func shrinkWithCfg(t *testing.T, seed uint64, bug func(*javalite.Program) bool, cfg Config) *javalite.Program {
 	var last *javalite.Program
 	tb := &quietTB{name: fmt.Sprintf("TestShrinkSynthetic_seed%d", seed)}
 	withRapidFlags(t, map[string]string{
@@ -99,8 +111,8 @@ func shrinkOnce(t *testing.T, seed uint64) *javalite.Program {
 		"rapid.shrinktime": "5s",
 	}, func() {
 		rapid.Check(tb, func(rt *rapid.T) {
-			p := Program().Draw(rt, "program")
-			if hasSyntheticBug(p) {
+			p := ProgramWith(cfg).Draw(rt, "program")
+			if bug(p) {
 				// rapid replays the minimal case last, so the last
 				// failing program is the shrunk one.
 				last = p
@@ -160,5 +172,95 @@ func TestShrinkSynthetic(t *testing.T) {
 		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// hasData reports whether p has any data: a primitive field, an int
+// parameter or local, an integer literal, arithmetic, a comparison of
+// ints, or an assume.
+func hasData(p *javalite.Program) bool {
+	data := false
+	for _, cl := range p.Classes {
+		if len(cl.PrimFields) > 0 {
+			data = true
+		}
+		for _, m := range cl.Methods {
+			for _, prm := range m.Params {
+				if prm.T.Kind == javalite.KindInt {
+					data = true
+				}
+			}
+			walk(m.Body, func(e javalite.Expr) {
+				switch e := e.(type) {
+				case *javalite.IntLit, *javalite.Binary, *javalite.Assume:
+					data = true
+				case *javalite.VarDecl:
+					if e.DeclType.IsInt() {
+						data = true
+					}
+				}
+			})
+		}
+	}
+	return data
+}
+
+// TestShrinkData: shrinking takes literals toward 0 and drops data. A
+// failure that needs a literal ≥ 3 shrinks to the literal 3 (the zigzag
+// draw 0, 1, -1, 2, -2, 3 puts it after every smaller magnitude); one that
+// needs a comparison of two references shrinks to a program without data.
+func TestShrinkData(t *testing.T) {
+	bigLiteral := func(p *javalite.Program) bool {
+		found := false
+		for _, cl := range p.Classes {
+			for _, m := range cl.Methods {
+				walk(m.Body, func(e javalite.Expr) {
+					if l, ok := e.(*javalite.IntLit); ok && l.Val >= 3 {
+						found = true
+					}
+				})
+			}
+		}
+		return found
+	}
+	refEq := func(p *javalite.Program) bool {
+		found := false
+		for _, cl := range p.Classes {
+			for _, m := range cl.Methods {
+				walk(m.Body, func(e javalite.Expr) {
+					if eq, ok := e.(*javalite.Equals); ok && eq.Refs && !isNull(eq.L) && !isNull(eq.R) {
+						found = true
+					}
+				})
+			}
+		}
+		return found
+	}
+	for i := range 3 {
+		seed := uint64(2000 + i)
+		p := shrinkWithCfg(t, seed, bigLiteral, Default.WithData(DataMixed))
+		require.NotNil(t, p, "seed %d: no program with a literal ≥ 3", seed)
+		src := javalite.Print(p)
+		require.Contains(t, src, " 3", "seed %d: the literal did not shrink to 3:\n%s", seed, src)
+		require.NotContains(t, src, " 4", "seed %d: the literal did not shrink to 3:\n%s", seed, src)
+		require.LessOrEqual(t, Lines(p), 8, "seed %d:\n%s", seed, src)
+
+		p = shrinkWithCfg(t, seed, refEq, Default.WithData(DataMixed))
+		require.NotNil(t, p, "seed %d: no program comparing two references", seed)
+		require.False(t, hasData(p), "seed %d: data left after shrinking:\n%s", seed, javalite.Print(p))
+		if i == 0 {
+			t.Logf("seed %d shrinks to:\n%s", seed, javalite.Print(p))
+		}
+	}
+	// hasData itself sees data.
+	var withData int
+	for _, p := range Programs(5, 50, Default.WithData(DataMixed)) {
+		if hasData(p) {
+			withData++
+		}
+	}
+	require.Greater(t, withData, 25)
+	for _, p := range Programs(5, 50, NoData) {
+		require.False(t, hasData(p), javalite.Print(p))
 	}
 }

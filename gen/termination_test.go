@@ -12,14 +12,32 @@ import (
 // terminationViolation checks the structural reason why generated programs
 // terminate (see the package comment): calls go forward in declaration
 // order, a method calls itself only with false inside (if x …) on its bool
-// parameter, and parameters are never assigned. It describes the first
-// violation, or returns "".
+// parameter x, or with (x + 1) inside (if (x < n) …) on its int parameter
+// x, every other call of a method that recurses so passes a literal ≥ 0
+// for x (x is a counted bound, never symbolic), and parameters are never
+// assigned. It describes the first violation, or returns "".
 func terminationViolation(p *javalite.Program) (violation string) {
 	order := map[*javalite.Method]int{}
 	for _, cl := range p.Classes {
 		for _, m := range cl.Methods {
 			order[m] = len(order)
 		}
+	}
+	// counted: the methods whose int x guards a recursion.
+	counted := map[*javalite.Method]bool{}
+	for _, cl := range p.Classes {
+		for _, m := range cl.Methods {
+			walk(m.Body, func(e javalite.Expr) {
+				if c, ok := e.(*javalite.Call); ok && c.Method == m && len(m.Params) > 0 && m.Params[0].T.Kind == javalite.KindInt {
+					counted[m] = true
+				}
+			})
+		}
+	}
+	isParam := func(m *javalite.Method, slot int) bool { return slot >= 1 && slot <= len(m.Params) }
+	isX := func(m *javalite.Method, e javalite.Expr) bool {
+		v, ok := e.(*javalite.Var)
+		return ok && len(m.Params) > 0 && v.Slot == m.Params[0].Slot
 	}
 	var visit func(m *javalite.Method, e javalite.Expr, guarded bool)
 	fail := func(m *javalite.Method, e javalite.Expr, why string) {
@@ -35,21 +53,44 @@ func terminationViolation(p *javalite.Program) (violation string) {
 				if !guarded {
 					fail(m, e, "unguarded recursive call")
 				}
-				if l, ok := e.Arg.(*javalite.Lit); !ok || l.Kind != javalite.LitFalse {
-					fail(m, e, "recursive call with an argument other than false")
+				switch {
+				case len(e.Args) == 0:
+					fail(m, e, "recursive call without a guard parameter")
+				case m.Params[0].T.Kind == javalite.KindBool:
+					if l, ok := e.Args[0].(*javalite.Lit); !ok || l.Kind != javalite.LitFalse {
+						fail(m, e, "recursive call with an argument other than false")
+					}
+				default:
+					bin, ok := e.Args[0].(*javalite.Binary)
+					if !ok || bin.Op != javalite.OpAdd || !isX(m, bin.L) {
+						fail(m, e, "recursive call with an argument other than (x + 1)")
+					} else if l, ok := bin.R.(*javalite.IntLit); !ok || l.Val != 1 {
+						fail(m, e, "recursive call with an argument other than (x + 1)")
+					}
 				}
 			case order[e.Method] <= order[m]:
 				fail(m, e, "call backwards in declaration order")
+			case counted[e.Method]:
+				if l, ok := e.Args[0].(*javalite.IntLit); !ok || l.Val < 0 {
+					fail(m, e, "call of a counted method with a bound that is not a literal ≥ 0")
+				}
 			}
 			visit(m, e.Recv, guarded)
-			visit(m, e.Arg, guarded)
+			for _, a := range e.Args {
+				visit(m, a, guarded)
+			}
 			return
 		case *javalite.Assign:
-			if e.Slot == javalite.SlotParam {
-				fail(m, e, "assignment to the parameter")
+			if isParam(m, e.Slot) {
+				fail(m, e, "assignment to a parameter")
 			}
 		case *javalite.If:
-			if v, ok := e.Cond.(*javalite.Var); ok && v.Slot == javalite.SlotParam && m.ParamT.Kind == javalite.KindBool {
+			guard := isX(m, e.Cond) && m.Params[0].T.Kind == javalite.KindBool
+			if bin, ok := e.Cond.(*javalite.Binary); ok && bin.Op == javalite.OpLt && isX(m, bin.L) {
+				_, lit := bin.R.(*javalite.IntLit)
+				guard = lit
+			}
+			if guard {
 				visit(m, e.Then, true)
 				visit(m, e.Else, guarded)
 				return
@@ -68,9 +109,11 @@ func terminationViolation(p *javalite.Program) (violation string) {
 }
 
 func TestTerminationStructure(t *testing.T) {
-	for _, p := range Programs(3, 500, Default) {
-		if v := terminationViolation(p); v != "" {
-			t.Fatalf("%s\n%s", v, javalite.Print(p))
+	for _, cfg := range []Config{Default, NoData} {
+		for _, p := range Programs(3, 500, cfg) {
+			if v := terminationViolation(p); v != "" {
+				t.Fatalf("%s\n%s", v, javalite.Print(p))
+			}
 		}
 	}
 	// The check itself must catch each kind of violation.
@@ -79,6 +122,9 @@ func TestTerminationStructure(t *testing.T) {
 		"true arg":  "(((class A ([A f]) ((bool main [bool x] (if x ((this $ f) @ main true) else false))))) (A main))",
 		"backwards": "(((class A () ((bool main [bool x] (this @ m1 x)) (bool m1 [bool x] (this @ main x))))) (A main))",
 		"assign":    "(((class A () ((bool main [bool x] (begin (x := true) (if x (this @ main false) else x)))))) (A main))",
+		"x - 1":     "(((class A ([A f]) ((bool main [int x] (if (x < 2) ((this $ f) @ main (x - 1)) else false))))) (A main))",
+		"symbolic":  "(((class A ([A f] [int k]) ((bool main [int x] ((this $ f) @ m1 (this $ k))) (bool m1 [int x] (if (x < 2) ((this $ f) @ m1 (x + 1)) else false))))) (A main))",
+		"no guard":  "(((class A ([A f]) ((bool main [int x] (if (0 < x) ((this $ f) @ main (x + 1)) else false))))) (A main))",
 	}
 	for name, src := range bad {
 		p, err := javalite.ParseAndCheck(name, []byte(src))
@@ -89,13 +135,17 @@ func TestTerminationStructure(t *testing.T) {
 			t.Errorf("%s: no violation found in %s", name, src)
 		}
 	}
-	good := "(((class A ([A f]) ((bool main [bool x] (if x ((this $ f) @ main false) else x))))) (A main))"
-	p, err := javalite.ParseAndCheck("good", []byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := terminationViolation(p); v != "" {
-		t.Errorf("guarded recursion rejected: %s", v)
+	for _, good := range []string{
+		"(((class A ([A f]) ((bool main [bool x] (if x ((this $ f) @ main false) else x))))) (A main))",
+		"(((class A ([A f] [int k]) ((bool main [int x] ((this $ f) @ m1 2 3)) (bool m1 [int x] [int i] (if (x < 2) ((this $ f) @ m1 (x + 1) (this $ k)) else false))))) (A main))",
+	} {
+		p, err := javalite.ParseAndCheck("good", []byte(good))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := terminationViolation(p); v != "" {
+			t.Errorf("guarded recursion rejected: %s", v)
+		}
 	}
 }
 

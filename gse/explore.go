@@ -68,6 +68,12 @@ func Explore(ctx context.Context, init *machine.State, e *Engine, bound int, vis
 // any is explored).
 func ExploreWith[T any](ctx context.Context, init *machine.State, e *Engine, bound int, start T,
 	next func(parent T, i int, succ machine.Succ) T, visit func(end *machine.State, carried T, kind machine.EndKind) bool) (machine.Stats, error) {
+	if machine.UsesData(init.Prog) {
+		// If (sym) branches without initializing anything, which the
+		// undo log below does not record: a program with data is
+		// explored by cloning, with the same rules, order and counts.
+		return machine.ExploreWith(ctx, init, e, bound, start, next, visit)
+	}
 	begin := time.Now()
 	x := &inPlace{e: e, atoms: map[uint64]*smt.Formula{}}
 	st := machine.Stats{States: 1}
@@ -289,8 +295,8 @@ func (x *inPlace) atom(r0, r1 machine.Ref, eq bool) *smt.Formula {
 }
 
 // Invoke implements rules Invoke and Invoke′ (Engine.Invoke) in place.
-func (x *inPlace) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	rule, err := x.e.invoke(s, r, v, c, k)
+func (x *inPlace) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	rule, err := x.e.invoke(s, r, args, c, k)
 	if err != nil {
 		return nil, err
 	}

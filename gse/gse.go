@@ -4,8 +4,16 @@
 // Every guarded value set in a GSE state is a singleton {(true l)}: a GSE
 // state is one concrete heap shape, and aliasing is decided by branching in
 // the initialization machine →I (null, new, one alias per candidate). The
-// path condition only records reference comparisons, and it is always
-// satisfiable by construction, so GSE never asks the solver anything.
+// reference part of the path condition only records comparisons, and it is
+// always satisfiable by construction, so GSE asks the solver nothing about
+// references.
+//
+// Data (PRIMITIVES.md §4): a primitive field holds a term from the start
+// (the initial-value symbol of an input location, a default of a new one),
+// so reading it initializes nothing and a write replaces the term. The one
+// question GSE asks is the data part of its path condition at If (sym) and
+// Assume: only that part is ever in question, because the heap shape fixes
+// every reference fact. It asks it of Engine.Solver.
 package gse
 
 import (
@@ -25,6 +33,10 @@ type Engine struct {
 	Opt machine.Options
 	// Stats counts initializations by choice; may be nil.
 	Stats *InitStats
+	// Solver decides the data part of the path condition for If (sym) and
+	// Assume. Programs without data never use it; when it is nil and a
+	// program with data needs it, the engine makes one for itself.
+	Solver *smt.Solver
 }
 
 // InitStats counts the branches the initialization machine took.
@@ -41,7 +53,32 @@ func (e *Engine) Options() machine.Options { return e.Opt }
 // Name implements machine.Engine.
 func (e *Engine) Name() string { return "gse" }
 
-var _ machine.Engine = (*Engine)(nil)
+var (
+	_ machine.Engine   = (*Engine)(nil)
+	_ machine.PathCond = (*Engine)(nil)
+)
+
+// Feasible implements machine.PathCond: S(φ ∧ t), of which only the data
+// facts and t can be in question.
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	if e.Solver == nil {
+		sv, err := smt.NewSolver()
+		if err != nil {
+			return false, err
+		}
+		e.Solver = sv
+	}
+	fs := []*smt.Formula{t}
+	for f := s.Facts; f != nil; f = f.Next {
+		if f.F.HasData() {
+			fs = append(fs, f.F)
+		}
+	}
+	return e.Solver.Sat(smt.And(fs...))
+}
+
+// Strengthen implements machine.PathCond: the fact joins GSE's facts.
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { s.AddFact(t) }
 
 // only returns the single location of a GSE guarded value set.
 func only(s *machine.State, r machine.Ref) (machine.Loc, error) {
@@ -146,6 +183,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		s.SetError()
 		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
 	}
+	if fa.Field.IsPrim() {
+		// Rule: Field access (A) on a primitive field: its term, no
+		// initialization (PRIMITIVES.md §4).
+		s.SetValue(machine.PrimVal(s.PrimField(l, fa.Field)), k)
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldA}}, nil
+	}
 	// Rule: Field access (A)
 	var out []machine.Succ
 	for _, b := range e.Initialize(s, l, fa.Field) {
@@ -186,6 +229,15 @@ func (e *Engine) fieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		// Rule: Field write (W′)
 		s.SetError()
 		return machine.RuleWriteWNull, nil
+	}
+	if fw.Field.IsPrim() {
+		// Rule: Field write (W) on a primitive field: R[(l f) ↦ t]
+		// (PRIMITIVES.md §4); the value of the write is t. (The
+		// copy-free explorer, the only caller with written, never runs a
+		// program with data.)
+		s.SetPrimField(l, fw.Field, s.Val.Term())
+		s.SetValue(s.Val, k)
+		return machine.RuleWriteW, nil
 	}
 	// Rule: Field write (W)
 	r2 := s.FreshR()
@@ -242,8 +294,8 @@ func (e *Engine) equalsRef(s *machine.State, r0, r1 machine.Ref, k *machine.Kont
 // Invoke implements rules Invoke and Invoke′ (V11, Java reading, RULES.md
 // §3) on (L R φ η v (r @ m * → k)): a call on a null receiver throws, as
 // A′ and W′ do; otherwise the method is entered.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	rule, err := e.invoke(s, r, v, c, k)
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	rule, err := e.invoke(s, r, args, c, k)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +303,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 }
 
 // invoke applies Invoke or Invoke′ to s in place and returns the rule.
-func (e *Engine) invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) (string, error) {
+func (e *Engine) invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) (string, error) {
 	l, err := only(s, r)
 	if err != nil {
 		return "", err
@@ -262,5 +314,5 @@ func (e *Engine) invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 		return machine.RuleInvokeNull, nil
 	}
 	// Rule: Invoke
-	return machine.EnterMethod(s, r, v, c, k, e.Opt).Rule, nil
+	return machine.EnterMethod(s, r, args, c, k, e.Opt).Rule, nil
 }

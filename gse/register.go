@@ -16,13 +16,14 @@ import (
 // that `lockstep engines` has something to print.
 func init() {
 	engine.Register(engine.Info{
+		Data: true, // PRIMITIVES.md §4
 		Name: "gse",
 		Doc:  "generalized symbolic execution with lazy initialization (RULES.md §5), the reference",
 		New: func(variant string, cfg engine.Config) (engine.UnderTest, error) {
 			if variant != "" {
 				return nil, errNoVariants(variant)
 			}
-			return &Engine{K: cfg.K, Opt: cfg.Machine, Stats: &InitStats{}}, nil
+			return &Engine{K: cfg.K, Opt: cfg.Machine, Stats: &InitStats{}, Solver: cfg.Solver}, nil
 		},
 	})
 }

@@ -2,6 +2,7 @@ package javalite
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -33,9 +34,17 @@ func ParseAndCheck(file string, src []byte) (*Program, error) {
 	return p, nil
 }
 
-// LoadFile reads, parses and checks the program in the file at path.
+// LoadFile reads, parses and checks the program in the file at path. It
+// reads at most MaxInputSize bytes and one more: a larger file (or an
+// endless one such as /dev/zero) is refused with a position, never read
+// into memory whole.
 func LoadFile(path string) (*Program, error) {
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxInputSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +70,7 @@ type binding struct {
 
 var (
 	boolType    = Type{Kind: KindBool}
+	intType     = Type{Kind: KindInt}
 	nullType    = Type{Kind: KindNull}
 	invalidType = Type{}
 )
@@ -85,6 +95,7 @@ func (c *checker) declare() {
 	}
 	for _, cl := range p.Classes {
 		seen := make(map[string]*Field, len(cl.Fields))
+		cl.RefFields, cl.PrimFields = nil, nil
 		for i, f := range cl.Fields {
 			f.Owner, f.Index, f.ID = cl, i, len(p.Fields)
 			p.Fields = append(p.Fields, f)
@@ -93,15 +104,19 @@ func (c *checker) declare() {
 			} else {
 				seen[f.Name] = f
 			}
+			f.T = c.resolveType(f.Type)
 			f.Class = nil
-			switch t := c.resolveType(f.Type); t.Kind {
-			case KindBool:
-				c.errorf(f.Type.Pos, "field `%s` of type bool: fields are class-typed only", f.Name)
+			switch f.T.Kind {
 			case KindClass:
-				f.Class = t.Class
+				f.Class = f.T.Class
+				cl.RefFields = append(cl.RefFields, f)
+			case KindBool, KindInt:
+				cl.PrimFields = append(cl.PrimFields, f)
 			}
 		}
+		cl.fieldByName = seen
 		seenM := make(map[string]*Method, len(cl.Methods))
+		cl.methodByName = seenM
 		for _, m := range cl.Methods {
 			m.Owner = cl
 			if prev, dup := seenM[m.Name]; dup {
@@ -110,9 +125,18 @@ func (c *checker) declare() {
 				seenM[m.Name] = m
 			}
 			m.RetT = c.resolveType(m.Ret)
-			m.ParamT = c.resolveType(m.ParamType)
-			if m.Param == "this" {
-				c.errorf(m.ParamType.Pos, "parameter of method `%s` named `this`", m.Name)
+			seenP := make(map[string]*Param, len(m.Params))
+			for i, par := range m.Params {
+				par.T = c.resolveType(par.Type)
+				par.Slot = 1 + i
+				switch prev, dup := seenP[par.Name]; {
+				case par.Name == "this":
+					c.errorf(par.Type.Pos, "parameter of method `%s` named `this`", m.Name)
+				case dup:
+					c.errorf(par.Pos, "duplicate parameter `%s` of method `%s` (first declared at %s)", par.Name, m.Name, lineCol(prev.Pos))
+				default:
+					seenP[par.Name] = par
+				}
 			}
 		}
 	}
@@ -127,6 +151,9 @@ func (c *checker) resolveType(t TypeName) Type {
 	if t.IsBool() {
 		return boolType
 	}
+	if t.IsInt() {
+		return intType
+	}
 	if cl := c.prog.ByName[t.Name]; cl != nil {
 		return classType(cl)
 	}
@@ -136,25 +163,11 @@ func (c *checker) resolveType(t TypeName) Type {
 
 // findField looks a field up by name in one class. No inheritance exists,
 // so the static class's own fields are all there is.
-func findField(cl *Class, name string) *Field {
-	for _, f := range cl.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
+func findField(cl *Class, name string) *Field { return cl.fieldByName[name] }
 
 // findMethod looks a method up by name in one class; the first declaration
 // wins when there are duplicates (already reported).
-func findMethod(cl *Class, name string) *Method {
-	for _, m := range cl.Methods {
-		if m.Name == name {
-			return m
-		}
-	}
-	return nil
-}
+func findMethod(cl *Class, name string) *Method { return cl.methodByName[name] }
 
 // entry resolves (C m).
 func (c *checker) entry() {
@@ -178,11 +191,16 @@ func (c *checker) bodies() {
 	for _, cl := range c.prog.Classes {
 		for _, m := range cl.Methods {
 			c.method = m
-			m.NumSlots = 2
+			m.NumSlots = 1 + len(m.Params)
 			c.scope = c.scope[:0]
 			c.scope = append(c.scope, binding{"this", SlotThis, classType(cl)})
-			if m.Param != "this" {
-				c.scope = append(c.scope, binding{m.Param, SlotParam, m.ParamT})
+			for _, par := range m.Params {
+				// The first of duplicate parameters is the one in scope,
+				// as the first of duplicate methods is the one called;
+				// the duplicate was already reported.
+				if _, dup := c.lookup(par.Name); !dup {
+					c.scope = append(c.scope, binding{par.Name, par.Slot, par.T})
+				}
 			}
 			if m.Body == nil {
 				c.errorf(m.Pos, "method `%s` has no body", m.Name)
@@ -215,8 +233,8 @@ func assignable(from, to Type) bool {
 	switch {
 	case from.Kind == KindInvalid || to.Kind == KindInvalid:
 		return true
-	case to.Kind == KindBool:
-		return from.Kind == KindBool
+	case to.Kind == KindBool || to.Kind == KindInt:
+		return from.Kind == to.Kind
 	case to.Kind == KindClass:
 		return from.Kind == KindNull || from.Kind == KindClass && from.Class == to.Class
 	}
@@ -277,6 +295,12 @@ func exprBase(e Expr) *ExprBase {
 		return &e.ExprBase
 	case *Begin:
 		return &e.ExprBase
+	case *IntLit:
+		return &e.ExprBase
+	case *Binary:
+		return &e.ExprBase
+	case *Assume:
+		return &e.ExprBase
 	}
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
 }
@@ -289,6 +313,8 @@ func (c *checker) receiverClass(pos Pos, t Type, what string) *Class {
 		return t.Class
 	case KindBool:
 		c.errorf(pos, "%s on a bool", what)
+	case KindInt:
+		c.errorf(pos, "%s on an int", what)
 	case KindNull:
 		c.errorf(pos, "%s on null, which has no class", what)
 	}
@@ -359,10 +385,49 @@ func (c *checker) typeOf(e Expr) Type {
 		return ft
 
 	case *Equals:
+		// Rule: Equals (E/E′ on references, Equals (prim) on data,
+		// PRIMITIVES.md §1): two references of any classes or null, two
+		// bools, or two ints.
 		lt, rt := c.expr(e.L), c.expr(e.R)
 		e.Refs = lt.IsRef() && rt.IsRef()
-		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && lt.IsRef() != rt.IsRef() {
-			c.errorf(e.P, "cannot compare %s with %s: bools compare with bools, references with references", lt, rt)
+		if lt.Kind != KindInvalid && rt.Kind != KindInvalid && !e.Refs && lt.Kind != rt.Kind {
+			c.errorf(e.P, "cannot compare %s with %s: `=` compares two ints, two bools or two references", lt, rt)
+		}
+		return boolType
+
+	case *IntLit:
+		if e.Val < MinInt || e.Val > MaxInt {
+			// Parse reports this already; a hand-built tree gets here.
+			c.errorf(e.P, "integer literal %d out of range [%d, %d]", e.Val, MinInt, MaxInt)
+		}
+		return intType
+
+	case *Binary:
+		lt, rt := c.expr(e.L), c.expr(e.R)
+		if e.Op > OpLe {
+			c.errorf(e.P, "unknown binary operator %d", e.Op)
+			return invalidType
+		}
+		kind := "arithmetic"
+		if e.Op == OpLt || e.Op == OpLe {
+			kind = "comparison"
+		}
+		for _, o := range [...]struct {
+			x Expr
+			t Type
+		}{{e.L, lt}, {e.R, rt}} {
+			if o.t.Kind != KindInvalid && o.t.Kind != KindInt {
+				c.errorf(o.x.Pos(), "%s `%s` on %s: its operands are ints", kind, e.Op, article(o.t))
+			}
+		}
+		if kind == "arithmetic" {
+			return intType
+		}
+		return boolType
+
+	case *Assume:
+		if xt := c.expr(e.X); xt.Kind != KindInvalid && xt.Kind != KindBool {
+			c.errorf(e.X.Pos(), "condition of assume has type %s, not bool", xt)
 		}
 		return boolType
 
@@ -397,7 +462,10 @@ func (c *checker) typeOf(e Expr) Type {
 	case *Call:
 		e.Method = nil
 		rt := c.expr(e.Recv)
-		at := c.expr(e.Arg)
+		ats := make([]Type, len(e.Args))
+		for i, a := range e.Args {
+			ats[i] = c.expr(a)
+		}
 		cl := c.receiverClass(e.P, rt, fmt.Sprintf("call of method `%s`", e.MethodName))
 		if cl == nil {
 			return invalidType
@@ -406,8 +474,19 @@ func (c *checker) typeOf(e Expr) Type {
 			c.errorf(e.P, "unknown method `%s` in class %s", e.MethodName, cl.Name)
 			return invalidType
 		}
-		if !assignable(at, e.Method.ParamT) {
-			c.errorf(e.Arg.Pos(), "argument of %s.%s has type %s, want %s", cl.Name, e.MethodName, at, e.Method.ParamT)
+		ps := e.Method.Params
+		if len(e.Args) != len(ps) {
+			c.errorf(e.P, "%s.%s takes %d argument%s, but the call passes %d", cl.Name, e.MethodName, len(ps), plural(len(ps)), len(e.Args))
+			return e.Method.RetT
+		}
+		for i, a := range e.Args {
+			if !assignable(ats[i], ps[i].T) {
+				which := "argument"
+				if len(ps) > 1 {
+					which = fmt.Sprintf("argument %d", i+1)
+				}
+				c.errorf(a.Pos(), "%s of %s.%s has type %s, want %s", which, cl.Name, e.MethodName, ats[i], ps[i].T)
+			}
 		}
 		return e.Method.RetT
 
@@ -442,11 +521,23 @@ func (c *checker) typeOf(e Expr) Type {
 	panic(fmt.Sprintf("javalite: unknown expression type %T", e))
 }
 
+// article names a type with its article, for "arithmetic on a bool".
+func article(t Type) string {
+	switch t.Kind {
+	case KindBool:
+		return "a bool"
+	case KindInt:
+		return "an int"
+	case KindNull:
+		return "null"
+	case KindClass:
+		return "a reference of class " + t.Class.Name
+	}
+	return t.String()
+}
+
 // fieldType is the static type of reading a field: its declared class, or
 // invalid when the declaration was erroneous (already reported).
 func (c *checker) fieldType(f *Field) Type {
-	if f.Class == nil {
-		return invalidType
-	}
-	return classType(f.Class)
+	return f.T
 }

@@ -69,11 +69,23 @@ func (l ErrorList) err() error {
 	return l
 }
 
+// MaxErrors bounds the diagnostics of one Parse or Check run: past it, one
+// last error says that the rest were dropped. A file of garbage then costs
+// a screenful, not one line per bad token.
+const MaxErrors = 100
+
 // errorSink collects diagnostics for the parser and the checker.
 type errorSink struct {
-	errs ErrorList
+	errs    ErrorList
+	dropped bool
 }
 
 func (s *errorSink) errorf(pos Pos, format string, args ...any) {
-	s.errs = append(s.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	switch {
+	case len(s.errs) < MaxErrors:
+		s.errs = append(s.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	case !s.dropped:
+		s.dropped = true
+		s.errs = append(s.errs, &Error{Pos: pos, Msg: fmt.Sprintf("too many errors (more than %d); the rest are not reported", MaxErrors)})
+	}
 }

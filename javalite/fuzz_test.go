@@ -13,10 +13,11 @@ import (
 // must print to a canonical form that parses back to the same tree, checks
 // again with every promised field filled in, and prints identically.
 //
-// Seeds: the test programs and every chunk of the error files.
+// Seeds: the test programs, the data programs (the syntax of PRIMITIVES.md
+// §1) and every chunk of the error files.
 // Run: go test -run XXX -fuzz FuzzParseCheck -fuzztime 60s ./javalite/
 func FuzzParseCheck(f *testing.F) {
-	for _, path := range programFiles(f) {
+	for _, path := range append(programFiles(f), dataFiles(f)...) {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)

@@ -18,21 +18,27 @@ func genProgram(t *rapid.T) *Program {
 	}
 	for _, cl := range g.classes {
 		for i := range rapid.IntRange(0, 3).Draw(t, "fields") {
-			cl.Fields = append(cl.Fields, &Field{Name: fmt.Sprintf("f%d", i), Type: g.typeName(false)})
+			cl.Fields = append(cl.Fields, &Field{Name: fmt.Sprintf("f%d", i), Type: g.typeName(true)})
 		}
 		for i := range rapid.IntRange(1, 2).Draw(t, "methods") {
-			cl.Methods = append(cl.Methods, &Method{
-				Name:      fmt.Sprintf("m%d", i),
-				Ret:       g.typeName(true),
-				ParamType: g.typeName(true),
-				Param:     rapid.SampledFrom([]string{"x", "p"}).Draw(t, "param"),
-			})
+			m := &Method{Name: fmt.Sprintf("m%d", i), Ret: g.typeName(true)}
+			// Zero to three parameters (PRIMITIVES.md §1), one the
+			// common case; names distinct within the method.
+			np := rapid.SampledFrom([]int{1, 1, 0, 2, 3}).Draw(t, "params")
+			names := rapid.Permutation([]string{"x", "p", "q"}).Draw(t, "param names")
+			for j := range np {
+				m.Params = append(m.Params, &Param{Type: g.typeName(true), Name: names[j]})
+			}
+			cl.Methods = append(cl.Methods, m)
 		}
 	}
 	// Bodies come last, so that calls may go to any method.
 	for _, cl := range g.classes {
 		for _, m := range cl.Methods {
-			g.scope = []genVar{{"this", TypeName{Name: cl.Name}}, {m.Param, m.ParamType}}
+			g.scope = []genVar{{"this", TypeName{Name: cl.Name}}}
+			for _, par := range m.Params {
+				g.scope = append(g.scope, genVar{par.Name, par.Type})
+			}
 			g.vars = 0
 			m.Body = g.expr(m.Ret, false, rapid.IntRange(0, 4).Draw(t, "depth"))
 		}
@@ -57,16 +63,20 @@ type genVar struct {
 	typ  TypeName
 }
 
-func (g *gen) typeName(allowBool bool) TypeName {
+// typeName draws a class, or with allowPrim also bool or int.
+func (g *gen) typeName(allowPrim bool) TypeName {
 	n := len(g.classes)
-	if allowBool {
-		n++
+	if allowPrim {
+		n += 2
 	}
-	i := rapid.IntRange(0, n-1).Draw(g.t, "type")
-	if i == len(g.classes) {
+	switch i := rapid.IntRange(0, n-1).Draw(g.t, "type"); i - len(g.classes) {
+	case 0:
 		return TypeName{Name: "bool"}
+	case 1:
+		return TypeName{Name: "int"}
+	default:
+		return TypeName{Name: g.classes[i].Name}
 	}
-	return TypeName{Name: g.classes[i].Name}
 }
 
 func (g *gen) class(name string) *Class {
@@ -102,16 +112,24 @@ func (g *gen) visible(want TypeName) []string {
 func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 	t := g.t
 	vars := g.visible(want)
-	isBool := want.IsBool()
+	isBool, isInt := want.IsBool(), want.IsInt()
 	// Leaves first: they are the only choice at depth 0.
 	leaf := func() Expr {
 		var opts []func() Expr
 		if len(vars) > 0 {
 			opts = append(opts, func() Expr { return &Var{Name: rapid.SampledFrom(vars).Draw(t, "var")} })
 		}
-		if isBool {
+		switch {
+		case isBool:
 			opts = append(opts, func() Expr { return &Lit{Kind: LitTrue} }, func() Expr { return &Lit{Kind: LitFalse} })
-		} else {
+		case isInt:
+			opts = append(opts, func() Expr {
+				// Small numbers, and the ends of the range (whose printed
+				// form is the longest and carries a sign).
+				v := rapid.OneOf(rapid.Int64Range(-3, 3), rapid.SampledFrom([]int64{MinInt, MaxInt})).Draw(t, "int")
+				return &IntLit{Val: v}
+			})
+		default:
 			opts = append(opts, func() Expr { return &New{ClassName: want.Name} })
 			if !strict {
 				opts = append(opts, func() Expr { return &Lit{Kind: LitNull} })
@@ -123,11 +141,12 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 		return leaf()
 	}
 	d := depth - 1
-	kinds := []string{"leaf", "if", "begin", "var", "call", "read"}
-	if isBool {
-		kinds = append(kinds, "eq")
-	} else {
-		kinds = append(kinds, "write")
+	kinds := []string{"leaf", "if", "begin", "var", "call", "read", "write"}
+	switch {
+	case isBool:
+		kinds = append(kinds, "eq", "compare", "assume")
+	case isInt:
+		kinds = append(kinds, "arith")
 	}
 	if len(vars) > 0 && vars[0] != "this" {
 		kinds = append(kinds, "assign")
@@ -149,7 +168,7 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 	case "var":
 		g.vars++
 		name := fmt.Sprintf("v%d", g.vars)
-		if len(g.scope) > 2 && rapid.Bool().Draw(t, "shadow") {
+		if len(g.scope) > 1 && g.scope[len(g.scope)-1].name != "this" && rapid.Bool().Draw(t, "shadow") {
 			name = g.scope[len(g.scope)-1].name // shadow the innermost variable
 		}
 		typ := g.typeName(true)
@@ -172,11 +191,12 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 		}
 		m := rapid.SampledFrom(cands).Draw(t, "method")
 		owner := g.ownerOf(m)
-		return &Call{Recv: g.expr(TypeName{Name: owner.Name}, true, d), MethodName: m.Name, Arg: g.expr(m.ParamType, false, d)}
-	case "read":
-		if isBool {
-			return leaf()
+		call := &Call{Recv: g.expr(TypeName{Name: owner.Name}, true, d), MethodName: m.Name}
+		for _, par := range m.Params {
+			call.Args = append(call.Args, g.expr(par.Type, false, d))
 		}
+		return call
+	case "read":
 		var cands []*Field
 		for _, c := range g.classes {
 			for _, f := range c.Fields {
@@ -214,6 +234,16 @@ func (g *gen) expr(want TypeName, strict bool, depth int) Expr {
 	case "eq":
 		typ := g.typeName(true)
 		return &Equals{L: g.expr(typ, false, d), R: g.expr(typ, false, d)}
+	case "compare", "arith":
+		ops := []BinOp{OpLt, OpLe}
+		if isInt {
+			ops = []BinOp{OpAdd, OpSub}
+		}
+		op := rapid.SampledFrom(ops).Draw(t, "op")
+		i := TypeName{Name: "int"}
+		return &Binary{Op: op, L: g.expr(i, false, d), R: g.expr(i, false, d)}
+	case "assume":
+		return &Assume{X: g.expr(want, false, d)}
 	case "assign":
 		v := rapid.SampledFrom(vars).Draw(t, "assignee")
 		if v == "this" {

@@ -4,13 +4,27 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
 const (
 	programsDir = "../testdata/programs"
 	errorsDir   = "../testdata/errors"
+	dataDir     = "../testdata/data"
 )
+
+// dataFiles lists testdata/data/*.jl: programs with primitive data
+// (PRIMITIVES.md §1), kept apart from testdata/programs, which every engine's
+// tests run, until the engines execute data.
+func dataFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dataDir, "*.jl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs in %s (err %v)", dataDir, err)
+	}
+	return files
+}
 
 // programFiles lists testdata/programs/*.jl; the test fails if there are none,
 // so a moved directory cannot make the round-trip test pass vacuously.
@@ -105,11 +119,15 @@ func children(e Expr) []Expr {
 	case *VarDecl:
 		return []Expr{e.Init, e.Body}
 	case *Call:
-		return []Expr{e.Recv, e.Arg}
+		return append([]Expr{e.Recv}, e.Args...)
 	case *Assign:
 		return []Expr{e.Value}
 	case *Begin:
 		return e.Exprs
+	case *Binary:
+		return []Expr{e.L, e.R}
+	case *Assume:
+		return []Expr{e.X}
 	}
 	return nil
 }
@@ -125,14 +143,31 @@ func checkResolved(p *Program) string {
 		if cl.Index != i || p.ByName[cl.Name] != cl {
 			return "class " + cl.Name + " not indexed"
 		}
+		var refs, prims []*Field
+		for _, f := range cl.Fields {
+			if f.IsPrim() {
+				prims = append(prims, f)
+			} else {
+				refs = append(refs, f)
+			}
+		}
+		if !slices.Equal(refs, cl.RefFields) || !slices.Equal(prims, cl.PrimFields) {
+			return "class " + cl.Name + ": RefFields/PrimFields do not split Fields"
+		}
 		for j, f := range cl.Fields {
-			if f.Owner != cl || f.Index != j || f.ID < 0 || f.ID >= len(p.Fields) || p.Fields[f.ID] != f || f.Class == nil || f.Class.Name != f.Type.Name {
+			if f.Owner != cl || f.Index != j || f.ID < 0 || f.ID >= len(p.Fields) || p.Fields[f.ID] != f || f.T.Kind == KindInvalid ||
+				f.T.IsPrim() != (f.Class == nil) || f.Class != nil && f.Class.Name != f.Type.Name || f.T.String() != f.Type.Name {
 				return "field " + f.Name + " not resolved"
 			}
 		}
 		for _, m := range cl.Methods {
-			if m.Owner != cl || m.RetT.Kind == KindInvalid || m.ParamT.Kind == KindInvalid || m.NumSlots < 2 {
+			if m.Owner != cl || m.RetT.Kind == KindInvalid || m.NumSlots < 1+len(m.Params) {
 				return "method " + m.Name + " not resolved"
+			}
+			for i, par := range m.Params {
+				if par.T.Kind == KindInvalid || par.Slot != 1+i || par.T.String() != par.Type.Name {
+					return "parameter " + par.Name + " of " + m.Name + " not resolved"
+				}
 			}
 		}
 	}
@@ -166,7 +201,7 @@ func checkResolved(p *Program) string {
 			}
 		case *FieldAccess:
 			xt := e.X.Type()
-			if e.Field == nil || xt.Kind != KindClass || e.Field.Owner != xt.Class || t.Class != e.Field.Class {
+			if e.Field == nil || xt.Kind != KindClass || e.Field.Owner != xt.Class || t != e.Field.T || xt.Class.FieldNamed(e.FieldName) != e.Field {
 				fail("field not resolved in the static class")
 			}
 		case *FieldWrite:
@@ -174,21 +209,48 @@ func checkResolved(p *Program) string {
 				fail("field write not resolved")
 			}
 		case *Equals:
-			if e.Refs != e.L.Type().IsRef() || e.Refs != e.R.Type().IsRef() || t.Kind != KindBool {
+			lt, rt := e.L.Type(), e.R.Type()
+			if e.Refs != lt.IsRef() || e.Refs != rt.IsRef() || t.Kind != KindBool || !e.Refs && lt.Kind != rt.Kind {
 				fail("Refs wrong")
+			}
+		case *IntLit:
+			if t.Kind != KindInt || e.Val < MinInt || e.Val > MaxInt {
+				fail("int literal wrong")
+			}
+		case *Binary:
+			want := KindBool
+			if e.Op == OpAdd || e.Op == OpSub {
+				want = KindInt
+			}
+			if t.Kind != want || e.L.Type().Kind != KindInt || e.R.Type().Kind != KindInt {
+				fail("binary operation mistyped")
+			}
+		case *Assume:
+			if t.Kind != KindBool || e.X.Type().Kind != KindBool {
+				fail("assume mistyped")
+			}
+		case *If:
+			if e.Cond.Type().Kind != KindBool {
+				fail("if on a non-bool")
 			}
 		case *VarDecl:
 			if slots[m] == nil {
 				slots[m] = map[int]bool{}
 			}
-			if e.Slot < 2 || !slotOK(e.Slot) || slots[m][e.Slot] {
+			if e.Slot < 1+len(m.Params) || !slotOK(e.Slot) || slots[m][e.Slot] {
 				fail("var slot not fresh")
 			}
 			slots[m][e.Slot] = true
 		case *Call:
 			rt := e.Recv.Type()
-			if e.Method == nil || rt.Kind != KindClass || e.Method.Owner != rt.Class || t != e.Method.RetT {
+			if e.Method == nil || rt.Kind != KindClass || e.Method.Owner != rt.Class || t != e.Method.RetT || len(e.Args) != len(e.Method.Params) || rt.Class.MethodNamed(e.MethodName) != e.Method {
 				fail("method not resolved in the static class")
+				return
+			}
+			for i, a := range e.Args {
+				if at, pt := a.Type(), e.Method.Params[i].T; at != pt && !(at.Kind == KindNull && pt.Kind == KindClass) {
+					fail("argument mistyped")
+				}
 			}
 		case *Assign:
 			if !slotOK(e.Slot) || e.Slot == SlotThis {

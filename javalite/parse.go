@@ -2,6 +2,7 @@ package javalite
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,15 +17,24 @@ import (
 // wrong, the structure is unknown and any further message would be a guess,
 // so parsing stops there.
 
-// maxNesting bounds the bracket depth. The later passes recurse over the
-// tree, so the bound keeps hostile input (a fuzzer's million open
-// parentheses) from exhausting the stack; real programs stay far below it.
-const maxNesting = 1000
+// The limits on input (see the package doc). MaxNesting bounds the bracket
+// depth: the later passes recurse over the tree, so the bound keeps hostile
+// input (a fuzzer's million open parentheses) from exhausting the stack;
+// real programs stay far below it. MaxInputSize bounds the text: Parse
+// refuses more, and LoadFile never reads more.
+const (
+	MaxNesting   = 1000
+	MaxInputSize = 16 << 20 // 16 MiB
+)
+
+// maxNesting is the bound the reader applies.
+const maxNesting = MaxNesting
 
 // keywords cannot be used as names; `this` is allowed where a variable is.
 var keywords = map[string]bool{
 	"class": true, "new": true, "if": true, "else": true, "var": true, "in": true,
 	"begin": true, "null": true, "true": true, "false": true, "bool": true, "this": true,
+	"int": true, "assume": true,
 }
 
 // tokKind is the kind of an atom or list delimiter.
@@ -36,6 +46,11 @@ const (
 	tAt                    // @
 	tAssign                // :=
 	tEq                    // =
+	tInt                   // integer literal -?[0-9]+ (PRIMITIVES.md §1)
+	tPlus                  // +
+	tMinus                 // -
+	tLt                    // <
+	tLe                    // <=
 	tLParen
 	tRParen
 	tLBrack
@@ -43,6 +58,7 @@ const (
 )
 
 var tokText = [...]string{tIdent: "identifier", tDollar: "$", tAt: "@", tAssign: ":=", tEq: "=",
+	tInt: "integer", tPlus: "+", tMinus: "-", tLt: "<", tLe: "<=",
 	tLParen: "(", tRParen: ")", tLBrack: "[", tRBrack: "]"}
 
 // sexp is a node of the reader's tree: an atom, or a list delimited by
@@ -75,7 +91,7 @@ func (s *sexp) describe() string {
 		return "`(...)`"
 	case s.tok == tIdent && keywords[s.text]:
 		return "keyword `" + s.text + "`"
-	case s.tok == tIdent:
+	case s.tok == tIdent || s.tok == tInt:
 		return "`" + s.text + "`"
 	}
 	return "`" + tokText[s.tok] + "`"
@@ -99,7 +115,7 @@ func isSpace(c byte) bool {
 // isDelim reports whether c ends a run of bad characters: the next token or
 // whitespace starts there.
 func isDelim(c byte) bool {
-	return isSpace(c) || isLetter(c) || isDigit(c) || strings.IndexByte("()[]$@:=;", c) >= 0
+	return isSpace(c) || isLetter(c) || isDigit(c) || strings.IndexByte("()[]$@:=;+-<", c) >= 0
 }
 
 func (r *reader) pos() Pos { return Pos{File: r.file, Line: r.line, Col: r.col} }
@@ -128,18 +144,36 @@ func (r *reader) next() *sexp {
 			for r.off < len(r.src) && r.src[r.off] != '\n' {
 				r.advance()
 			}
-		case isLetter(c) || isDigit(c):
+		case isLetter(c) || isDigit(c) || c == '-' && r.off+1 < len(r.src) && isDigit(r.src[r.off+1]):
+			// A - directly before a digit starts a negative literal; the
+			// canonical form writes the operator with a space after it.
 			start := r.off
+			r.advance()
 			for r.off < len(r.src) && (isLetter(r.src[r.off]) || isDigit(r.src[r.off])) {
 				r.advance()
 			}
 			text := string(r.src[start:r.off])
-			if isDigit(c) {
-				// Javalite has no numbers; the likeliest intent is a name.
-				r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+			if !isLetter(c) {
+				if strings.IndexFunc(text[1:], func(c rune) bool { return c < '0' || c > '9' }) < 0 {
+					// The range is the parser's to check, so that an
+					// out-of-range literal is one error in one subtree.
+					return &sexp{pos: pos, tok: tInt, text: text}
+				}
+				if c == '-' {
+					r.errorf(pos, "invalid integer literal `%s`: a literal is -?[0-9]+", text)
+				} else {
+					r.errorf(pos, "invalid identifier `%s`: an identifier starts with a letter or _", text)
+				}
 				continue
 			}
 			return &sexp{pos: pos, tok: tIdent, text: text}
+		case c == '<':
+			r.advance()
+			if r.off < len(r.src) && r.src[r.off] == '=' {
+				r.advance()
+				return &sexp{pos: pos, tok: tLe}
+			}
+			return &sexp{pos: pos, tok: tLt}
 		case c == ':':
 			r.advance()
 			if r.off < len(r.src) && r.src[r.off] == '=' {
@@ -148,9 +182,9 @@ func (r *reader) next() *sexp {
 			}
 			r.errorf(pos, "unexpected `:` (assignment is written `:=`)")
 		default:
-			if k := strings.IndexByte("()[]$@=", c); k >= 0 {
+			if k := strings.IndexByte("()[]$@=+-", c); k >= 0 {
 				r.advance()
-				return &sexp{pos: pos, tok: [...]tokKind{tLParen, tRParen, tLBrack, tRBrack, tDollar, tAt, tEq}[k]}
+				return &sexp{pos: pos, tok: [...]tokKind{tLParen, tRParen, tLBrack, tRBrack, tDollar, tAt, tEq, tPlus, tMinus}[k]}
 			}
 			// A run of characters that start no token is one error, not one
 			// per byte.
@@ -243,6 +277,16 @@ type parser struct {
 // Check resolves names and types. On any syntax error Parse returns nil and
 // an ErrorList with every error it found.
 func Parse(file string, src []byte) (*Program, error) {
+	if len(src) > MaxInputSize {
+		// Report where the limit is crossed; counting lines up to there
+		// is the only pass over the oversized text.
+		r := &reader{file: file, src: src[:MaxInputSize], line: 1, col: 1}
+		for r.off < len(r.src) {
+			r.advance()
+		}
+		r.errorf(r.pos(), "input larger than the limit of %d bytes (16 MiB)", MaxInputSize)
+		return nil, r.errs.err()
+	}
 	r := &reader{file: file, src: src, line: 1, col: 1}
 	forms := r.read()
 	if len(r.errs) > 0 {
@@ -288,9 +332,9 @@ func (p *parser) program(s *sexp) *Program {
 	return prog
 }
 
-// class parses CL ::= (class C ([C f] ...) (M ...)).
+// class parses CL ::= (class C ([T f] ...) (M ...)).
 func (p *parser) class(s *sexp) *Class {
-	const form = "(class C ([C f] ...) (M ...))"
+	const form = "(class C ([T f] ...) (M ...))"
 	if !s.list || s.bracket || len(s.items) == 0 || !s.items[0].isKeyword("class") {
 		p.errorf(s.pos, "expected a class declaration %s, found %s", form, s.describe())
 		return nil
@@ -302,7 +346,7 @@ func (p *parser) class(s *sexp) *Class {
 	cl := &Class{Pos: s.pos}
 	cl.Name, _ = p.name(s.items[1], "a class name")
 	if fs := s.items[2]; !fs.list || fs.bracket {
-		p.errorf(fs.pos, "expected the field list ([C f] ...), found %s", fs.describe())
+		p.errorf(fs.pos, "expected the field list ([T f] ...), found %s", fs.describe())
 	} else {
 		for _, f := range fs.items {
 			if fd := p.field(f); fd != nil {
@@ -322,68 +366,65 @@ func (p *parser) class(s *sexp) *Class {
 	return cl
 }
 
-// field parses [C f]. Fields are class-typed only, so `bool` is rejected
-// here, where the grammar says so; Check repeats the test for trees that
-// were built by hand.
+// field parses [T f]: fields of any type, bool and int included
+// (PRIMITIVES.md §1).
 func (p *parser) field(s *sexp) *Field {
 	if !s.bracket || len(s.items) != 2 {
-		p.errorf(s.pos, "a field declaration has the form [C f], found %s", s.describe())
+		p.errorf(s.pos, "a field declaration has the form [T f], found %s", s.describe())
 		return nil
 	}
-	f := &Field{Pos: s.pos}
-	if t := s.items[0]; t.isKeyword("bool") {
-		p.errorf(t.pos, "field of type bool: fields are class-typed only")
-		f.Type = TypeName{Pos: t.pos, Name: "bool"}
-	} else {
-		f.Type.Pos = t.pos
-		f.Type.Name, _ = p.name(t, "a class name")
-	}
+	f := &Field{Pos: s.pos, Type: p.typeName(s.items[0])}
 	f.Name, _ = p.name(s.items[1], "a field name")
 	return f
 }
 
-// method parses M ::= (T m [T x] e).
+// method parses M ::= (T m [T x] ... e): zero or more parameters
+// (PRIMITIVES.md §1).
 func (p *parser) method(s *sexp) *Method {
-	const form = "(T m [T x] e)"
+	const form = "(T m [T x] ... e)"
 	if !s.list || s.bracket {
 		p.errorf(s.pos, "expected a method declaration %s, found %s", form, s.describe())
 		return nil
 	}
 	n := len(s.items)
-	switch {
-	case n == 4 && s.items[2].bracket:
-		// The expected shape; the parts are checked below.
-	case n == 3 && s.items[2].bracket:
-		p.errorf(s.pos, "method has no body: %s", form)
-		return nil
-	case n > 4 && s.items[2].bracket && s.items[3].bracket:
-		p.errorf(s.pos, "a method has exactly one parameter: %s", form)
-		return nil
-	default:
+	if n < 3 {
 		p.errorf(s.pos, "a method declaration has the form %s", form)
+		return nil
+	}
+	params := s.items[2 : n-1]
+	for _, par := range params {
+		if !par.bracket {
+			p.errorf(s.pos, "a method declaration has the form %s", form)
+			return nil
+		}
+	}
+	if s.items[n-1].bracket {
+		p.errorf(s.pos, "method has no body: %s", form)
 		return nil
 	}
 	m := &Method{Pos: s.pos}
 	m.Ret = p.typeName(s.items[0])
 	m.Name, _ = p.name(s.items[1], "a method name")
-	if par := s.items[2]; len(par.items) != 2 {
-		p.errorf(par.pos, "a parameter has the form [T x]")
-	} else {
-		m.ParamType = p.typeName(par.items[0])
+	for _, par := range params {
+		if len(par.items) != 2 {
+			p.errorf(par.pos, "a parameter has the form [T x]")
+			continue
+		}
 		// `this` is syntactically a variable; Check rejects it as a
 		// parameter name with a clearer message.
-		m.Param, _ = p.varName(par.items[1], "a parameter name")
+		name, _ := p.varName(par.items[1], "a parameter name")
+		m.Params = append(m.Params, &Param{Pos: par.pos, Type: p.typeName(par.items[0]), Name: name})
 	}
-	m.Body = p.expr(s.items[3])
+	m.Body = p.expr(s.items[n-1])
 	return m
 }
 
-// typeName parses T ::= bool | C.
+// typeName parses T ::= bool | int | C.
 func (p *parser) typeName(s *sexp) TypeName {
-	if s.isKeyword("bool") {
-		return TypeName{Pos: s.pos, Name: "bool"}
+	if s.isKeyword("bool") || s.isKeyword("int") {
+		return TypeName{Pos: s.pos, Name: s.text}
 	}
-	name, _ := p.name(s, "a type (bool or a class name)")
+	name, _ := p.name(s, "a type (bool, int or a class name)")
 	return TypeName{Pos: s.pos, Name: name}
 }
 
@@ -420,6 +461,13 @@ func (p *parser) expr(s *sexp) Expr {
 			return &Lit{ExprBase: base, Kind: LitFalse}
 		case s.isIdent() && !keywords[s.text]:
 			return &Var{ExprBase: base, Name: s.text}
+		case s.tok == tInt:
+			v, err := strconv.ParseInt(s.text, 10, 64)
+			if err != nil || v < MinInt || v > MaxInt {
+				p.errorf(s.pos, "integer literal %s out of range [%d, %d]", s.text, MinInt, MaxInt)
+				return nil
+			}
+			return &IntLit{ExprBase: base, Val: v}
 		}
 		p.errorf(s.pos, "expected an expression, found %s", s.describe())
 		return nil
@@ -479,6 +527,17 @@ func (p *parser) expr(s *sexp) Expr {
 		}
 		return d
 
+	case head.isKeyword("assume"):
+		if n != 2 {
+			p.errorf(s.pos, "an assumption has the form (assume e)")
+			return nil
+		}
+		x := p.expr(it[1])
+		if x == nil {
+			return nil
+		}
+		return &Assume{ExprBase: base, X: x}
+
 	case head.isKeyword("begin"):
 		if n == 1 {
 			p.errorf(s.pos, "`(begin)` needs at least one expression")
@@ -532,18 +591,34 @@ func (p *parser) expr(s *sexp) Expr {
 				return nil
 			}
 			return &Equals{ExprBase: base, L: l, R: r}
+		case tPlus, tMinus, tLt, tLe:
+			op := map[tokKind]BinOp{tPlus: OpAdd, tMinus: OpSub, tLt: OpLt, tLe: OpLe}[it[1].tok]
+			if n != 3 {
+				p.errorf(s.pos, "a binary operation has the form (e %s e)", op)
+				return nil
+			}
+			l, r := p.expr(it[0]), p.expr(it[2])
+			if l == nil || r == nil {
+				return nil
+			}
+			return &Binary{ExprBase: base, Op: op, L: l, R: r}
 		case tAt:
-			if n != 4 {
-				p.errorf(s.pos, "a call takes exactly one argument: (e @ m e)")
+			if n < 3 {
+				p.errorf(s.pos, "a call has the form (e @ m e ...)")
 				return nil
 			}
 			recv := p.expr(it[0])
 			m, ok := p.name(it[2], "a method name")
-			arg := p.expr(it[3])
-			if recv == nil || !ok || arg == nil {
+			var args []Expr
+			for _, x := range it[3:] {
+				a := p.expr(x)
+				ok = ok && a != nil
+				args = append(args, a)
+			}
+			if recv == nil || !ok {
 				return nil
 			}
-			return &Call{ExprBase: base, Recv: recv, MethodName: m, Arg: arg}
+			return &Call{ExprBase: base, Recv: recv, MethodName: m, Args: args}
 		case tAssign:
 			if n != 3 {
 				p.errorf(s.pos, "an assignment has the form (x := e)")
@@ -559,6 +634,11 @@ func (p *parser) expr(s *sexp) Expr {
 			return a
 		}
 	}
+	if n == 2 && it[1].isSym(tInt) && strings.HasPrefix(it[1].text, "-") {
+		// (x -1) and (x-1): the - against a digit is the literal's sign.
+		p.errorf(s.pos, "malformed expression %s (a subtraction is written with a space after the -: (e - %s))", p.shape(s), it[1].text[1:])
+		return nil
+	}
 	p.errorf(s.pos, "malformed expression %s", p.shape(s))
 	return nil
 }
@@ -573,7 +653,7 @@ func (p *parser) shape(s *sexp) string {
 			parts[i] = "[...]"
 		case x.list:
 			parts[i] = "(...)"
-		case x.tok == tIdent:
+		case x.tok == tIdent || x.tok == tInt:
 			parts[i] = x.text
 		default:
 			parts[i] = tokText[x.tok]

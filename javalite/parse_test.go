@@ -39,7 +39,7 @@ func TestParseBriefExample(t *testing.T) {
 		t.Fatalf("Node parsed wrong: %+v", node)
 	}
 	m := node.Methods[0]
-	if m.Name != "contains" || m.Ret.Name != "bool" || m.ParamType.Name != "Data" || m.Param != "d" {
+	if m.Name != "contains" || m.Ret.Name != "bool" || len(m.Params) != 1 || m.Params[0].Type.Name != "Data" || m.Params[0].Name != "d" {
 		t.Fatalf("contains header wrong: %+v", m)
 	}
 	outer, ok := m.Body.(*If)
@@ -48,7 +48,7 @@ func TestParseBriefExample(t *testing.T) {
 	}
 	inner := outer.Else.(*If)
 	call := inner.Else.(*Call)
-	if call.MethodName != "contains" || call.Recv.(*FieldAccess).FieldName != "next" || call.Arg.(*Var).Name != "d" {
+	if call.MethodName != "contains" || call.Recv.(*FieldAccess).FieldName != "next" || len(call.Args) != 1 || call.Args[0].(*Var).Name != "d" {
 		t.Fatalf("recursive call wrong: %s", PrintExpr(call))
 	}
 	if got := PrintExpr(m.Body); got != "(if (this = null) false else (if ((this $ data) = d) true else ((this $ next) @ contains d)))" {
@@ -76,7 +76,8 @@ func TestParsePositions(t *testing.T) {
 		{"field type", cl.Fields[0].Type.Pos, at(1, 14)},
 		{"method", m.Pos, at(2, 6)},
 		{"return type", m.Ret.Pos, at(2, 7)},
-		{"param type", m.ParamType.Pos, at(2, 12)},
+		{"param", m.Params[0].Pos, at(2, 11)},
+		{"param type", m.Params[0].Type.Pos, at(2, 12)},
 		{"var", d.Pos(), at(3, 2)},
 		{"var type", d.DeclType.Pos, at(3, 7)},
 		{"var name", d.NamePos, at(3, 9)},
@@ -177,7 +178,7 @@ func TestParseRecoversPerMethod(t *testing.T) {
      (bool m2 [bool x] (begin))
      (bool m3 [bool x] x)))
   (class B ()
-    ((bool m4 [bool x] (x @ m))
+    ((bool m4 [bool x] (x @))
      (bool m5 [bool x] (new)))))
  (A m1))`
 	_, err := Parse("t.jl", []byte(src))
@@ -241,5 +242,34 @@ func TestParseBadCharacters(t *testing.T) {
 	_, err = Parse("t.jl", []byte("(((class A () ((bool m [bool x] é x)))) (A m))"))
 	if errs := errorList(t, err); len(errs) != 1 || errs[0].Msg != `unexpected character "é"` {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestParseDataTokens(t *testing.T) {
+	// The operators of PRIMITIVES.md §1 need no spaces either, except that
+	// a - against a digit is a sign.
+	src := "(((class A ([int k])((bool m [int x][bool b](begin(x+1)(x- 1)(x<=-2)(x<x)(assume(b=(x=-0)))(this@n)(this@o x b)))(bool n b)(bool o[int y][bool c]c))))(A m))"
+	p := mustParse(t, src)
+	body := p.Classes[0].Methods[0].Body.(*Begin)
+	want := []string{"(x + 1)", "(x - 1)", "(x <= -2)", "(x < x)", "(assume (b = (x = 0)))", "(this @ n)", "(this @ o x b)"}
+	for i, e := range body.Exprs {
+		if got := PrintExpr(e); got != want[i] {
+			t.Errorf("expr %d = %s, want %s", i, got, want[i])
+		}
+	}
+	m := p.Classes[0].Methods
+	if len(m[0].Params) != 2 || len(m[1].Params) != 0 || len(m[2].Params) != 2 || m[2].Params[1].Name != "c" {
+		t.Errorf("parameters: %d %d %d", len(m[0].Params), len(m[1].Params), len(m[2].Params))
+	}
+	at := func(col int) Pos { return Pos{File: "t.jl", Line: 1, Col: col} }
+	add := body.Exprs[0].(*Binary)
+	if add.Pos() != at(51) || add.L.Pos() != at(52) || add.R.Pos() != at(54) {
+		t.Errorf("positions %v %v %v", add.Pos(), add.L.Pos(), add.R.Pos())
+	}
+	if lit := body.Exprs[2].(*Binary).R.(*IntLit); lit.Val != -2 || lit.Pos() != at(66) {
+		t.Errorf("literal %d at %v", lit.Val, lit.Pos())
+	}
+	if par := m[0].Params[1]; par.Pos != at(37) || par.Type.Pos != at(38) {
+		t.Errorf("second parameter at %v, type at %v", par.Pos, par.Type.Pos)
 	}
 }

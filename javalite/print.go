@@ -1,6 +1,10 @@
 package javalite
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // The printer produces the canonical text of a program. The layout is a pure
 // function of the tree (no positions, no comments), so printing is
@@ -12,10 +16,15 @@ import "strings"
 // own, indented relative to the expression's opening parenthesis:
 //
 //	(if c                 (var T x := init in    (begin e1        (recv
-//	    then                body)                       e2)        @ m arg)
-//	 else other)
+//	    then                body)                       e2)        @ m arg1
+//	 else other)                                                       arg2)
 //
-// Every method body starts on the line after its header.
+//	(left                 (assume cond)
+//	 <= right)
+//
+// = and the binary operators + - < <= break alike. Every method body starts
+// on the line after its header; integer literals print in decimal without
+// leading zeros (-0 prints as 0).
 
 // printWidth is the column budget for one-line expressions.
 const printWidth = 80
@@ -29,7 +38,7 @@ func Print(p *Program) string {
 
 // PrintExpr returns e on a single line, for traces and verdicts.
 func PrintExpr(e Expr) string {
-	var b strings.Builder
+	b := limitBuilder{limit: math.MaxInt}
 	flat(&b, e)
 	return b.String()
 }
@@ -85,7 +94,11 @@ func (pr *printer) class(cl *Class, last bool) {
 			pr.newline(5)
 		}
 		col := pr.col
-		pr.write("(" + m.Ret.Name + " " + m.Name + " [" + m.ParamType.Name + " " + m.Param + "]")
+		head := "(" + m.Ret.Name + " " + m.Name
+		for _, par := range m.Params {
+			head += " [" + par.Type.Name + " " + par.Name + "]"
+		}
+		pr.write(head)
 		pr.newline(col + 2)
 		trail := len(")")
 		if i == len(cl.Methods)-1 {
@@ -105,9 +118,14 @@ func (pr *printer) class(cl *Class, last bool) {
 // e on its last line (closing parentheses, " in"), so they count against the
 // width too.
 func (pr *printer) expr(e Expr, trail int) {
-	s := PrintExpr(e)
-	if pr.col+len(s)+trail <= printWidth {
-		pr.write(s)
+	// Render at most one byte past the room left: every level of a deep
+	// tree asks whether it fits, and answering with the whole subtree
+	// would make printing quadratic in the depth.
+	var b limitBuilder
+	b.limit = max(printWidth-pr.col-trail, 0)
+	flat(&b, e)
+	if !b.over() {
+		pr.write(b.String())
 		return
 	}
 	col := pr.col
@@ -143,12 +161,37 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.newline(col + 2)
 		pr.expr(e.Body, trail+1)
 		pr.write(")")
+	case *Binary:
+		pr.write("(")
+		pr.expr(e.L, 0)
+		pr.newline(col + 1)
+		pr.write(e.Op.String() + " ")
+		pr.expr(e.R, trail+1)
+		pr.write(")")
+	case *Assume:
+		pr.write("(assume ")
+		pr.expr(e.X, trail+1)
+		pr.write(")")
 	case *Call:
 		pr.write("(")
 		pr.expr(e.Recv, 0)
 		pr.newline(col + 1)
-		pr.write("@ " + e.MethodName + " ")
-		pr.expr(e.Arg, trail+1)
+		pr.write("@ " + e.MethodName)
+		// Arguments after the first go on lines of their own, aligned
+		// with the first.
+		argCol := pr.col + 1
+		for i, a := range e.Args {
+			if i == 0 {
+				pr.write(" ")
+			} else {
+				pr.newline(argCol)
+			}
+			t := 0
+			if i == len(e.Args)-1 {
+				t = trail + 1
+			}
+			pr.expr(a, t)
+		}
 		pr.write(")")
 	case *Assign:
 		pr.write("(" + e.VarName + " := ")
@@ -169,12 +212,30 @@ func (pr *printer) expr(e Expr, trail int) {
 		pr.write(")")
 	default:
 		// Atoms and (new C) cannot be broken.
-		pr.write(s)
+		pr.write(PrintExpr(e))
 	}
 }
 
-// flat writes e on one line.
-func flat(b *strings.Builder, e Expr) {
+// limitBuilder is a strings.Builder that stops growing once it holds more
+// than limit bytes, so that flat can stop early.
+type limitBuilder struct {
+	strings.Builder
+	limit int
+}
+
+func (b *limitBuilder) over() bool { return b.Len() > b.limit }
+
+func (b *limitBuilder) WriteString(s string) {
+	if !b.over() {
+		b.Builder.WriteString(s)
+	}
+}
+
+// flat writes e on one line; it stops early once b is over its limit.
+func flat(b *limitBuilder, e Expr) {
+	if b.over() {
+		return
+	}
 	switch e := e.(type) {
 	case nil:
 		// Only hand-built trees have holes; show them rather than crash
@@ -184,6 +245,18 @@ func flat(b *strings.Builder, e Expr) {
 		b.WriteString(e.Name)
 	case *Lit:
 		b.WriteString(e.Kind.String())
+	case *IntLit:
+		b.WriteString(strconv.FormatInt(e.Val, 10))
+	case *Binary:
+		b.WriteString("(")
+		flat(b, e.L)
+		b.WriteString(" " + e.Op.String() + " ")
+		flat(b, e.R)
+		b.WriteString(")")
+	case *Assume:
+		b.WriteString("(assume ")
+		flat(b, e.X)
+		b.WriteString(")")
 	case *New:
 		b.WriteString("(new " + e.ClassName + ")")
 	case *FieldAccess:
@@ -217,8 +290,11 @@ func flat(b *strings.Builder, e Expr) {
 	case *Call:
 		b.WriteString("(")
 		flat(b, e.Recv)
-		b.WriteString(" @ " + e.MethodName + " ")
-		flat(b, e.Arg)
+		b.WriteString(" @ " + e.MethodName)
+		for _, a := range e.Args {
+			b.WriteString(" ")
+			flat(b, a)
+		}
 		b.WriteString(")")
 	case *Assign:
 		b.WriteString("(" + e.VarName + " := ")

@@ -1,6 +1,7 @@
 package javalite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func roundTrip(t testing.TB, file string, src []byte) string {
 }
 
 func TestRoundTripPrograms(t *testing.T) {
-	for _, path := range programFiles(t) {
+	for _, path := range append(programFiles(t), dataFiles(t)...) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			if err != nil {
@@ -88,6 +89,77 @@ func TestPrintLayout(t *testing.T) {
 	}
 }
 
+// TestDataProgramsCanonical: the data programs are written in the canonical
+// layout (after their header comment), which pins it on real programs.
+func TestDataProgramsCanonical(t *testing.T) {
+	for _, path := range dataFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(src)
+		for strings.HasPrefix(text, ";") {
+			text = text[strings.IndexByte(text, '\n')+1:]
+		}
+		if got := Print(mustParse(t, text)); got != text {
+			t.Errorf("%s is not in canonical form; Print gives\n%s", path, got)
+		}
+	}
+}
+
+func TestPrintLayoutData(t *testing.T) {
+	// The layout of the forms of PRIMITIVES.md §1: a binary operation
+	// breaks like =, an assume keeps its operand after the keyword, and
+	// the arguments of a broken call after the first are aligned with it.
+	want := `(((class A ([int someLongFieldName] [bool anotherLongFieldName])
+    ((int m [int x] [int y] [bool z]
+       (begin (assume (((this $ someLongFieldName) + (this $ someLongFieldName))
+                       <= ((this $ someLongFieldName) - 2147483647)))
+              (assume ((this $ anotherLongFieldName)
+                       = (((this $ someLongFieldName) + 1)
+                          < (this $ someLongFieldName))))
+              (this
+               @ m ((this $ someLongFieldName) + (this $ someLongFieldName))
+                   ((this $ someLongFieldName) - -2147483648)
+                   (this $ anotherLongFieldName))
+              (this @ n)
+              (((((((this $ someLongFieldName) + 1) + 2) + 3) + 4) + 5)
+               - (((((this $ someLongFieldName) + 1) + 2) + 3) + 4))))
+     (int n
+       -7))))
+ (A n))
+`
+	p := mustParse(t, want)
+	if got := Print(p); got != want {
+		t.Errorf("Print =\n%s\nwant\n%s", got, want)
+	}
+	if err := Check(p); err != nil {
+		t.Fatal(err)
+	}
+	// Non-canonical spellings of literals print canonically.
+	e := mustParse(t, "(((class A () ((int m (007 + (-0 - -012)))))) (A m))").Classes[0].Methods[0].Body
+	if got := PrintExpr(e); got != "(7 + (0 - -12))" {
+		t.Errorf("PrintExpr = %s", got)
+	}
+}
+
+func TestPrintDeepIsLinear(t *testing.T) {
+	// Every level asks whether its subtree fits on the line; the answer
+	// must stop at the line width, or a deep tree prints in quadratic
+	// time. Count the bytes flat renders instead of timing it.
+	src := "(((class A () ((int m [int x] " + strings.Repeat("(x + ", MaxNesting-10) + "x" + strings.Repeat(")", MaxNesting-10) + ")))) (A m))"
+	p := mustParse(t, src)
+	out := Print(p)
+	if _, err := ParseAndCheck("deep.jl", []byte(out)); err != nil {
+		t.Fatal(err)
+	}
+	b := limitBuilder{limit: printWidth}
+	flat(&b, p.Classes[0].Methods[0].Body)
+	if !b.over() || b.Len() > printWidth+len("(x + ") {
+		t.Errorf("flat rendered %d bytes for a limit of %d", b.Len(), printWidth)
+	}
+}
+
 func TestPrintExpr(t *testing.T) {
 	p := mustParse(t, `(((class A ([A f]) ((bool m [bool x]
    (var A y := (new A) in
@@ -126,4 +198,48 @@ func TestGeneratedPrograms(t *testing.T) {
 			t.Fatalf("Print not idempotent")
 		}
 	})
+}
+
+// TestGeneratorCoversSyntax makes sure TestGeneratedPrograms exercises every
+// form of PRIMITIVES.md §1, not only the reference-only subset.
+func TestGeneratorCoversSyntax(t *testing.T) {
+	seen := map[string]bool{}
+	rapid.Check(t, func(rt *rapid.T) {
+		p := genProgram(rt)
+		if err := Check(p); err != nil {
+			rt.Fatalf("generated program does not check: %v", err)
+		}
+		for _, cl := range p.Classes {
+			for _, f := range cl.Fields {
+				seen["field "+f.T.String()[:min(3, len(f.T.String()))]] = true
+			}
+			for _, m := range cl.Methods {
+				seen[fmt.Sprintf("params %d", len(m.Params))] = true
+			}
+		}
+		walkExprs(p, func(_ *Method, e Expr) {
+			switch e := e.(type) {
+			case *IntLit:
+				seen["int literal"] = true
+				if e.Val == MinInt {
+					seen["MinInt"] = true
+				}
+			case *Binary:
+				seen["op "+e.Op.String()] = true
+			case *Assume:
+				seen["assume"] = true
+			case *Equals:
+				seen["= on "+e.L.Type().String()[:min(3, len(e.L.Type().String()))]] = true
+			case *Call:
+				seen[fmt.Sprintf("args %d", len(e.Args))] = true
+			}
+		})
+	})
+	for _, want := range []string{"field boo", "field int", "params 0", "params 1", "params 2",
+		"int literal", "MinInt", "op +", "op -", "op <", "op <=", "assume", "= on int", "= on boo",
+		"args 0", "args 1", "args 2"} {
+		if !seen[want] {
+			t.Errorf("the generator never produced %s", want)
+		}
+	}
 }

@@ -42,7 +42,7 @@ func TestInvoke(t *testing.T) {
 	lu := loc(t, s, r)
 	require.True(t, s.Locs[lu].Unresolved && s.Locs[lu].MayBeNull)
 	ru := s.Locs[lu].Identity
-	succ, err := e.Invoke(s, r, s.Val, f.Expr.(*javalite.Call), f.Next)
+	succ, err := e.Invoke(s, r, []machine.Value{s.Val}, f.Expr.(*javalite.Call), f.Next)
 	require.NoError(t, err)
 	require.Len(t, succ, 2)
 
@@ -63,7 +63,7 @@ func TestInvoke(t *testing.T) {
 	e = mustNew(t, Lazier, "", -1)
 	s = toCall(t, p, e)
 	f = s.K
-	succ, err = e.Invoke(s, f.Val.Ref(), s.Val, f.Expr.(*javalite.Call), f.Next)
+	succ, err = e.Invoke(s, f.Val.Ref(), []machine.Value{s.Val}, f.Expr.(*javalite.Call), f.Next)
 	require.NoError(t, err)
 	require.Len(t, succ, 1)
 	assert.Equal(t, machine.RuleInvoke, succ[0].Rule)

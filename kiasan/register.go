@@ -75,6 +75,11 @@ func register(mode Mode, doc string) {
 			return e, nil
 		},
 		Mutants: mutants(mode),
+		// Every variant resolves against the objects existing at resolution
+		// time, GSE against those at read time (ENGINES.md §3.2):
+		// stamp-kbound and alias-pending narrow the divergence but do not
+		// close it (docs/FINDINGS.md KB-1, KB-2).
+		Bound: func(string) engine.Bound { return engine.BoundOwn },
 	})
 }
 

@@ -317,7 +317,7 @@ func (e *Engine) acmpeq(s *machine.State, r0, r1 machine.Ref, l0, l1 machine.Loc
 // end like A′. A δ̂ receiver is init-sym-ref*'d: null (Invoke′) or a δ
 // (MayBeNull cleared); a δ is non-null and stays unresolved, since static
 // dispatch needs no object (ENGINES.md §2: nothing is resolved at Invoke).
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	l, err := only(s, r)
 	if err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 	}
 	if !unresolved(s, l) || !s.Locs[l].MayBeNull {
 		// Rule: Invoke
-		machine.EnterMethod(s, r, v, c, k, e.Opt)
+		machine.EnterMethod(s, r, args, c, k, e.Opt)
 		return one(s, machine.RuleInvoke), nil
 	}
 	ru := s.Locs[l].Identity
@@ -341,7 +341,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 	// Rule: Invoke / init-sym-ref*
 	s.Locs[l].MayBeNull = false
 	s.AddFact(smt.Neq(ru, machine.RNull))
-	machine.EnterMethod(s, r, v, c, k, e.Opt)
+	machine.EnterMethod(s, r, args, c, k, e.Opt)
 	return []machine.Succ{
 		{S: b, Rule: ruleName(RuleInvokeNull, []string{initSymRef})},
 		{S: s, Rule: ruleName(machine.RuleInvoke, []string{initSymRef})},

@@ -67,6 +67,11 @@ func (d *dotWriter) collect() {
 			d.roots = append(d.roots, dotRoot{name: "k: (• = *)", val: k.Val})
 		case KCallArg:
 			d.roots = append(d.roots, dotRoot{name: "k: (• @ " + k.Expr.(*javalite.Call).MethodName + " *)", val: k.Val})
+			for i, v := range k.Env {
+				d.roots = append(d.roots, dotRoot{name: fmt.Sprintf("k: (… @ %s arg %d)", k.Expr.(*javalite.Call).MethodName, i+1), val: v})
+			}
+		case KBinR:
+			d.roots = append(d.roots, dotRoot{name: "k: (• " + k.Expr.(*javalite.Binary).Op.String() + " *)", val: k.Val})
 		case KPop:
 			depth++
 			if depth > dotOuterFrames {
@@ -95,7 +100,7 @@ func (d *dotWriter) collect() {
 		}
 		d.locs[l] = true
 		if l >= 0 {
-			for _, f := range s.Locs[l].Class.Fields {
+			for _, f := range s.Locs[l].Class.RefFields {
 				addRef(s.Field(l, f))
 			}
 		}
@@ -147,7 +152,7 @@ func (d *dotWriter) write(title string) string {
 	b.WriteString("  { rank=min;\n")
 	for i, r := range d.roots {
 		text := r.name
-		if r.val.IsBool() {
+		if r.val.IsPrim() {
 			text += " = " + r.val.String()
 		}
 		color := "black"
@@ -202,6 +207,11 @@ func (d *dotWriter) write(title string) string {
 				text += "\n(new)"
 				style = "rounded"
 			}
+			// Primitive fields are drawn inside their location, with
+			// their terms (PRIMITIVES.md §2): they are values, not edges.
+			for _, f := range info.Class.PrimFields {
+				text += "\n" + f.Name + " = " + wrapFormula(s.PrimField(l, f), 40)
+			}
 			fmt.Fprintf(&b, "  %s [shape=box, style=%s, label=%s];\n", locID(l), style, dotQuote(text))
 		}
 	}
@@ -232,7 +242,7 @@ func (d *dotWriter) write(title string) string {
 		if l < 0 {
 			continue
 		}
-		for _, f := range s.Locs[l].Class.Fields {
+		for _, f := range s.Locs[l].Class.RefFields {
 			fmt.Fprintf(&b, "  %s -> %s [label=%s, style=bold, color=\"#4a6fa5\", fontcolor=\"#4a6fa5\"];\n",
 				locID(l), refID(s.Field(l, f)), dotQuote(f.Name))
 		}
@@ -411,7 +421,9 @@ func indexMethods(p *javalite.Program) map[int]*javalite.Method {
 func slotNames(m *javalite.Method) func(int) string {
 	names := map[int]string{javalite.SlotThis: "this"}
 	if m != nil {
-		names[javalite.SlotParam] = m.Param
+		for _, prm := range m.Params {
+			names[prm.Slot] = prm.Name
+		}
 		walkExpr(m.Body, func(x javalite.Expr) {
 			if d, ok := x.(*javalite.VarDecl); ok {
 				names[d.Slot] = d.Name
@@ -449,7 +461,14 @@ func walkExpr(e javalite.Expr, visit func(javalite.Expr)) {
 		walkExpr(x.Body, visit)
 	case *javalite.Call:
 		walkExpr(x.Recv, visit)
-		walkExpr(x.Arg, visit)
+		for _, a := range x.Args {
+			walkExpr(a, visit)
+		}
+	case *javalite.Binary:
+		walkExpr(x.L, visit)
+		walkExpr(x.R, visit)
+	case *javalite.Assume:
+		walkExpr(x.X, visit)
 	case *javalite.Assign:
 		walkExpr(x.Value, visit)
 	case *javalite.Begin:

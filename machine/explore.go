@@ -32,6 +32,9 @@ func (k EndKind) String() string {
 type Stats struct {
 	Paths  int64
 	Ends   [4]int64 // by EndKind
+	// Pruned counts the ends rule Assume pruned (PRIMITIVES.md §3): not
+	// paths, reported beside them.
+	Pruned int64
 	States int64    // states created, the initial one included
 	Steps  int64    // rule applications
 	Rules  map[string]int64
@@ -99,6 +102,10 @@ func ExploreWith[T any](ctx context.Context, init *State, eng Engine, bound int,
 			}
 			st.Steps++
 			if len(succ) == 0 {
+				if s.Pruned() {
+					st.Pruned++
+					continue
+				}
 				kind = EndStuck
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // KKind is the kind of a continuation frame (RULES.md §2, grammar of k).
@@ -19,11 +20,14 @@ const (
 	KIf                    // (if * e else e → k)    Expr: *If
 	KVar                   // (var T x := * in e → k) Expr: *VarDecl
 	KCallRecv              // (* @ m e → k)          Expr: *Call
-	KCallArg               // (v @ m * → k)          Expr: *Call, Val
+	KCallArg               // (v @ m v… * e… → k)    Expr: *Call, Val = receiver, Env = arguments so far, Idx = next argument
 	KAssign                // (x := * → k)           Expr: *Assign
 	KBegin                 // (begin * (e ...) → k)  Expr: *Begin, Idx = next
 	KPop                   // (pop η k)              Env
 	KPopVar                // (popvar x v0 k)        Expr: *VarDecl, Idx = slot of x, Val = v0 (VUndef: ⊥)
+	KBinL                  // (* ⊕ e → k)            Expr: *Binary (PRIMITIVES.md §3)
+	KBinR                  // (v ⊕ * → k)            Expr: *Binary, Val
+	KAssume                // (assume * → k)         Expr: *Assume
 )
 
 // Kont is one frame of the continuation; Next is the rest (nil is end).
@@ -47,7 +51,7 @@ func (s *State) ControlKey() string {
 	putEnv := func(env []Value) {
 		put(int64(len(env)))
 		for _, v := range env {
-			put(int64(v))
+			put(v.key())
 		}
 	}
 	put(int64(s.Mode))
@@ -55,7 +59,7 @@ func (s *State) ControlKey() string {
 	case ModeExpr:
 		put(int64(s.Expr.ID()))
 	case ModeValue:
-		put(int64(s.Val))
+		put(s.Val.key())
 	}
 	putEnv(s.Env)
 	for k := s.K; k != nil; k = k.Next {
@@ -63,13 +67,42 @@ func (s *State) ControlKey() string {
 		if k.Expr != nil {
 			put(int64(k.Expr.ID()))
 		}
-		put(int64(k.Val))
+		put(k.Val.key())
 		put(int64(k.Idx))
-		if k.Kind == KPop {
+		if k.Kind == KPop || k.Kind == KCallArg {
 			putEnv(k.Env)
 		}
 	}
 	return string(b)
+}
+
+// Slots returns the term values of η, e and k (PRIMITIVES.md §5), in the
+// order ControlKey writes them: two states with equal control keys have
+// as many slots, of the same sorts, and the data half of the relations
+// compares them position by position.
+func (s *State) Slots() []*smt.Formula {
+	var out []*smt.Formula
+	add := func(v Value) {
+		if v.r == tagTerm {
+			out = append(out, v.t)
+		}
+	}
+	addEnv := func(env []Value) {
+		for _, v := range env {
+			add(v)
+		}
+	}
+	if s.Mode == ModeValue {
+		add(s.Val)
+	}
+	addEnv(s.Env)
+	for k := s.K; k != nil; k = k.Next {
+		add(k.Val)
+		if k.Kind == KPop || k.Kind == KCallArg {
+			addEnv(k.Env)
+		}
+	}
+	return out
 }
 
 // ControlString prints (η e k) for people.
@@ -128,9 +161,29 @@ func KontString(k *Kont) string {
 			fmt.Fprintf(&b, "(var %s := * in …)", k.Expr.(*javalite.VarDecl).Name)
 		case KCallRecv:
 			c := k.Expr.(*javalite.Call)
-			fmt.Fprintf(&b, "(* @ %s %s)", c.MethodName, javalite.PrintExpr(c.Arg))
+			fmt.Fprintf(&b, "(* @ %s", c.MethodName)
+			for _, a := range c.Args {
+				b.WriteString(" " + javalite.PrintExpr(a))
+			}
+			b.WriteString(")")
 		case KCallArg:
-			fmt.Fprintf(&b, "(%s @ %s *)", k.Val, k.Expr.(*javalite.Call).MethodName)
+			c := k.Expr.(*javalite.Call)
+			fmt.Fprintf(&b, "(%s @ %s", k.Val, c.MethodName)
+			for _, v := range k.Env {
+				b.WriteString(" " + v.String())
+			}
+			b.WriteString(" *")
+			for _, a := range c.Args[k.Idx:] {
+				b.WriteString(" " + javalite.PrintExpr(a))
+			}
+			b.WriteString(")")
+		case KBinL:
+			x := k.Expr.(*javalite.Binary)
+			fmt.Fprintf(&b, "(* %s %s)", x.Op, javalite.PrintExpr(x.R))
+		case KBinR:
+			fmt.Fprintf(&b, "(%s %s *)", k.Val, k.Expr.(*javalite.Binary).Op)
+		case KAssume:
+			b.WriteString("(assume *)")
 		case KAssign:
 			fmt.Fprintf(&b, "(%s := *)", k.Expr.(*javalite.Assign).VarName)
 		case KBegin:

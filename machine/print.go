@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Dump prints a state for people: the path condition, the control, and the
@@ -26,6 +28,10 @@ func (s *State) Dump() string {
 		}
 		var fs []string
 		for _, f := range info.Class.Fields {
+			if f.IsPrim() {
+				fs = append(fs, fmt.Sprintf("%s=%s", f.Name, smt.Short(s.PrimField(l, f))))
+				continue
+			}
 			fs = append(fs, fmt.Sprintf("%s→%s", f.Name, RefString(s.Field(l, f))))
 		}
 		exists := ""
@@ -67,7 +73,7 @@ func (s *State) Reachable() ([]Ref, []Loc) {
 			return
 		}
 		seenL[l] = true
-		for _, f := range s.Locs[l].Class.Fields {
+		for _, f := range s.Locs[l].Class.RefFields {
 			if r := s.Field(l, f); !seenR[r] {
 				seenR[r] = true
 				work = append(work, r)

@@ -76,14 +76,14 @@ func (o Options) WithSemantics(sem Options) Options {
 
 // EnterMethod is the rule Invoke of RULES.md §3 after the receiver is known
 // not to be null (or, under V11's paper reading, whatever it is): on
-// (L R φ η v (r @ m * → k)) it makes (L R φ η_m e_m (pop η k)) with the
-// method of the receiver's static class and η_m = {this ↦ r, x ↦ v}, or η
+// (L R φ η v (r @ m v… * → k)) it makes (L R φ η_m e_m (pop η k)) with
+// the method of the receiver's static class and η_m = {this ↦ r, x_i ↦ v_i}, or η
 // extended with them under V9's published reading. Engines call it from
 // HeapRules.Invoke for their non-null successor; it consumes s.
 //
 // Invoke keeps (pop η k) in both readings of V10: a callee cannot assign
 // its caller's variables, so restoring the caller's whole η is right.
-func EnterMethod(s *State, r Ref, v Value, c *javalite.Call, k *Kont, opt Options) Succ {
+func EnterMethod(s *State, r Ref, args []Value, c *javalite.Call, k *Kont, opt Options) Succ {
 	// Rule: Invoke
 	saved := s.Env
 	env := s.newEnv(c.Method)
@@ -94,7 +94,9 @@ func EnterMethod(s *State, r Ref, v Value, c *javalite.Call, k *Kont, opt Option
 		copy(env, saved)
 	}
 	env[javalite.SlotThis] = RefVal(r)
-	env[javalite.SlotParam] = v
+	for i, prm := range c.Method.Params {
+		env[prm.Slot] = args[i]
+	}
 	s.Env = env
 	if opt.Mutation.InvokePushesCalleeEnv {
 		saved = env // mutant: the caller resumes in η_callee

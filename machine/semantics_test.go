@@ -43,7 +43,7 @@ func (h noHeap) EqualsRef(*machine.State, machine.Ref, machine.Ref, *javalite.Eq
 	h.t.Fatal("EqualsRef")
 	return nil, nil
 }
-func (h noHeap) Invoke(*machine.State, machine.Ref, machine.Value, *javalite.Call, *machine.Kont) ([]machine.Succ, error) {
+func (h noHeap) Invoke(*machine.State, machine.Ref, []machine.Value, *javalite.Call, *machine.Kont) ([]machine.Succ, error) {
 	h.t.Fatal("Invoke")
 	return nil, nil
 }

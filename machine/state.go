@@ -139,19 +139,42 @@ func (s GVS) Merge(g *smt.Formula, l Loc) GVS {
 }
 
 // Value is what η binds and what e becomes: a reference (a stack reference
-// or r_null), true, or false.
-type Value int32
+// or r_null), a control literal true or false, ⊥ (an unbound slot), or a
+// primitive term (PRIMITIVES.md §2).
+//
+// The two kinds of primitive value are kept apart on purpose. The control
+// literals come from the program's literals and from reference comparison
+// (E/E′), which branches: two states that differ in one are different
+// controls, in every engine, as before data existed. A term value comes
+// from data (a primitive field, Binary, Equals (prim) on a term, an int
+// literal) and never splits a control: the control key writes only its
+// sort, and its term is a *slot* (Slots), compared by the data half of the
+// relations. A term stays a term even when it is the constant true, because
+// whether a value is a literal must not depend on how far an engine could
+// fold it (GSE reads 5 where the summary engine reads ite(φ, 5, α)): it
+// depends only on the expression that made it, which both engines share.
+type Value struct {
+	r Ref          // a reference, or one of the tags below
+	t *smt.Formula // the term of a term value (r == tagTerm)
+}
 
 const (
-	VTrue  Value = -10
-	VFalse Value = -11
-	VUndef Value = -12 // an environment slot not yet bound
+	tagTrue  Ref = -10
+	tagFalse Ref = -11
+	tagUndef Ref = -12
+	tagTerm  Ref = -13
+)
+
+var (
+	VTrue  = Value{r: tagTrue}
+	VFalse = Value{r: tagFalse}
+	VUndef = Value{r: tagUndef} // an environment slot not yet bound
 )
 
 // RefVal is the value of reference r.
-func RefVal(r Ref) Value { return Value(r) }
+func RefVal(r Ref) Value { return Value{r: r} }
 
-// BoolVal is true or false.
+// BoolVal is the control literal true or false.
 func BoolVal(b bool) Value {
 	if b {
 		return VTrue
@@ -159,25 +182,59 @@ func BoolVal(b bool) Value {
 	return VFalse
 }
 
-// IsRef reports whether v is a reference.
-func (v Value) IsRef() bool { return v >= Value(RUn) }
+// PrimVal is the term value t (int or bool sort).
+func PrimVal(t *smt.Formula) Value { return Value{r: tagTerm, t: t} }
 
-// IsBool reports whether v is true or false.
-func (v Value) IsBool() bool { return v == VTrue || v == VFalse }
+// IsRef reports whether v is a reference.
+func (v Value) IsRef() bool { return v.r >= RUn }
+
+// IsBool reports whether v is a control literal, true or false.
+func (v Value) IsBool() bool { return v.r == tagTrue || v.r == tagFalse }
+
+// IsTerm reports whether v is a term value.
+func (v Value) IsTerm() bool { return v.r == tagTerm }
+
+// IsPrim reports whether v is primitive: a control literal or a term.
+func (v Value) IsPrim() bool { return v.IsBool() || v.IsTerm() }
+
+// Term returns the term of a primitive value (True or False for the control
+// literals) and nil for any other value.
+func (v Value) Term() *smt.Formula {
+	switch v.r {
+	case tagTrue:
+		return smt.True()
+	case tagFalse:
+		return smt.False()
+	case tagTerm:
+		return v.t
+	}
+	return nil
+}
 
 // Ref returns the reference of v; v must be a reference.
-func (v Value) Ref() Ref { return Ref(v) }
+func (v Value) Ref() Ref { return v.r }
+
+// key is a number that tells apart every value the control key keeps: a
+// reference, a control literal, ⊥, and a term value by its sort only.
+func (v Value) key() int64 {
+	if v.r == tagTerm {
+		return int64(tagTerm)*2 - int64(v.t.Sort())
+	}
+	return int64(v.r)
+}
 
 func (v Value) String() string {
-	switch v {
-	case VTrue:
+	switch v.r {
+	case tagTrue:
 		return "true"
-	case VFalse:
+	case tagFalse:
 		return "false"
-	case VUndef:
+	case tagUndef:
 		return "⊥"
+	case tagTerm:
+		return smt.Short(v.t)
 	}
-	return RefString(Ref(v))
+	return RefString(v.r)
 }
 
 // RefString prints a reference the way the papers do: r_null, r_un, and
@@ -199,6 +256,10 @@ const (
 	ModeExpr  Mode = iota // e is an expression still to evaluate
 	ModeValue             // e is a value
 	ModeError             // e is error (and k is end)
+	// ModePruned marks a state that rule Assume pruned (PRIMITIVES.md §3):
+	// Step returned no successor for it, and an explorer counts a pruned
+	// end, which is not a path. No rule applies to it.
+	ModePruned
 )
 
 // State is (L R φ η e k) plus the bookkeeping the rules need: location
@@ -209,6 +270,12 @@ type State struct {
 	Locs []LocInfo // indexed by Loc
 	L    []GVS     // indexed by int(Ref)+2; nil for references not in use
 	R    []Ref     // indexed by int(Loc)*NumFields + field ID
+	// Prim holds the primitive fields (PRIMITIVES.md §2), indexed like R;
+	// nil while no location of a class with a primitive field exists, so
+	// programs without data pay nothing. R(l, f) of a primitive field is
+	// r_un forever: the reference relations see a field no rule ever
+	// initializes, the same in every engine.
+	Prim []*smt.Formula
 
 	// Phi is the path condition. GSE records its comparisons in Facts
 	// instead, so that millions of GSE paths do not intern millions of long
@@ -268,6 +335,43 @@ func (s *State) SetField(l Loc, f *javalite.Field, r Ref) {
 	s.R[int(l)*s.NumFields()+f.ID] = r
 }
 
+// PrimField returns the term of primitive field f of l.
+func (s *State) PrimField(l Loc, f *javalite.Field) *smt.Formula {
+	i := int(l)*s.NumFields() + f.ID
+	if i >= len(s.Prim) {
+		return nil
+	}
+	return s.Prim[i]
+}
+
+// SetPrimField makes the primitive field f of l hold t.
+func (s *State) SetPrimField(l Loc, f *javalite.Field, t *smt.Formula) {
+	s.Prim[int(l)*s.NumFields()+f.ID] = t
+}
+
+// InitialValue is α(l, f), the initial-value symbol of primitive field f
+// of the input location whose identity reference is id (PRIMITIVES.md §2).
+func InitialValue(id Ref, f *javalite.Field) *smt.Formula {
+	return smt.Sym(id, f.ID, Sort(f.T))
+}
+
+// Sort is the sort of the terms of primitive type t.
+func Sort(t javalite.Type) smt.Sort {
+	if t.Kind == javalite.KindInt {
+		return smt.SortInt
+	}
+	return smt.SortBool
+}
+
+// DefaultValue is Java's default of a primitive field of a new object: 0
+// or false (PRIMITIVES.md §2).
+func DefaultValue(f *javalite.Field) *smt.Formula {
+	if f.T.Kind == javalite.KindInt {
+		return smt.Int(0)
+	}
+	return smt.False()
+}
+
 // StackR is stack_r().
 func (s *State) StackR() Ref { r := s.NextStack; s.NextStack += 3; return r }
 
@@ -292,10 +396,36 @@ func (s *State) NewLoc(info LocInfo, fieldInit Ref) Loc {
 	for i := 0; i < nf; i++ {
 		s.R = append(s.R, RUn)
 	}
-	for _, f := range info.Class.Fields {
+	for _, f := range info.Class.RefFields {
 		s.R[int(l)*nf+f.ID] = fieldInit
 	}
+	if len(info.Class.PrimFields) > 0 || s.Prim != nil {
+		for len(s.Prim) < len(s.R) {
+			s.Prim = append(s.Prim, nil)
+		}
+		// An input location's primitive fields hold their initial-value
+		// symbols from the start, with no branching (PRIMITIVES.md §2);
+		// a new object's hold Java's defaults.
+		for _, f := range info.Class.PrimFields {
+			t := DefaultValue(f)
+			if info.Input {
+				t = InitialValue(info.Identity, f)
+			}
+			s.Prim[int(l)*nf+f.ID] = t
+		}
+	}
 	return l
+}
+
+// InitPrimFields makes every primitive field of l its initial-value
+// symbol α(l, f) under l's identity reference: for a location that becomes
+// an input object after it was created (a deferred or unresolved one,
+// resolved as fresh).
+func (s *State) InitPrimFields(l Loc) {
+	info := s.Locs[l]
+	for _, f := range info.Class.PrimFields {
+		s.SetPrimField(l, f, InitialValue(info.Identity, f))
+	}
 }
 
 // ClassOf returns the class of a numbered location.
@@ -344,7 +474,7 @@ func (s *State) AddFact(f *smt.Formula) { s.Facts = s.fact(f, s.Facts) }
 
 // Terminal reports whether the state is (… v end) or (… error end).
 func (s *State) Terminal() bool {
-	return s.Mode == ModeError || (s.Mode == ModeValue && s.K == nil)
+	return s.Mode == ModeError || s.Mode == ModePruned || (s.Mode == ModeValue && s.K == nil)
 }
 
 // Clone returns an independent copy. GVSs, LocInfos, formulas, the
@@ -356,13 +486,24 @@ func (s *State) Clone() *State {
 	c.Locs = append([]LocInfo(nil), s.Locs...)
 	c.L = append([]GVS(nil), s.L...)
 	c.R = append([]Ref(nil), s.R...)
+	if s.Prim != nil {
+		c.Prim = append([]*smt.Formula(nil), s.Prim...)
+	}
 	c.Arena = nil
 	return &c
 }
 
+// SetPruned marks the state pruned by rule Assume.
+func (s *State) SetPruned() {
+	s.Mode, s.Expr, s.Val, s.K = ModePruned, nil, Value{}, nil
+}
+
+// Pruned reports whether rule Assume pruned the state.
+func (s *State) Pruned() bool { return s.Mode == ModePruned }
+
 // SetError makes the state (L R φ η error end).
 func (s *State) SetError() {
-	s.Mode, s.Expr, s.Val, s.K = ModeError, nil, 0, nil
+	s.Mode, s.Expr, s.Val, s.K = ModeError, nil, Value{}, nil
 }
 
 // SetValue makes e the value v with continuation k.
@@ -378,7 +519,7 @@ func (s *State) SetExpr(x javalite.Expr, k *Kont) {
 		s.SetValue(BoolVal(lit.Kind == javalite.LitTrue), k)
 		return
 	}
-	s.Mode, s.Expr, s.Val, s.K = ModeExpr, x, 0, k
+	s.Mode, s.Expr, s.Val, s.K = ModeExpr, x, Value{}, k
 }
 
 // Roots returns every stack reference in η, e and k: the references a

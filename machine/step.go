@@ -47,6 +47,16 @@ const (
 	RuleInitAlias   = "Initialize (alias)"
 	RuleSummarize   = "Summarize"
 	RuleStuckNullDR = "stuck (no rule for null dereference)"
+
+	// PRIMITIVES.md §3: the common rules on data, the same in every engine.
+	RuleInt        = "Int"
+	RuleBinLEval   = "Binary (l-operand eval)"
+	RuleBinREval   = "Binary (r-operand eval)"
+	RuleBinary     = "Binary"
+	RuleEqPrim     = "Equals (prim)"
+	RuleIfSym      = "If (sym)"
+	RuleAssumeEval = "Assume (eval)"
+	RuleAssume     = "Assume"
 )
 
 // BaseRule is the lockstep rule of a rule string. Engines with rules of
@@ -75,12 +85,28 @@ type HeapRules interface {
 	FieldWrite(s *State, r Ref, fw *javalite.FieldWrite, k *Kont) ([]Succ, error)
 	// EqualsRef: the state is (L R φ η r1 (r0 = * → k)) with references.
 	EqualsRef(s *State, r0, r1 Ref, eq *javalite.Equals, k *Kont) ([]Succ, error)
-	// Invoke: the state is (L R φ η v (r @ m * → k)), called only under
-	// V11's Java reading (Options.NullCallProceeds false). The engine
-	// decides whether r is null: rule Invoke′ leads to (… error end) like
-	// A′/W′, rule Invoke to the state EnterMethod builds.
-	Invoke(s *State, r Ref, v Value, c *javalite.Call, k *Kont) ([]Succ, error)
+	// Invoke: the state is (L R φ η v (r @ m v… * → k)), called only
+	// under V11's Java reading (Options.NullCallProceeds false), with the
+	// argument values in order. The engine decides whether r is null: rule
+	// Invoke′ leads to (… error end) like A′/W′, rule Invoke to the state
+	// EnterMethod builds.
+	Invoke(s *State, r Ref, args []Value, c *javalite.Call, k *Kont) ([]Succ, error)
 }
+
+// PathCond is how the common data rules If (sym) and Assume (PRIMITIVES.md
+// §3) read and extend an engine's own path condition φ: GSE's facts, the
+// summary engine's φ_g. The rules are the same in every engine; only φ and
+// S differ. An engine without it cannot run a program with data, and the
+// machine says so instead of guessing.
+type PathCond interface {
+	// Feasible is S(φ ∧ t) for a bool term t.
+	Feasible(s *State, t *smt.Formula) (bool, error)
+	// Strengthen makes φ := φ ∧ t.
+	Strengthen(s *State, t *smt.Formula)
+}
+
+// ErrNoData is the error of a data rule on an engine that has no PathCond.
+var ErrNoData = errors.New("the engine has no rules for primitive data (PRIMITIVES.md §3)")
 
 // Options are the rule choices of the common rules that differ between
 // sources (RULES.md §9). The zero value is the default reading: V9's fresh
@@ -120,13 +146,24 @@ func Initial(p *javalite.Program) *State {
 	s.Phi = smt.Neq(rin0, RNull)
 	s.Env = newEnv(m)
 	s.Env[javalite.SlotThis] = RefVal(s0)
-	if m.ParamT.Kind == javalite.KindBool {
-		s.Env[javalite.SlotParam] = VTrue
-	} else {
-		s.Env[javalite.SlotParam] = RefVal(RNull)
+	// Entry parameters are not input (RULES.md §2, PRIMITIVES.md §2): a
+	// bool is true, an int 0, a reference null.
+	for _, prm := range m.Params {
+		s.Env[prm.Slot] = EntryParam(prm.T)
 	}
 	s.SetExpr(m.Body, nil)
 	return s
+}
+
+// EntryParam is the value of an entry parameter of type t.
+func EntryParam(t javalite.Type) Value {
+	switch t.Kind {
+	case javalite.KindBool:
+		return VTrue
+	case javalite.KindInt:
+		return PrimVal(smt.Int(0))
+	}
+	return RefVal(RNull)
 }
 
 func newEnv(m *javalite.Method) []Value {
@@ -205,6 +242,19 @@ func stepExpr(s *State, opt Options) (string, error) {
 		}
 		s.SetValue(v, k)
 		return RuleVarLookup, nil
+	case *javalite.IntLit: // Rule: Int
+		// A step of its own (unlike true and false, which are control
+		// literals): an int value is a slot, and two branches of an If
+		// (sym) that end in different literals must not meet at one
+		// control before they took a step apart.
+		s.SetValue(PrimVal(smt.Int(e.Val)), k)
+		return RuleInt, nil
+	case *javalite.Binary: // Rule: Binary (l-operand eval)
+		s.SetExpr(e.L, s.kont(Kont{Kind: KBinL, Expr: e, Next: k}))
+		return RuleBinLEval, nil
+	case *javalite.Assume: // Rule: Assume (eval)
+		s.SetExpr(e.X, s.kont(Kont{Kind: KAssume, Expr: e, Next: k}))
+		return RuleAssumeEval, nil
 	case *javalite.Lit: // Rule: Null (true and false never reach here)
 		s.SetValue(RefVal(RNull), k)
 		return RuleNull, nil
@@ -261,19 +311,37 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		s.SetExpr(eq.R, s.kont(Kont{Kind: KEqR, Expr: eq, Val: v, Next: k}))
 		return one(s, RuleEqREval)
 	case KEqR:
-		if v.IsBool() { // Rule: Equals (bool)
+		if v.IsBool() && f.Val.IsBool() { // Rule: Equals (bool)
 			s.SetValue(BoolVal(v == f.Val), k)
 			return one(s, RuleEqBool)
+		}
+		if v.IsPrim() { // Rule: Equals (prim)
+			s.SetValue(PrimVal(smt.EqT(f.Val.Term(), v.Term())), k)
+			return one(s, RuleEqPrim)
 		}
 		return heap(h.EqualsRef(s, f.Val.Ref(), v.Ref(), f.Expr.(*javalite.Equals), k))
 	case KIf:
 		e := f.Expr.(*javalite.If)
-		if v == VTrue { // Rule: If (true)
+		t := v.Term()
+		if t.IsTrue() { // Rule: If (true)
 			s.SetExpr(e.Then, k)
 			return one(s, RuleIfTrue)
 		}
-		s.SetExpr(e.Else, k) // Rule: If (false)
-		return one(s, RuleIfFalse)
+		if t.IsFalse() { // Rule: If (false)
+			s.SetExpr(e.Else, k)
+			return one(s, RuleIfFalse)
+		}
+		return heap(ifSym(s, h, t, e, k))
+	case KBinL: // Rule: Binary (r-operand eval)
+		b := f.Expr.(*javalite.Binary)
+		s.SetExpr(b.R, s.kont(Kont{Kind: KBinR, Expr: b, Val: v, Next: k}))
+		return one(s, RuleBinREval)
+	case KBinR: // Rule: Binary
+		b := f.Expr.(*javalite.Binary)
+		s.SetValue(PrimVal(binaryTerm(b.Op, f.Val.Term(), v.Term())), k)
+		return one(s, RuleBinary)
+	case KAssume:
+		return heap(assume(s, h, v.Term(), k))
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
@@ -290,19 +358,25 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		// Rule: Var decl (V10, Java reading): (popvar x η(x) k).
 		s.SetExpr(d.Body, s.kont(Kont{Kind: KPopVar, Expr: d, Idx: d.Slot, Val: saved[d.Slot], Next: k}))
 		return one(s, RuleVar)
-	case KCallRecv: // Rule: Invoke (arg eval)
+	case KCallRecv:
 		c := f.Expr.(*javalite.Call)
-		s.SetExpr(c.Arg, s.kont(Kont{Kind: KCallArg, Expr: c, Val: v, Next: k}))
+		if len(c.Args) == 0 {
+			return invoke(s, h, v.Ref(), nil, c, k, opt)
+		}
+		// Rule: Invoke (arg eval): the first argument.
+		s.SetExpr(c.Args[0], s.kont(Kont{Kind: KCallArg, Expr: c, Val: v, Idx: 1, Next: k}))
 		return one(s, RuleInvokeArg)
 	case KCallArg:
 		c := f.Expr.(*javalite.Call)
-		if !opt.NullCallProceeds {
-			// Rules: Invoke and Invoke′ (V11, Java reading): the engine
-			// decides whether the receiver is null.
-			return heap(h.Invoke(s, f.Val.Ref(), v, c, k))
+		args := s.newValues(len(f.Env) + 1)
+		copy(args, f.Env)
+		args[len(f.Env)] = v
+		if f.Idx < len(c.Args) {
+			// Rule: Invoke (arg eval): the next argument, left to right.
+			s.SetExpr(c.Args[f.Idx], s.kont(Kont{Kind: KCallArg, Expr: c, Val: f.Val, Env: args, Idx: f.Idx + 1, Next: k}))
+			return one(s, RuleInvokeArg)
 		}
-		// Rule: Invoke (V11, paper reading): static lookup, also on null.
-		return EnterMethod(s, f.Val.Ref(), v, c, k, opt).Rule, nil, nil
+		return invoke(s, h, f.Val.Ref(), args, c, k, opt)
 	case KAssign: // Rule: Assign
 		a := f.Expr.(*javalite.Assign)
 		env, err := s.bind(s.Env, a.Slot, v)
@@ -335,4 +409,94 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		return one(s, RulePopVar)
 	}
 	return "", nil, fmt.Errorf("machine: no rule for frame kind %d", f.Kind)
+}
+
+// invoke applies rule Invoke once the receiver and every argument are
+// values.
+func invoke(s *State, h HeapRules, r Ref, args []Value, c *javalite.Call, k *Kont, opt Options) (string, []Succ, error) {
+	if !opt.NullCallProceeds {
+		// Rules: Invoke and Invoke′ (V11, Java reading): the engine
+		// decides whether the receiver is null.
+		return heap(h.Invoke(s, r, args, c, k))
+	}
+	// Rule: Invoke (V11, paper reading): static lookup, also on null.
+	return EnterMethod(s, r, args, c, k, opt).Rule, nil, nil
+}
+
+// binaryTerm is the term of v0 ⊕ v1; the smt constructors fold literals.
+func binaryTerm(op javalite.BinOp, a, b *smt.Formula) *smt.Formula {
+	switch op {
+	case javalite.OpAdd:
+		return smt.Add(a, b)
+	case javalite.OpSub:
+		return smt.Sub(a, b)
+	case javalite.OpLt:
+		return smt.Lt(a, b)
+	}
+	return smt.Le(a, b)
+}
+
+// ifSym is rule If (sym): t is not literal; the then branch under φ ∧ t
+// when S(φ ∧ t), the else branch under φ ∧ ¬t when S(φ ∧ ¬t); both may
+// fire. It is the one new branching point (PRIMITIVES.md §3).
+func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Succ, error) {
+	pc, ok := h.(PathCond)
+	if !ok {
+		return nil, ErrNoData
+	}
+	yes, err := pc.Feasible(s, t)
+	if err != nil {
+		return nil, err
+	}
+	nt := smt.Not(t)
+	no, err := pc.Feasible(s, nt)
+	if err != nil {
+		return nil, err
+	}
+	var out []Succ
+	if yes {
+		y := s
+		if no {
+			y = s.Clone()
+		}
+		pc.Strengthen(y, t)
+		y.SetExpr(e.Then, k)
+		out = append(out, Succ{S: y, Rule: RuleIfSym})
+	}
+	if no {
+		pc.Strengthen(s, nt)
+		s.SetExpr(e.Else, k)
+		out = append(out, Succ{S: s, Rule: RuleIfSym})
+	}
+	return out, nil
+}
+
+// assume is rule Assume: the path goes on with the value true when S(φ ∧
+// t), and is pruned otherwise: no successor, and s is left in ModePruned
+// so that an explorer counts a pruned end, never a path (PRIMITIVES.md §3).
+func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
+	// Rule: Assume
+	switch {
+	case t.IsTrue():
+		s.SetValue(VTrue, k)
+		return []Succ{{S: s, Rule: RuleAssume}}, nil
+	case t.IsFalse():
+		s.SetPruned()
+		return nil, nil
+	}
+	pc, ok := h.(PathCond)
+	if !ok {
+		return nil, ErrNoData
+	}
+	yes, err := pc.Feasible(s, t)
+	if err != nil {
+		return nil, err
+	}
+	if !yes {
+		s.SetPruned()
+		return nil, nil
+	}
+	pc.Strengthen(s, t)
+	s.SetValue(VTrue, k)
+	return []Succ{{S: s, Rule: RuleAssume}}, nil
 }

@@ -29,7 +29,7 @@ func TestInvokeNullReceiver(t *testing.T) {
 	}
 	r := s.K.Val.Ref()
 	call := s.K.Expr.(*javalite.Call)
-	out, err := eng.Invoke(s, r, s.Val, call, s.K.Next)
+	out, err := eng.Invoke(s, r, []machine.Value{s.Val}, call, s.K.Next)
 	require.NoError(t, err)
 	require.Len(t, out, 2)
 	require.Equal(t, machine.RuleInvoke, out[0].Rule)
@@ -38,7 +38,7 @@ func TestInvokeNullReceiver(t *testing.T) {
 	in, bad := out[0].S, out[1].S
 	require.Equal(t, machine.ModeExpr, in.Mode)
 	require.Equal(t, machine.RefVal(r), in.Env[javalite.SlotThis])
-	require.Equal(t, machine.VTrue, in.Env[javalite.SlotParam])
+	require.Equal(t, machine.VTrue, in.Env[1])
 	require.Equal(t, machine.KPop, in.K.Kind)
 	require.Equal(t, machine.ModeError, bad.Mode)
 

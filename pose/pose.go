@@ -598,11 +598,11 @@ func newVsIte(s *machine.State, a, b machine.GVS) bool {
 // worlds, and an error end (Invoke′) in the null worlds, as A′ does. Method
 // lookup is static (Javalite has no subclassing), so POSE's dispatch
 // branching (Invoke (c2)–(c4)) never splits a path.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke (c2)
 		setPhi(si, p.PhiPrime())
-		machine.EnterMethod(si, r, v, c, k, e.opt)
+		machine.EnterMethod(si, r, args, c, k, e.opt)
 		return []machine.Succ{{S: si, Rule: machine.RuleInvoke}}, nil
 	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′

@@ -28,6 +28,8 @@ func init() {
 		// no-update"), hunted at k = −1: POSE-J has no k-bound of its own
 		// (its symbolic locations stand for every depth), so against GSE at a
 		// finite k it represents heaps GSE's bound cuts off (ENGINES.md §8.4).
+		// POSE-J has no k-bound (docs/POSE.md D6): Config.K is ignored.
+		Bound: func(string) engine.Bound { return engine.BoundNone },
 		Mutants: &engine.Mutants{Base: Default, K: -1, Steps: 60, List: func() []engine.Mutant {
 			var out []engine.Mutant
 			for _, x := range Mutations {

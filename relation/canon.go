@@ -28,6 +28,17 @@ import (
 // heaps from k-bounded runs have a handful of locations and are far from
 // that.
 func Canonical(h *Heap) string {
+	c, _, _ := canonicalNames(h)
+	return c
+}
+
+// canonicalNames is Canonical with the canonical name of every location of
+// h (indexed like h.Locs) and the number of names the roots reach: two
+// isomorphic heaps give the same string, and the isomorphism maps the
+// location named i in one to the location named i in the other. On the
+// reachable part that map is the only isomorphism (roots and field labels
+// force it); among the unreachable locations another may exist.
+func canonicalNames(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
 	name := make([]int, n)
 	for i := range name {
@@ -56,8 +67,8 @@ func Canonical(h *Heap) string {
 			un = append(un, i)
 		}
 	}
+	reach := len(order)
 	if len(un) > 0 {
-		reach := len(order)
 		rest := make([]int, len(un))
 		for i, c := range labelUnreachable(h, name, un) {
 			rest[c] = un[i]
@@ -79,7 +90,7 @@ func Canonical(h *Heap) string {
 	for _, l := range order {
 		writeLoc(&b, h, l, func(t Target) string { return targetName(t, name) })
 	}
-	return b.String()
+	return b.String(), name, reach
 }
 
 func targetName(t Target, name []int) string {

@@ -187,7 +187,7 @@ func StackOnlyRoots(q *machine.State) *Violation {
 	// where is formatted only for a violation: the check runs on every
 	// state of every pair.
 	bad := func(v machine.Value, where string, args ...any) *Violation {
-		if v == machine.VUndef || v.IsBool() {
+		if v == machine.VUndef || v.IsPrim() {
 			return nil
 		}
 		if v.IsRef() {
@@ -198,7 +198,7 @@ func StackOnlyRoots(q *machine.State) *Violation {
 			return &Violation{Check: CheckStackOnlyRoots, Ref: r, Entries: append([]machine.Entry(nil), q.Get(r)...),
 				Reason: fmt.Sprintf("%s holds %s, not a stack reference", fmt.Sprintf(where, args...), machine.RefString(r))}
 		}
-		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %d", fmt.Sprintf(where, args...), int32(v))}
+		return &Violation{Check: CheckStackOnlyRoots, Ref: machine.RUn, Reason: fmt.Sprintf("%s holds the invalid value %s", fmt.Sprintf(where, args...), v)}
 	}
 	for i, v := range q.Env {
 		if x := bad(v, "η slot %d", i); x != nil {
@@ -212,7 +212,7 @@ func StackOnlyRoots(q *machine.State) *Violation {
 	}
 	depth := 0
 	for k := q.K; k != nil; k = k.Next {
-		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
+		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar || k.Kind == machine.KBinR {
 			if x := bad(k.Val, "k frame %d", depth); x != nil {
 				return x
 			}

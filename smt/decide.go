@@ -787,6 +787,16 @@ func (d *decider) push(fs ...*Formula) {
 	d.inherit(fs)
 }
 
+// pushEmpty opens a level that asserts nothing, for a scope whose
+// assumption has data (the solver asks Z3 every question under it). It
+// keeps no models: none is searched for under it, and the parent's are not
+// models of its data.
+func (d *decider) pushEmpty() {
+	d.levels = append(d.levels, d.mark())
+	d.models = append(d.models, nil)
+	d.unrestricted = append(d.unrestricted, false)
+}
+
 // propagate asserts, at the current level, the operand of every pending
 // disjunction that has exactly one open operand left (the others are
 // false under the level's assumptions, so that operand holds in every
@@ -912,22 +922,26 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 	return r, true, nil
 }
 
-// syncZ3 asserts, in Z3 scopes of their own, the assumptions Z3 has not
-// been told about yet.
-func (s *Solver) syncZ3() error {
-	for s.zdepth < len(s.assumed) {
-		a, err := s.translate(s.assumption(s.zdepth))
+// syncZ3 asserts, in Z3 scopes of their own, the assumptions the solver
+// sv(data) has not been told about yet.
+func (s *Solver) syncZ3(data bool) error {
+	zdepth := &s.zdepth
+	if data {
+		zdepth = &s.dzdepth
+	}
+	for *zdepth < len(s.assumed) {
+		a, err := s.translate(s.assumption(*zdepth))
 		if err != nil {
 			return err
 		}
-		if err := s.z.push(); err != nil {
+		if err := s.z.push(data); err != nil {
 			return err
 		}
-		if err := s.z.assert(a); err != nil {
-			_ = s.z.pop()
+		if err := s.z.assert(data, a); err != nil {
+			_ = s.z.pop(data)
 			return err
 		}
-		s.zdepth++
+		*zdepth++
 	}
 	return nil
 }

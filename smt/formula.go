@@ -48,6 +48,17 @@ const (
 	OpNot
 	OpAnd
 	OpOr
+	// Primitive terms (terms.go). OpInt and OpSym are leaves; the others
+	// keep their operands in Kids: Add, Sub, Lt, Le and EqT two, Ite three
+	// (condition, then, else).
+	OpInt
+	OpSym
+	OpAdd
+	OpSub
+	OpLt
+	OpLe
+	OpEqT
+	OpIte
 )
 
 func (o Op) String() string {
@@ -64,11 +75,29 @@ func (o Op) String() string {
 		return "∧"
 	case OpOr:
 		return "∨"
+	case OpInt:
+		return "int"
+	case OpSym:
+		return "α"
+	case OpAdd:
+		return "+"
+	case OpSub:
+		return "-"
+	case OpLt:
+		return "<"
+	case OpLe:
+		return "<="
+	case OpEqT:
+		return "=ₜ"
+	case OpIte:
+		return "ite"
 	}
 	return "Op(" + strconv.Itoa(int(o)) + ")"
 }
 
-// Formula is an immutable, hash-consed formula over reference equalities.
+// Formula is an immutable, hash-consed formula over reference equalities,
+// or a primitive term (terms.go): an int-sorted term, or a bool-sorted one,
+// which is a formula like any other.
 //
 // Two structurally equal formulas (after the constructors' simplification)
 // are the same pointer, so pointer (or ID) equality is formula equality, and
@@ -77,10 +106,18 @@ func (o Op) String() string {
 // The zero Formula is not valid; obtain formulas only through the
 // constructors.
 type Formula struct {
-	op   Op
-	a, b Ref        // OpEq only, a < b
-	kids []*Formula // OpNot: one kid; OpAnd/OpOr: ≥ 2 kids sorted by ID
-	refs []Ref      // sorted distinct constants, computed once at construction
+	op Op
+	// sort is SortBool for every formula and SortInt for int terms; data
+	// is set at construction when the node is or contains a term node
+	// (OpInt … OpIte), so that the solver routes a question with one field
+	// read. Both fit in the padding after op.
+	sort Sort
+	data bool
+	// OpEq: the references, a < b. OpSym: a is the identity reference and
+	// b the field. OpInt: the value, low half in a and high half in b.
+	a, b Ref
+	kids []*Formula // OpNot: one kid; OpAnd/OpOr: ≥ 2 kids sorted by ID; terms: their operands
+	refs []Ref      // sorted distinct constants of Eq atoms, computed once at construction
 	id   uint64
 }
 
@@ -110,12 +147,16 @@ func (f *Formula) IsTrue() bool { return f.op == OpTrue }
 // IsFalse reports whether f is the constant false.
 func (f *Formula) IsFalse() bool { return f.op == OpFalse }
 
-// Refs returns the sorted distinct constants mentioned in f (Null included if
-// mentioned). The slice is shared: do not modify it.
+// Refs returns the sorted distinct constants mentioned in f's equality atoms
+// (Null included if mentioned). The identity reference of an input symbol
+// α(r, f) is not one of them: it names the symbol, it is no constant of the
+// Ref sort (Syms lists the symbols). The slice is shared: do not modify it.
 func (f *Formula) Refs() []Ref { return f.refs }
 
 // Eval evaluates f with every atom a = b decided by same(a, b). same must
-// behave like an equivalence relation for the result to mean anything.
+// behave like an equivalence relation for the result to mean anything. f
+// must not have data (HasData): a term needs a valuation of its symbols,
+// which EvalData takes; Eval panics on one, as on any caller bug.
 func (f *Formula) Eval(same func(a, b Ref) bool) bool {
 	switch f.op {
 	case OpTrue:
@@ -141,10 +182,14 @@ func (f *Formula) Eval(same func(a, b Ref) bool) bool {
 		}
 		return false
 	}
+	if f.data {
+		panic("smt: Eval of a formula with data (use EvalData): " + Short(f))
+	}
 	panic("smt: bad formula op " + f.op.String())
 }
 
-// String renders f readably: "r4 = null", "r4 ≠ r7", "(a ∧ b)", "¬(a ∨ b)".
+// String renders f readably: "r4 = null", "r4 ≠ r7", "(a ∧ b)", "¬(a ∨ b)";
+// terms as "α(r4.f7)", "(a + b)", "(a < b)", "ite(c, a, b)" (terms.go).
 // Operands of ∧ and ∨ are printed in text order, so the rendering does not
 // depend on creation order and is the same in every run.
 func (f *Formula) String() string {
@@ -200,6 +245,8 @@ func (f *Formula) write(sb *strings.Builder) {
 		sb.WriteByte('(')
 		sb.WriteString(strings.Join(parts, sep))
 		sb.WriteByte(')')
+	default:
+		f.writeTerm(sb)
 	}
 }
 
@@ -223,23 +270,25 @@ type shard struct {
 	m  map[string]weak.Pointer[Formula]
 }
 
+// The table and the constants are initialized by expressions, not in an
+// init function, so that package-level variables built with the
+// constructors (in this package's tests, say) see them: Go orders variable
+// initialization by dependency and runs init functions only afterwards.
 var (
-	shards  [numShards]shard
+	shards = func() *[numShards]shard {
+		s := new([numShards]shard)
+		for i := range s {
+			s[i].m = make(map[string]weak.Pointer[Formula])
+		}
+		return s
+	}()
 	seed    = maphash.MakeSeed()
 	nextID  atomic.Uint64
-	trueF   *Formula
-	falseF  *Formula
 	emptyRs = []Ref{}
-)
-
-func init() {
-	for i := range shards {
-		shards[i].m = make(map[string]weak.Pointer[Formula])
-	}
 	// The constants are never collected: package variables hold them.
-	trueF = intern([]byte{byte(OpTrue)}, func() *Formula { return &Formula{op: OpTrue, refs: emptyRs} })
+	trueF  = intern([]byte{byte(OpTrue)}, func() *Formula { return &Formula{op: OpTrue, refs: emptyRs} })
 	falseF = intern([]byte{byte(OpFalse)}, func() *Formula { return &Formula{op: OpFalse, refs: emptyRs} })
-}
+)
 
 type cleanupArg struct {
 	sh  *shard
@@ -328,6 +377,9 @@ func Neq(a, b Ref) *Formula { return Not(Eq(a, b)) }
 // Not returns the negation of f, removing double negation and negating
 // constants.
 func Not(f *Formula) *Formula {
+	if f.data {
+		mustBool(f, OpNot)
+	}
 	switch f.op {
 	case OpTrue:
 		return falseF
@@ -340,7 +392,7 @@ func Not(f *Formula) *Formula {
 	key[0] = byte(OpNot)
 	binary.LittleEndian.PutUint64(key[1:], f.id)
 	return intern(key[:], func() *Formula {
-		return &Formula{op: OpNot, kids: []*Formula{f}, refs: f.refs}
+		return &Formula{op: OpNot, data: f.data, kids: []*Formula{f}, refs: f.refs}
 	})
 }
 
@@ -360,6 +412,7 @@ func nary(op Op, fs []*Formula) *Formula {
 	if len(fs) == 1 {
 		// Already built by these constructors: flattened, sorted and
 		// simplified, so the one operand is its own result.
+		mustBool(fs[0], op)
 		return fs[0]
 	}
 	unit, zero := trueF, falseF // And: drop True, False absorbs
@@ -368,7 +421,12 @@ func nary(op Op, fs []*Formula) *Formula {
 	}
 	// Flatten into a fresh slice; the caller's slice is never modified.
 	ops := make([]*Formula, 0, len(fs))
+	data := false
 	for _, f := range fs {
+		if f.data {
+			mustBool(f, op)
+			data = true
+		}
 		switch {
 		case f == unit:
 		case f == zero:
@@ -430,7 +488,7 @@ func nary(op Op, fs []*Formula) *Formula {
 		binary.LittleEndian.PutUint64(key[1+8*i:], f.id)
 	}
 	return intern(key, func() *Formula {
-		return &Formula{op: op, kids: ops, refs: mergeRefs(ops)}
+		return &Formula{op: op, data: data, kids: ops, refs: mergeRefs(ops)}
 	})
 }
 

@@ -20,14 +20,30 @@ var ErrAssuming = errors.New("smt: assumptions in force")
 
 // Assume opens a scope and asserts f in it. The Go decision procedure
 // takes f in at once; Z3 is told only when a question under f reaches it.
+// An assumption with data is Z3's alone: from its scope on, until it is
+// released, every question goes to Z3's data solver, and the Go decision
+// procedure gets an empty level (so that its levels stay the solver's).
 func (s *Solver) Assume(f *Formula) error {
 	if s.z == nil {
 		return ErrClosed
 	}
 	s.assumed = append(s.assumed, assumption{f: f})
-	s.dec.push(f)
+	if f.data || s.dataAt >= 0 {
+		s.pushData()
+	} else {
+		s.dec.push(f)
+	}
 	s.depth++
 	return nil
+}
+
+// pushData opens the decider's level of a scope that has data or is above
+// one.
+func (s *Solver) pushData() {
+	if s.dataAt < 0 {
+		s.dataAt = s.depth
+	}
+	s.dec.pushEmpty()
 }
 
 // AssumeAll is Assume of the conjunction of fs, without building it: the
@@ -41,7 +57,15 @@ func (s *Solver) AssumeAll(fs []*Formula) error {
 		return ErrClosed
 	}
 	s.assumed = append(s.assumed, assumption{fs: fs})
-	s.dec.push(fs...)
+	data := s.dataAt >= 0
+	for _, f := range fs {
+		data = data || f.data
+	}
+	if data {
+		s.pushData()
+	} else {
+		s.dec.push(fs...)
+	}
 	s.depth++
 	return nil
 }
@@ -83,11 +107,21 @@ func (s *Solver) Release() error {
 	n := len(s.assumed) - 1
 	s.assumed = s.assumed[:n]
 	s.dec.pop()
+	if s.dataAt == n {
+		s.dataAt = -1
+	}
+	var err error
 	if s.zdepth > n {
 		s.zdepth = n
-		return s.z.pop()
+		err = s.z.pop(false)
 	}
-	return nil
+	if s.dzdepth > n {
+		s.dzdepth = n
+		if derr := s.z.pop(true); err == nil {
+			err = derr
+		}
+	}
+	return err
 }
 
 // Assumptions is the number of scopes in force.

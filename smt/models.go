@@ -259,9 +259,10 @@ models:
 // to be unsatisfiable, can take the witnessed ones at once and ask one
 // question about the disjunction of the rest. With the Go decision
 // procedure off or fault injection on, nothing is witnessed, so that every
-// question is asked as before.
+// question is asked as before; nor is anything with data, in f or in the
+// assumptions (the kept models give references only).
 func (s *Solver) Witnessed(f *Formula) bool {
-	if s.z == nil || s.dec.off || s.z.gate.faults != nil || s.depth == 0 || s.dec.unsatAt >= 0 {
+	if s.z == nil || s.dec.off || s.z.gate.faults != nil || s.depth == 0 || s.dec.unsatAt >= 0 || f.data || s.dataAt >= 0 {
 		return false
 	}
 	return s.dec.fromModels(f)

@@ -22,8 +22,9 @@ var directPartitionsMax = 8
 // When f and refs together mention few constants, the partitions of all of
 // them are enumerated and f is evaluated under each: with every constant of
 // f interpreted, evaluation is exact, so this is the same answer Z3 would
-// give, only without the solver round trips. Otherwise it is AllSAT over the
-// pairwise equalities of refs ∪ {Null}.
+// give, only without the solver round trips. Otherwise, and always when f
+// has data (evaluating it would need its symbols too), it is AllSAT over
+// the pairwise equalities of refs ∪ {Null}.
 func (s *Solver) Partitions(f *Formula, refs []Ref, limit int) (parts []map[Ref]Ref, complete bool, err error) {
 	if s.z == nil {
 		return nil, false, ErrClosed
@@ -44,7 +45,7 @@ func (s *Solver) Partitions(f *Formula, refs []Ref, limit int) (parts []map[Ref]
 
 	var keys [][]Ref
 	all := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(rs), f.refs...))))
-	if len(all) <= directPartitionsMax {
+	if len(all) <= directPartitionsMax && !f.data {
 		keys = directPartitions(f, rs, all)
 		complete = true
 	} else if keys, complete, err = s.solverPartitions(f, rs, limit); err != nil {

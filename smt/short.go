@@ -2,6 +2,7 @@ package smt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -16,7 +17,10 @@ const ShortLimit = 64
 func Short(f *Formula) string { return f.Bounded(ShortLimit) }
 
 // Bounded prints f in full when its tree has at most n nodes, and
-// otherwise as "⟨OP formula of more than n nodes over REFS⟩".
+// otherwise as "⟨OP formula of more than n nodes over REFS⟩", with "and k
+// symbols" added when it has data. Counting stops at n+1, and the symbols
+// are collected once per shared node, so the summary of a DAG whose tree
+// is exponential is cheap.
 func (f *Formula) Bounded(n int) string {
 	if f == nil {
 		return "true"
@@ -40,5 +44,19 @@ func (f *Formula) Bounded(n int) string {
 	for _, r := range f.Refs() {
 		refs = append(refs, r.String())
 	}
-	return fmt.Sprintf("⟨%s formula of more than %d nodes over %s⟩", f.Op(), n, strings.Join(refs, ","))
+	what := "formula"
+	if f.sort == SortInt {
+		what = "term"
+	}
+	over := strings.Join(refs, ",")
+	if f.data {
+		syms := len(f.Syms())
+		switch {
+		case over == "":
+			over = strconv.Itoa(syms) + " symbols"
+		default:
+			over += " and " + strconv.Itoa(syms) + " symbols"
+		}
+	}
+	return fmt.Sprintf("⟨%s %s of more than %d nodes over %s⟩", f.Op(), what, n, over)
 }

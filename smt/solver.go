@@ -42,6 +42,10 @@ type Stats struct {
 	CacheHits  int64         // Sat calls answered from the cache
 	Unknowns   int64         // checks Z3 answered unknown
 	SolverTime time.Duration // wall time spent inside Z3 checks
+	// Of Queries and SolverTime: the checks with data (a term in the
+	// question or in an assumption in force), which only Z3 decides.
+	DataQueries int64
+	DataTime    time.Duration
 }
 
 // Default cache bounds. The translation cache holds Z3 references; clearing
@@ -75,6 +79,11 @@ type Solver struct {
 	depth   int
 	assumed []assumption
 	zdepth  int
+	// dataAt is the first scope whose assumption has data, or -1: while
+	// one is in force, every question goes to Z3's data solver, which has
+	// been told the first dzdepth assumptions.
+	dataAt  int
+	dzdepth int
 
 	// dec is the Go decision procedure (decide.go).
 	dec *decider
@@ -103,6 +112,7 @@ func NewSolver() (*Solver, error) {
 		constLimit: defaultConstLimit,
 		satLimit:   defaultSatLimit,
 		dec:        newDecider(),
+		dataAt:     -1,
 	}
 	// Deleting the context frees all its ASTs, so the cleanup need not know
 	// about the caches (and must not reference s).
@@ -175,6 +185,12 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 // Stats returns the counters accumulated so far.
 func (s *Solver) Stats() Stats { return s.stats }
 
+// DataQueries returns how many checks with data reached Z3 (every one
+// does) and the wall time they took: the new cost of programs with data.
+func (s *Solver) DataQueries() (int64, time.Duration) {
+	return s.stats.DataQueries, s.stats.DataTime
+}
+
 // constant returns the cached Z3 constant for r.
 func (s *Solver) constant(r Ref) (zast, error) {
 	if a, ok := s.consts[r]; ok {
@@ -220,7 +236,23 @@ func (s *Solver) translate(f *Formula) (zast, error) {
 			return nil, err
 		}
 		a, err = s.z.mk(lkNot, []zast{k})
-	case OpAnd, OpOr:
+	case OpInt:
+		if err = s.z.ensureData(); err != nil {
+			return nil, err
+		}
+		v, _ := f.IntValue()
+		a, err = s.z.mkInt(v)
+	case OpSym:
+		if err = s.z.ensureData(); err != nil {
+			return nil, err
+		}
+		sort := s.z.intSort
+		if f.sort == SortBool {
+			sort = s.z.boolSort
+		}
+		// The sort is in the name: a Z3 symbol names one constant.
+		a, err = s.z.mkConstOf(sort, f.String()+":"+f.sort.String())
+	case OpAnd, OpOr, OpAdd, OpSub, OpLt, OpLe, OpEqT, OpIte:
 		// Kids are translated first (recursion may reuse s.args), then
 		// collected into a fresh window of the scratch buffer.
 		for _, k := range f.kids {
@@ -232,11 +264,7 @@ func (s *Solver) translate(f *Formula) (zast, error) {
 		for _, k := range f.kids {
 			s.args = append(s.args, s.trans[k.id])
 		}
-		op := zop(lkAnd)
-		if f.op == OpOr {
-			op = lkOr
-		}
-		a, err = s.z.mk(op, s.args[start:])
+		a, err = s.z.mk(zops[f.op], s.args[start:])
 		s.args = s.args[:start]
 	default:
 		return nil, fmt.Errorf("smt: bad formula op %d", f.op)
@@ -247,6 +275,10 @@ func (s *Solver) translate(f *Formula) (zast, error) {
 	s.trans[f.id] = a
 	return a, nil
 }
+
+// zops is the binding's operator of each n-ary node (EqT is Z3's =, which
+// is ⇔ on bools).
+var zops = [...]zop{OpAnd: lkAnd, OpOr: lkOr, OpAdd: lkAdd, OpSub: lkSub, OpLt: lkLt, OpLe: lkLe, OpEqT: lkEq, OpIte: lkIte}
 
 // Sat reports whether f is satisfiable. Answers are cached by formula; the
 // constants true and false are answered without Z3. An unknown answer is an
@@ -270,6 +302,22 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 		s.stats.CacheHits++
 		return v, nil
 	}
+	if ref, data, ok := independent(f); ok {
+		// References and input symbols are disjoint sets of variables:
+		// a conjunction whose data conjuncts mention no reference is
+		// satisfiable exactly when both halves are. The reference half
+		// stays with the Go decider, and the data half, the same on
+		// many questions of one path, is asked of Z3 once and cached.
+		v, err := s.Sat(ref)
+		if err == nil && v {
+			v, err = s.Sat(data)
+		}
+		if err != nil {
+			return false, err
+		}
+		remember(s.sat, f.id, v, s.satLimit)
+		return v, nil
+	}
 	r, err := s.Check(f)
 	if err != nil {
 		return false, err
@@ -277,6 +325,31 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 	v := r == Sat
 	remember(s.sat, f.id, v, s.satLimit)
 	return v, nil
+}
+
+// independent splits a conjunction with data into its reference-only
+// conjuncts and its data conjuncts when no data conjunct mentions a
+// reference (no ite over reference guards); ok is false otherwise or when
+// one half would be empty.
+func independent(f *Formula) (ref, data *Formula, ok bool) {
+	if !f.data || f.op != OpAnd {
+		return nil, nil, false
+	}
+	var rs, ds []*Formula
+	for _, k := range f.kids {
+		switch {
+		case !k.data:
+			rs = append(rs, k)
+		case len(k.refs) > 0:
+			return nil, nil, false
+		default:
+			ds = append(ds, k)
+		}
+	}
+	if len(rs) == 0 || len(ds) == 0 {
+		return nil, nil, false
+	}
+	return And(rs...), And(ds...), true
 }
 
 // remember caches an answer, clearing the cache first when it is full (at
@@ -314,11 +387,15 @@ func (s *Solver) SatBoth(a, b *Formula) (bool, error) {
 
 // Check runs one uncached query on f: in Go when the decision procedure of
 // decide.go answers within its budget, otherwise as a push/assert/check/pop
-// in Z3. It returns Unknown together with an error wrapping ErrUnknown when
-// Z3 gives up.
+// in Z3. A question with data (in f or in an assumption in force) goes to
+// Z3's data solver at once. It returns Unknown together with an error
+// wrapping ErrUnknown when Z3 gives up.
 func (s *Solver) Check(f *Formula) (Result, error) {
 	if s.z == nil {
 		return Unknown, ErrClosed
+	}
+	if f.data || s.dataAt >= 0 {
+		return s.z3Check(f)
 	}
 	if r, ok, err := s.goCheck(f); ok || err != nil {
 		if err != nil {
@@ -328,15 +405,22 @@ func (s *Solver) Check(f *Formula) (Result, error) {
 		if err != nil {
 			return Unknown, err
 		}
-		return s.result(lr)
+		return s.result(lr, false)
 	}
 	return s.z3Check(f)
 }
 
-// z3Check is Check by Z3.
+// z3Check is Check by Z3: by the data solver when f or an assumption in
+// force has data, else by the reference solver.
 func (s *Solver) z3Check(f *Formula) (Result, error) {
+	data := f.data || s.dataAt >= 0
 	s.bound()
-	if err := s.syncZ3(); err != nil {
+	if data {
+		if err := s.z.ensureData(); err != nil {
+			return Unknown, err
+		}
+	}
+	if err := s.syncZ3(data); err != nil {
 		return Unknown, err
 	}
 	a, err := s.translate(f)
@@ -344,16 +428,25 @@ func (s *Solver) z3Check(f *Formula) (Result, error) {
 		return Unknown, err
 	}
 	start := time.Now()
-	r, err := s.z.check(a)
-	s.stats.SolverTime += time.Since(start)
-	s.stats.Queries++
+	r, err := s.z.check(data, a)
+	s.count(data, time.Since(start))
 	if err != nil {
 		return Unknown, err
 	}
-	return s.result(r)
+	return s.result(r, data)
 }
 
-func (s *Solver) result(r int) (Result, error) {
+// count counts one check that reached Z3.
+func (s *Solver) count(data bool, d time.Duration) {
+	s.stats.SolverTime += d
+	s.stats.Queries++
+	if data {
+		s.stats.DataTime += d
+		s.stats.DataQueries++
+	}
+}
+
+func (s *Solver) result(r int, data bool) (Result, error) {
 	switch r {
 	case lTrue:
 		return Sat, nil
@@ -361,7 +454,7 @@ func (s *Solver) result(r int) (Result, error) {
 		return Unsat, nil
 	}
 	s.stats.Unknowns++
-	return Unknown, fmt.Errorf("%w: %s", ErrUnknown, s.z.reasonUnknown())
+	return Unknown, fmt.Errorf("%w: %s", ErrUnknown, s.z.reasonUnknown(data))
 }
 
 // AllSAT enumerates the assignments to atoms (each an OpEq formula) that
@@ -385,7 +478,13 @@ func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]boo
 	if f.op == OpFalse {
 		return nil, true, nil
 	}
+	data := f.data
 	s.bound()
+	if data {
+		if err := s.z.ensureData(); err != nil {
+			return nil, false, err
+		}
+	}
 	fa, err := s.translate(f)
 	if err != nil {
 		return nil, false, err
@@ -396,26 +495,25 @@ func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]boo
 			return nil, false, err
 		}
 	}
-	if err := s.z.push(); err != nil {
+	if err := s.z.push(data); err != nil {
 		return nil, false, err
 	}
 	// The blocking clauses live in this scope; pop even on error so the
 	// solver returns to its base level.
 	defer func() {
-		if perr := s.z.pop(); perr != nil && err == nil {
+		if perr := s.z.pop(data); perr != nil && err == nil {
 			err = perr
 		}
 	}()
-	if err := s.z.assert(fa); err != nil {
+	if err := s.z.assert(data, fa); err != nil {
 		return nil, false, err
 	}
 	vals := make([]zbyte, len(atoms))
 	lits := make([]zast, len(atoms))
 	for {
 		start := time.Now()
-		r, err := s.z.allsatStep(zatoms, vals, lits)
-		s.stats.SolverTime += time.Since(start)
-		s.stats.Queries++
+		r, err := s.z.allsatStep(data, zatoms, vals, lits)
+		s.count(data, time.Since(start))
 		if err != nil {
 			return models, false, err
 		}
@@ -423,7 +521,7 @@ func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]boo
 			return models, true, nil
 		}
 		if r != lTrue {
-			_, err := s.result(r)
+			_, err := s.result(r, data)
 			return models, false, err
 		}
 		if limit > 0 && len(models) == limit {

@@ -332,7 +332,7 @@ func TestErrorsBecomeGoErrors(t *testing.T) {
 	s := newSolver(t)
 	// Popping at base level is a Z3 API error; the default handler would
 	// exit the process.
-	err := s.z.pop()
+	err := s.z.pop(false)
 	var ze *Z3Error
 	require.True(t, errors.As(err, &ze), err)
 	// Z3_mk_and over non-Boolean terms is a sort error.

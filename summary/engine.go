@@ -84,7 +84,18 @@ func (e *Engine) Options() machine.Options { return e.v.MachineOptions() }
 // Name implements machine.Engine.
 func (e *Engine) Name() string { return "summary" }
 
-var _ machine.Engine = (*Engine)(nil)
+var (
+	_ machine.Engine   = (*Engine)(nil)
+	_ machine.PathCond = (*Engine)(nil)
+)
+
+// Feasible implements machine.PathCond for If (sym) and Assume: S(φ_g ∧ t).
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	return e.sat(smt.And(s.Phi, t))
+}
+
+// Strengthen implements machine.PathCond: φ_g := φ_g ∧ t.
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { setPhi(s, smt.And(s.Phi, t)) }
 
 // sat is S(φ).
 func (e *Engine) sat(f *smt.Formula) (bool, error) {
@@ -190,6 +201,9 @@ func (e *Engine) errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.F
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
 	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		if f.IsPrim() {
+			return e.accessPrim(sa, r, f, p, k)
+		}
 		// Rule: Field access (A); sa is a copy when A′ below needs the state before →S*
 		phiP := p.PhiPrime() // φ'_g = φ_g ∧ ⋀_{φ∈θ_0} ¬φ
 		// (L R r f C) →S* (L' R' r f C) under φ'_g
@@ -280,6 +294,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		return nil, err
 	}
 	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		if f.IsPrim() {
+			return e.writePrim(sw, rx, f, p, k)
+		}
 		// Rule: Field write (W)
 		phiP := p.PhiPrime() // φ'_g
 		wAssumed := smt.True()

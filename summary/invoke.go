@@ -19,7 +19,7 @@ import (
 // under φ'_g, which changes no represented heap. V3 (seed 000's stuck null
 // dereference) is about A′ and W′ and does not apply here: a call is not a
 // dereference in the papers' rules, and under V11's Java reading GSE throws.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	return guarded.Pair(s, r, e.nullGuards, func(si *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke; si is a copy when Invoke′ below needs the state as it is
 		if len(p.Theta0) > 0 {
@@ -31,7 +31,7 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *jav
 			}
 		}
 		e.stats.Invoke++
-		return []machine.Succ{machine.EnterMethod(si, r, v, c, k, e.Options())}, nil
+		return []machine.Succ{machine.EnterMethod(si, r, args, c, k, e.Options())}, nil
 	}, func(s *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Invoke′ (withheld under U-ST when no world is left, as A′)
 		if fires, err := e.errorState(s, p.PhiG, p.Theta0); err != nil || !fires {

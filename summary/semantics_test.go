@@ -42,7 +42,7 @@ func TestInvokeNullByHand(t *testing.T) {
 			}
 			in, ex := succ[0].S, succ[1].S
 			assertEquiv(t, sol, "Invoke φ", smt.True(), in.PathCondition(), and(neq(i1, null), neq(i4, null)))
-			if in.Env[javalite.SlotThis] != machine.RefVal(s3) || in.Env[javalite.SlotParam] != machine.VTrue {
+			if in.Env[javalite.SlotThis] != machine.RefVal(s3) || in.Env[1] != machine.VTrue {
 				t.Errorf("Invoke η = %s, want {this ↦ s3, b ↦ true}", machine.EnvString(in.Env))
 			}
 			if in.Mode != machine.ModeExpr || in.K == nil || in.K.Kind != machine.KPop {

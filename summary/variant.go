@@ -228,6 +228,13 @@ type Mutation struct {
 	WriteFirstOnly bool
 	// NoWriteNull leaves rule W′ out.
 	NoWriteNull bool
+	// PrimWriteGuardPhi guards the ite of W on a primitive field by the
+	// path condition φ'_g instead of the entry's guard (PRIMITIVES.md §4,
+	// §8: the place the published rules may break with data).
+	PrimWriteGuardPhi bool
+	// PrimReadFirst makes A on a primitive field read the first satisfiable
+	// target's term instead of the ite over all of them.
+	PrimReadFirst bool
 	// EqualsFalseNoNot gives E′ the path condition φ ∧ ⋁Φ_α.
 	EqualsFalseNoNot bool
 	// NoEqualsFalse leaves rule E′ out.
@@ -403,6 +410,12 @@ var Table = &choice.Table[Variant]{
 			Doc: "W writes only the first location of L(r_x)"},
 		{Name: "m-no-write-null", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.NoWriteNull = true }),
 			Doc: "no rule W′"},
+
+		// Mutations: the data rules (PRIMITIVES.md §4).
+		{Name: "m-prim-write-guard-phi", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.PrimWriteGuardPhi = true }),
+			Doc: "W on a primitive field: the ite guarded by φ'_g instead of the entry guard"},
+		{Name: "m-prim-read-first", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.PrimReadFirst = true }),
+			Doc: "A on a primitive field reads the first satisfiable target instead of the ite over all"},
 
 		// Mutations: Equals (E, E′).
 		{Name: "m-equals-by-locations", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.EqualsByLocations = true }),

@@ -12,6 +12,7 @@ import (
 // view.Deferred, the Shape engine.OnePerControl.
 func init() {
 	engine.Register(engine.Info{
+		Data: true, // PRIMITIVES.md §4
 		Name:     "uber",
 		Doc:      "uber-lazy U-DEFER (seed 004, ENGINES.md §6.2): unresolved reads, Summarize's θ at first use; one state per control",
 		Default:  "defer",
@@ -31,6 +32,17 @@ func init() {
 			e.Mut = mut
 			return e, nil
 		},
+		// U-DEFER resolves at use against the objects existing then, GSE at
+		// read time (UBER.md §7): its own bound, which diverges at finite k.
+		// Variant kbound resolves in read order: GSE's bound.
+		Bound: func(variant string) engine.Bound {
+			variant, _, err := parseSpec(variant)
+			if v, verr := ParseVariants(variant); err == nil && verr == nil && v.KBound {
+				return engine.BoundGSE
+			}
+			return engine.BoundOwn
+		},
+		KBound: "kbound",
 		// The mutants: every row of Mutations on defer, hunted at k = −1
 		// (ENGINES.md §8.4: U-DEFER resolves at use, like Kiasan, and at a
 		// finite k diverges from GSE's read-time bound, FINDINGS.md KB-1).

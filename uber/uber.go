@@ -58,6 +58,7 @@ package uber
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -75,6 +76,12 @@ type Variants struct {
 	NoAlias bool
 	// NewSym: U-NEWSYM, New's fields unresolved.
 	NewSym bool
+	// KBound: GSE's k-bound. A use of an unresolved location first
+	// resolves every older one (creation order is read order), so each
+	// location is resolved against exactly the input objects of the reads
+	// before its own, as GSE initializes at the read (RULES.md §4), with
+	// no fresh object beyond k by its depth at the read.
+	KBound bool
 }
 
 // VariantInfo lists the selectable variants with their documentation.
@@ -82,6 +89,7 @@ var VariantInfo = []engine.Variant{
 	{Name: "defer", Doc: "U-DEFER (ENGINES.md §6.2): a read stores an unresolved location; the first use resolves it by Summarize's θ over ρ(C) at that time"},
 	{Name: "defer+u-noalias", Doc: "U-NOALIAS: resolution without θ_alias (seed 004 literally: null or fresh); predicted to fail"},
 	{Name: "defer+u-newsym", Doc: "U-NEWSYM: a new object's fields are unresolved (seed 004's New); predicted to fail"},
+	{Name: "defer+kbound", Doc: "GSE's k-bound: a use resolves every older unresolved location first, in read order, so the candidates are those of the read (exact with GSE at every k)"},
 }
 
 // ParseVariants reads "", "defer", or "defer" followed by "+u-noalias"
@@ -98,8 +106,10 @@ func ParseVariants(spec string) (Variants, error) {
 			v.NoAlias = true
 		case name == "u-newsym":
 			v.NewSym = true
+		case name == "kbound":
+			v.KBound = true
 		default:
-			return v, fmt.Errorf("uber: unknown variant %q in %q (variants: defer, defer+u-noalias, defer+u-newsym, defer+u-noalias+u-newsym)", name, spec)
+			return v, fmt.Errorf("uber: unknown variant %q in %q (variants: defer, defer+u-noalias, defer+u-newsym, defer+kbound, and their compositions)", name, spec)
 		}
 	}
 	return v, nil
@@ -112,6 +122,9 @@ func (v Variants) String() string {
 	}
 	if v.NewSym {
 		n += "+u-newsym"
+	}
+	if v.KBound {
+		n += "+kbound"
 	}
 	return n
 }
@@ -235,6 +248,9 @@ func (e *Engine) resolveAt(s *machine.State, r machine.Ref) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	if e.Var.KBound {
+		todo = e.olderFirst(s, todo)
+	}
 	for _, lu := range todo {
 		// Rule: resolve (U-DEFER)
 		before := snapshot(s, lu)
@@ -246,6 +262,25 @@ func (e *Engine) resolveAt(s *machine.State, r machine.Ref) error {
 	}
 	setPhi(s, phi)
 	return nil
+}
+
+// olderFirst is what a use resolves under kbound: the locations of todo
+// and every unresolved location created before the youngest of them, in
+// creation order. Locations are created at their reads, so a location is
+// then resolved when no younger one is materialized, against the input
+// objects of the reads before its own: the candidates of GSE's
+// initialization at the same read (with its depth, kept since the read).
+// A younger location read before an older one is resolved still sees the
+// older one as a candidate, as GSE's later read sees the earlier object.
+func (e *Engine) olderFirst(s *machine.State, todo []machine.Loc) []machine.Loc {
+	youngest := slices.Max(todo)
+	var out []machine.Loc
+	for l := machine.Loc(0); l <= youngest; l++ {
+		if unresolved(s, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // resolution is the Resolution of the engine's variant and mutation.
@@ -401,6 +436,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
+	if f.IsPrim() {
+		// Rule: Field access (A) on a primitive field — summary:fixed's
+		// (PRIMITIVES.md §4: uber is heap summaries there; nothing to
+		// defer, a primitive field holds its term from the start).
+		return e.sum.FieldAccess(s, r, fa, k)
+	}
 	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
 		// Rule: Field access (A)
 		phiP := p.PhiPrime() // φ'_g
@@ -453,6 +494,14 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 	return e.sum.FieldWrite(s, r, fw, k)
 }
 
+// Feasible implements machine.PathCond (If (sym), Assume): summary:fixed's.
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	return e.sum.Feasible(s, t)
+}
+
+// Strengthen implements machine.PathCond: summary:fixed's.
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { e.sum.Strengthen(s, t) }
+
 // EqualsRef implements Equals (E) and (E′): both operands are resolved
 // (left first), then summary:fixed's E/E′.
 func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error) {
@@ -472,10 +521,10 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 // the receiver is resolved (a call is a use of it: θ_0 needs its null
 // case), then summary:fixed's θ_0 over its value set: Invoke′ to error
 // under φ ∧ ⋁θ_0, Invoke (machine.EnterMethod) under φ ∧ ⋀¬θ_0.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
 	if err := e.resolveAt(s, r); err != nil {
 		return nil, err
 	}
 	// Rule: Invoke, Invoke′ — summary:fixed's
-	return e.sum.Invoke(s, r, v, c, k)
+	return e.sum.Invoke(s, r, args, c, k)
 }

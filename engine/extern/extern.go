@@ -291,6 +291,10 @@ func (e *Engine) exprs(p *javalite.Program) []javalite.Expr {
 // request sends one request about state s (with the program loaded first
 // if the process does not have it) and returns the answer.
 func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) {
+	if hasData(s) {
+		return nil, &Failure{Command: e.pool.command, Kind: "unsupported",
+			Msg: "the state has primitive data, which this lockstep does not send through the protocol yet (PROTOCOL.md §6)"}
+	}
 	table := e.exprs(s.Prog)
 	pr, err := e.pool.get()
 	if err != nil {
@@ -414,10 +418,10 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 // request invoke: the engine decides whether the receiver is null; for a
 // successor it marks "enter", lockstep applies rule Invoke
 // (machine.EnterMethod) to the state it returns.
-func (e *Engine) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	return e.heap(s, "invoke", map[string]any{"receiver": r, "arg": encValue(v), "expr": c.ID()},
+func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	return e.heap(s, "invoke", map[string]any{"receiver": r, "args": encValues(args), "expr": c.ID()},
 		[]string{machine.RuleInvoke, machine.RuleInvokeNull}, func(t *machine.State) machine.Succ {
-			return machine.EnterMethod(t, r, v, c, k, e.cfg.Machine)
+			return machine.EnterMethod(t, r, args, c, k, e.cfg.Machine)
 		})
 }
 

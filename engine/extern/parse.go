@@ -703,8 +703,8 @@ func parseRequest(b []byte) (req *request, full bool, err error) {
 			r.Right, err = p.int32()
 		case "receiver":
 			r.Receiver, err = p.int32()
-		case "arg":
-			r.Arg, err = p.value()
+		case "args":
+			r.Args, err = p.values()
 		default:
 			full = false
 			err = p.skip()

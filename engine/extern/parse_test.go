@@ -101,8 +101,8 @@ func (gseLike) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equa
 	s.SetValue(machine.BoolVal(s.Get(r0)[0].Loc == s.Get(r1)[0].Loc), k)
 	return []machine.Succ{{S: s, Rule: machine.RuleEqualsE}}, nil
 }
-func (gseLike) Invoke(s *machine.State, r machine.Ref, v machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
-	return []machine.Succ{machine.EnterMethod(s, r, v, c, k, machine.Options{})}, nil
+func (gseLike) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *javalite.Call, k *machine.Kont) ([]machine.Succ, error) {
+	return []machine.Succ{machine.EnterMethod(s, r, args, c, k, machine.Options{})}, nil
 }
 
 // FuzzParseAnswer: the parser never panics, and what it accepts

@@ -76,7 +76,7 @@ type request struct {
 	Left      int32           `json:"left"`
 	Right     int32           `json:"right"`
 	Receiver  int32           `json:"receiver"`
-	Arg       *jValue         `json:"arg"`
+	Args      []jValue        `json:"args"`
 }
 
 func (sv *server) handle(line []byte) map[string]any {
@@ -160,8 +160,18 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 		succ, err = sv.eng.FieldWrite(s, machine.Ref(req.Ref), f.Expr.(*javalite.FieldWrite), f.Next)
 	case req.Op == "equals_ref" && f.Kind == machine.KEqR:
 		succ, err = sv.eng.EqualsRef(s, machine.Ref(req.Left), machine.Ref(req.Right), f.Expr.(*javalite.Equals), f.Next)
-	case req.Op == "invoke" && f.Kind == machine.KCallArg:
-		succ, err = sv.eng.Invoke(s, machine.Ref(req.Receiver), s.Val, f.Expr.(*javalite.Call), f.Next)
+	case req.Op == "invoke" && (f.Kind == machine.KCallArg || f.Kind == machine.KCallRecv):
+		// The arguments: those evaluated before (the frame's env) and the
+		// value in e; a call without arguments has the receiver in e.
+		c := f.Expr.(*javalite.Call)
+		recv, args := f.Val.Ref(), append(append([]machine.Value(nil), f.Env...), s.Val)
+		if f.Kind == machine.KCallRecv {
+			if len(c.Args) != 0 {
+				return nil, fmt.Errorf("invoke before the arguments are evaluated")
+			}
+			recv, args = s.Val.Ref(), nil
+		}
+		succ, err = sv.eng.Invoke(s, recv, args, c, f.Next)
 	default:
 		return nil, fmt.Errorf("request %s on a state whose frame is %s", req.Op, frameKinds[f.Kind])
 	}
@@ -170,6 +180,9 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 	}
 	out := make([]map[string]any, len(succ))
 	for i, sc := range succ {
+		if hasData(sc.S) {
+			return nil, fmt.Errorf("a successor has primitive data, which this protocol implementation does not carry yet")
+		}
 		t, enter := sc.S, false
 		if req.Op == "invoke" {
 			t, enter = entered(t, val, f)

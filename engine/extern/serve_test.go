@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep-dev/lockstep/engine"
 	_ "github.com/lockstep-dev/lockstep/engine/builtin"
 	"github.com/lockstep-dev/lockstep/engine/extern"
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -39,8 +40,11 @@ func TestGoEngineThroughExec(t *testing.T) {
 		{"lazier:default", "lazier#default", -1, []string{"swap.jl", "hasnull.jl", "nullderef.jl"}},
 		{"uber", "uber", -1, []string{"uber_noalias.jl", "swap.jl"}},
 	} {
-		for _, f := range c.files {
-			p := load(t, f)
+		for _, f := range append(c.files, "calls") {
+			p := callsProgram(t)
+			if f != "calls" {
+				p = load(t, f)
+			}
 			in := checker.DefaultOptions()
 			in.Engine, in.K, in.Steps = c.spec, c.k, 120
 			ex := in
@@ -66,4 +70,17 @@ func TestGoEngineThroughExec(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "published", v)
 	require.NotNil(t, info.Mutants)
+}
+
+// callsProgram has calls with two arguments, nested, and with none: the
+// frames that carry the arguments evaluated so far (call_arg's env).
+func callsProgram(t *testing.T) *javalite.Program {
+	p, err := javalite.ParseAndCheck("calls.jl", []byte(`(((class Node ([Node next])
+    ((Node pick [Node a] [Node b] (if (a = b) a else b))
+     (Node none null)
+     (bool main [bool unused]
+       (((this $ next) @ pick ((this $ next) @ pick this (this @ none)) (this $ next)) = this)))))
+ (Node main))`))
+	require.NoError(t, err)
+	return p
 }

@@ -236,7 +236,7 @@ func encState(s *machine.State) *jState {
 			v := encValue(k.Val)
 			fr.Val = &v
 		}
-		if k.Kind == machine.KPop {
+		if k.Kind == machine.KPop || k.Kind == machine.KCallArg {
 			fr.Env = encValues(k.Env)
 		}
 		j.K = append(j.K, fr)
@@ -267,12 +267,19 @@ type jClass struct {
 }
 
 type jMethod struct {
-	Name      string `json:"name"`
-	Ret       string `json:"ret"`
-	ParamType string `json:"param_type"`
-	Param     string `json:"param"`
-	NumSlots  int    `json:"num_slots"`
-	Body      int    `json:"body"`
+	Name      string   `json:"name"`
+	Ret       string   `json:"ret"`
+	ParamType string   `json:"param_type,omitempty"` // the one parameter of a one-parameter method (protocol 1)
+	Param     string   `json:"param,omitempty"`
+	Params    []jParam `json:"params"` // every parameter, in order (slots 1..n)
+	NumSlots  int      `json:"num_slots"`
+	Body      int      `json:"body"`
+}
+
+type jParam struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+	Slot int    `json:"slot"`
 }
 
 type jField struct {
@@ -332,7 +339,7 @@ func kids(e javalite.Expr) []javalite.Expr {
 	case *javalite.VarDecl:
 		return []javalite.Expr{e.Init, e.Body}
 	case *javalite.Call:
-		return []javalite.Expr{e.Recv, e.Arg}
+		return append([]javalite.Expr{e.Recv}, e.Args...)
 	case *javalite.Assign:
 		return []javalite.Expr{e.Value}
 	case *javalite.Begin:
@@ -350,8 +357,14 @@ func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
 			jc.Fields = append(jc.Fields, f.ID)
 		}
 		for _, m := range c.Methods {
-			jc.Methods = append(jc.Methods, jMethod{Name: m.Name, Ret: m.Ret.Name, ParamType: m.ParamType.Name, Param: m.Param,
-				NumSlots: m.NumSlots, Body: m.Body.ID()})
+			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID()}
+			if len(m.Params) == 1 {
+				jm.ParamType, jm.Param = m.Params[0].Type.Name, m.Params[0].Name
+			}
+			for _, prm := range m.Params {
+				jm.Params = append(jm.Params, jParam{Type: prm.Type.Name, Name: prm.Name, Slot: prm.Slot})
+			}
+			jc.Methods = append(jc.Methods, jm)
 		}
 		j.Classes = append(j.Classes, jc)
 	}
@@ -480,7 +493,7 @@ func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
 
 func (d *decoder) value(j *jValue) (machine.Value, error) {
 	if j == nil {
-		return 0, fmt.Errorf("missing value")
+		return machine.Value{}, fmt.Errorf("missing value")
 	}
 	n := 0
 	for _, set := range []bool{j.Ref != nil, j.Bool != nil, j.Undef, j.Term != nil} {
@@ -489,13 +502,13 @@ func (d *decoder) value(j *jValue) (machine.Value, error) {
 		}
 	}
 	if n != 1 {
-		return 0, fmt.Errorf("a value is exactly one of ref, bool, undef, term")
+		return machine.Value{}, fmt.Errorf("a value is exactly one of ref, bool, undef, term")
 	}
 	switch {
 	case j.Ref != nil:
 		r, err := d.ref(*j.Ref)
 		if err != nil {
-			return 0, err
+			return machine.Value{}, err
 		}
 		return machine.RefVal(r), nil
 	case j.Bool != nil:
@@ -503,7 +516,7 @@ func (d *decoder) value(j *jValue) (machine.Value, error) {
 	case j.Undef:
 		return machine.VUndef, nil
 	}
-	return 0, fmt.Errorf("term values: primitive data is not supported by this lockstep yet")
+	return machine.Value{}, fmt.Errorf("term values: primitive data is not supported by this lockstep yet")
 }
 
 func (d *decoder) values(js []jValue) ([]machine.Value, error) {
@@ -701,7 +714,7 @@ func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
 			return false
 		}
 	}
-	if f.Kind == machine.KPop {
+	if f.Kind == machine.KPop || f.Kind == machine.KCallArg {
 		env, err := d.values(j.Env)
 		if err != nil || len(env) != len(f.Env) {
 			return false
@@ -793,7 +806,7 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 				return nil, fmt.Errorf("k frame %d: %w", i, err)
 			}
 		}
-		if f.Kind == machine.KPop {
+		if f.Kind == machine.KPop || f.Kind == machine.KCallArg {
 			if f.Env, err = d.values(jf.Env); err != nil {
 				return nil, fmt.Errorf("k frame %d: %w", i, err)
 			}
@@ -825,4 +838,30 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 		return nil, fmt.Errorf("unknown mode %q", j.Mode)
 	}
 	return s, nil
+}
+
+// hasData reports whether s holds primitive data (PRIMITIVES.md §2): a
+// primitive field or a term value. This lockstep's protocol carries none
+// yet (the schema has room for it), so such a state is not sent.
+func hasData(s *machine.State) bool {
+	if s.Prim != nil {
+		return true
+	}
+	term := func(vs ...machine.Value) bool {
+		for _, v := range vs {
+			if v.IsTerm() {
+				return true
+			}
+		}
+		return false
+	}
+	if term(s.Env...) || (s.Mode == machine.ModeValue && term(s.Val)) {
+		return true
+	}
+	for k := s.K; k != nil; k = k.Next {
+		if term(k.Val) || term(k.Env...) {
+			return true
+		}
+	}
+	return false
 }

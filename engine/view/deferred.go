@@ -151,6 +151,9 @@ func ResolveDeferred(s *machine.State, lu machine.Loc, k int, res Resolution) *s
 	}
 	li := &s.Locs[lu]
 	li.Unresolved, li.MayBeNull, li.Input, li.Identity = false, false, true, r
+	// Its primitive fields are the initial-value symbols of the input
+	// object it now is (PRIMITIVES.md §2): no rule read them before.
+	s.InitPrimFields(lu)
 	if k < 0 || info.Depth <= k {
 		li.Exists = gNew
 		theta = append(theta, machine.Entry{Guard: gNew, Loc: lu})

@@ -47,6 +47,9 @@ type Result struct {
 	Error int64 `json:"error"`
 	Cut   int64 `json:"cut"`
 	Stuck int64 `json:"stuck"`
+	// Pruned counts the ends rule Assume pruned (PRIMITIVES.md §3): not
+	// paths, reported beside them.
+	Pruned int64 `json:"pruned"`
 	// CutCyclic counts the cut paths whose end heap has a cycle through
 	// fields (for the summary engine: through any entry of a guarded value
 	// set, a may-cycle).
@@ -183,13 +186,16 @@ func CheckAlso(also []string) error {
 	return nil
 }
 
-// Unbounded are the engines of the registry that have no k-bound: POSE
-// (seed 003 bounds nothing; POSE-J ignores Config.K). On a case with a
-// finite k such an engine would explore lists bounded only by the step
-// bound, which neither compares with the other engines nor stays within
-// memory (LinkedList×5 at k = 3 passed 5 GiB), so those cases are NotRun
-// for it.
-var Unbounded = map[string]bool{"pose": true}
+// unbounded says whether spec names an engine variant with no k-bound
+// (engine.BoundNone: POSE-J's world-exact, which ignores Config.K). On a
+// case with a finite k such an engine would explore lists bounded only by
+// the step bound, which neither compares with the other engines nor stays
+// within memory (LinkedList×5 at k = 3 passed 5 GiB), so those cases are
+// NotRun for it; its kbound variant (-also pose:kbound) runs them.
+func unbounded(spec string) bool {
+	info, variant, err := engine.Lookup(spec)
+	return err == nil && info.BoundOf(variant) == engine.BoundNone
+}
 
 // Uninterruptible are the engines of the registry whose heap rules do not
 // look at the context within one rule application, so the budget stops
@@ -220,7 +226,7 @@ func endsSeries(name string, early bool, r Result, budget time.Duration) (bool, 
 // why.
 func applies(spec string, c Case) (bool, string) {
 	name, _ := engine.Split(spec)
-	if Unbounded[name] && c.K >= 0 {
+	if unbounded(spec) && c.K >= 0 {
 		return false, name + " has no k-bound"
 	}
 	return true, ""
@@ -346,8 +352,12 @@ func progress(w io.Writer, eng string, c Case, r Result) {
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "%-16s k=%-2s %-8s %-3s paths %d (value %d, error %d, cut %d, stuck %d) in %v\n",
-		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, r.Wall.Round(time.Millisecond))
+	pruned := ""
+	if r.Pruned > 0 {
+		pruned = fmt.Sprintf("; %d pruned", r.Pruned)
+	}
+	fmt.Fprintf(w, "%-16s k=%-2s %-8s %-3s paths %d (value %d, error %d, cut %d, stuck %d%s) in %v\n",
+		c.Program, KString(c.K), eng, r.Status, r.Paths, r.Value, r.Error, r.Cut, r.Stuck, pruned, r.Wall.Round(time.Millisecond))
 }
 
 // KString prints a k-bound, "∞" for none.
@@ -503,6 +513,7 @@ func explore(ctx context.Context, p *javalite.Program, eng machine.Engine, sol *
 	res.Error = st.Ends[machine.EndError]
 	res.Cut = st.Ends[machine.EndCut]
 	res.Stuck = st.Ends[machine.EndStuck]
+	res.Pruned = st.Pruned
 	res.States, res.Steps, res.Wall = st.States, st.Steps, wall
 	if peak > base {
 		res.PeakHeap = peak - base

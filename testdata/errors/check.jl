@@ -125,3 +125,75 @@
     ((A m [A x] (if true x else null))
      (bool s [bool x] (var A x := null in (var bool x := true in x))))))
  (A m))
+---
+; Arity (PRIMITIVES.md §1): a call passes as many arguments as the method has parameters.
+(((class A ()
+    ((bool m [bool x] (this @ m x x)) ;;; error: A.m takes 1 argument, but the call passes 2
+     (bool n (this @ m)) ;;; error: A.m takes 1 argument, but the call passes 0
+     (bool o [A a] [bool b] (this @ o b a)))))  ;;; error: argument 1 of A.o has type bool, want A ;;; error: argument 2 of A.o has type A, want bool
+ (A m))
+---
+(((class A () ((bool m [bool x] [A x] x)))) ;;; error: duplicate parameter `x` of method `m`
+ (A m))
+---
+; Data (PRIMITIVES.md §1): `=` compares two ints, two bools or two references.
+(((class A ([int n] [bool b] [A a])
+    ((bool m [int x]
+       (begin ((this $ n) = (this $ b)) ;;; error: cannot compare int with bool
+              ((this $ b) = x) ;;; error: cannot compare bool with int
+              (x = this) ;;; error: cannot compare int with A
+              (null = 0) ;;; error: cannot compare null with int
+              (x = (this $ n))
+              ((this $ b) = true)
+              ((this $ a) = null))))))
+ (A m))
+---
+; Arithmetic and comparisons take ints.
+(((class A ([int n] [bool b])
+    ((int m [int x]
+       (begin ((this $ b) + 1) ;;; error: arithmetic `\+` on a bool: its operands are ints
+              (1 - this) ;;; error: arithmetic `-` on a reference of class A: its operands are ints
+              (null < x) ;;; error: comparison `<` on null: its operands are ints
+              (true <= false) ;;; error: comparison `<=` on a bool ;;; error: comparison `<=` on a bool
+              (x < (this $ n))
+              ((x + 1) - (this $ n)))))))
+ (A m))
+---
+; A comparison is a bool, a sum an int.
+(((class A ()
+    ((int m [int x] (x < 1)) ;;; error: method `m` returns int, but its body has type bool
+     (bool n [int x] (x + 1))))) ;;; error: method `n` returns bool, but its body has type int
+ (A m))
+---
+; if and assume need a bool.
+(((class A ([int n])
+    ((bool m [int x]
+       (begin (if x true else false) ;;; error: condition of if has type int, not bool
+              (assume (this $ n)) ;;; error: condition of assume has type int, not bool
+              (assume this) ;;; error: condition of assume has type A, not bool
+              (assume (x < 0)))))))
+ (A m))
+---
+; Field reads and writes of primitive fields are typed like any other.
+(((class A ([int n] [bool b])
+    ((int m [int x]
+       (begin (this $ n := true) ;;; error: cannot write bool to field `n` of type int
+              (this $ b := 0) ;;; error: cannot write int to field `b` of type bool
+              (var A y := (this $ n) in y) ;;; error: cannot initialize variable `y` of type A with int
+              (x := false) ;;; error: cannot assign bool to variable `x` of type int
+              (x $ n) ;;; error: access to field `n` on an int
+              (x @ m 1) ;;; error: call of method `m` on an int
+              (if true 1 else false) ;;; error: branches of if have incompatible types int and bool
+              (this $ n := (x + 1)))))))
+ (A m))
+---
+; Arguments are checked against the parameters, in order.
+(((class A ()
+    ((bool m [int x] [bool b] [A a] b)
+     (bool n
+       (begin (this @ m 1 true this)
+              (this @ m true 1 null)))))) ;;; error: argument 1 of A.m has type bool, want int ;;; error: argument 2 of A.m has type int, want bool
+ (A n))
+---
+(((class A () ((bool m [int x] (this @ m))))) ;;; error: A.m takes 1 argument, but the call passes 0
+ (A m))

@@ -25,7 +25,7 @@
  (A 1m ;;; error: invalid identifier `1m`
   :)) ;;; error: unexpected `:`
 ---
-(((class A ([bool f]) ())) ;;; error: field of type bool
+(((class A ([A int]) ())) ;;; error: expected a field name, found keyword `int`
  (A m))
 ---
 (((class if () ())) ;;; error: expected a class name, found keyword `if`
@@ -34,19 +34,27 @@
 (((class A ([A this]) ())) ;;; error: expected a field name, found keyword `this`
  (A m))
 ---
-(((class A ((A f)) ())) ;;; error: field declaration has the form \[C f\]
+(((class A ((A f)) ())) ;;; error: field declaration has the form \[T f\]
  (A m))
 ---
-(((class A () ((bool m [bool x] [x])))) ;;; error: unexpected `\[`
+(((class A () ((bool m [bool x] (begin [x]))))) ;;; error: unexpected `\[`
  (A m))
 ---
-(((class A () ((bool m [bool x] [bool y] x)))) ;;; error: exactly one parameter
+; A method's last item is its body, never a bracket.
+(((class A () ((bool m [bool x] [x])))) ;;; error: method has no body
+ (A m))
+---
+; Parameters come between the name and the body.
+(((class A () ((bool m [bool x] x [bool y] y)))) ;;; error: a method declaration has the form \(T m \[T x\] \.\.\. e\)
+ (A m))
+---
+(((class A () ((bool m [bool x] [bool] x)))) ;;; error: a parameter has the form \[T x\]
  (A m))
 ---
 (((class A () ((bool m [bool x])))) ;;; error: method has no body
  (A m))
 ---
-(((class A () ((bool m [bool x] (this @ m x x))))) ;;; error: call takes exactly one argument
+(((class A () ((bool m [bool x] (this @))))) ;;; error: a call has the form \(e @ m e \.\.\.\)
  (A m))
 ---
 (((class A () ((bool m [bool x] (var bool y := x y))))) ;;; error: variable declaration has the form
@@ -91,3 +99,43 @@
 ---
 (((class A () ()))
  [A m)) ;;; error: `\)` does not match `\[`
+---
+; Integer literals are within [-2^31, 2^31-1] (PRIMITIVES.md §1).
+(((class A ()
+    ((int m [int x]
+       (begin 2147483647 -2147483648
+              2147483648 ;;; error: integer literal 2147483648 out of range \[-2147483648, 2147483647\]
+              -2147483649 ;;; error: integer literal -2147483649 out of range
+              99999999999999999999999))))) ;;; error: integer literal 99999999999999999999999 out of range
+ (A m))
+---
+(((class A () ((int m [int x] (1 + 2 + 3))))) ;;; error: a binary operation has the form \(e \+ e\)
+ (A m))
+---
+(((class A () ((int m [int x] (x <= ))))) ;;; error: a binary operation has the form \(e <= e\)
+ (A m))
+---
+(((class A () ((bool m [int x] (assume x x))))) ;;; error: an assumption has the form \(assume e\)
+ (A m))
+---
+(((class A () ((bool m [int x] (assume))))) ;;; error: an assumption has the form \(assume e\)
+ (A m))
+---
+; A - written against a digit is a sign: (x -1) and (x-1) are two items, not a subtraction.
+(((class A () ((int m [int x] (x -1))))) ;;; error: malformed expression `\(x -1\)` \(a subtraction is written with a space after the -: \(e - 1\)\)
+ (A m))
+---
+(((class A () ((int m [int x] (x-12))))) ;;; error: malformed expression `\(x -12\)`
+ (A m))
+---
+(((class A () ((int m [int x] (begin 12ab -3c))))) ;;; error: invalid identifier `12ab` ;;; error: invalid integer literal `-3c`
+ (A m))
+---
+(((class int () ())) ;;; error: expected a class name, found keyword `int`
+ (A m))
+---
+(((class A () ((int m [int assume] x)))) ;;; error: expected a parameter name, found keyword `assume`
+ (A m))
+---
+(((class A () ((bool m [bool x] (x < = x))))) ;;; error: a binary operation has the form \(e < e\)
+ (A m))

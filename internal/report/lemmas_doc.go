@@ -1,4 +1,4 @@
-package cli
+package report
 
 // referenceLemmasDoc defines the two lemmas about the reference side that
 // the checker adds to the catalog of RULES.md §8. It is part of the

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestFlagRanges: a numeric flag out of its range is a usage error (exit
+// 2, with a message naming the flag), never a run that checks nothing and
+// exits 0.
+func TestFlagRanges(t *testing.T) {
+	swap := "../testdata/programs/swap.jl"
+	for _, tc := range []struct {
+		flag string
+		args []string
+	}{
+		{"-n", []string{"check", "-gen", "-n", "-1"}},
+		{"-n", []string{"check", "-gen", "-n", "0"}},
+		{"-steps", []string{"check", "-steps", "0", swap}},
+		{"-shard", []string{"check", "-gen", "-shard", "5/10", "-n", "3"}},
+		{"-timeout", []string{"check", "-timeout", "0", swap}},
+		{"-max-group", []string{"check", "-max-group", "0", swap}},
+		{"-k", []string{"check", "-k", "-7", swap}},
+		{"-k", []string{"run", "-k", "-7", swap}},
+		{"-steps", []string{"run", "-steps", "0", swap}},
+		{"-timeout", []string{"run", "-timeout", "0", swap}},
+		{"-k", []string{"dot", "-final", "-k", "-7", swap}},
+		{"-n", []string{"lemmas", "-n", "0"}},
+		{"-shard", []string{"lemmas", "-n", "3", "-shard", "5/10"}},
+		{"-timeout", []string{"lemmas", "-timeout", "0"}},
+		{"-engines-k", []string{"lemmas", "-engines", "pose", "-engines-k", "-7"}},
+		{"-n", []string{"mutants", "-n", "-1"}},
+		{"-k", []string{"mutants", "-k", "-7"}},
+		{"-steps", []string{"mutants", "-steps", "0"}},
+		{"-k", []string{"order", "-k", "-7", swap}},
+		{"-steps", []string{"order", "-steps", "0", swap}},
+		{"-n", []string{"order", "-gen", "-n", "0"}},
+		{"-max-paths", []string{"order", "-max-paths", "0", swap}},
+	} {
+		code, out, stderr := runCode(tc.args...)
+		require.Equalf(t, exitUsage, code, "%v: stdout %s", tc.args, out)
+		require.Containsf(t, stderr, tc.flag, "%v: the message names the flag", tc.args)
+	}
+}
+
+// TestFlagsAfterFiles: flags may follow the file names, as people type
+// them; "--" ends the flags.
+func TestFlagsAfterFiles(t *testing.T) {
+	out := runOK(t, "check", "../testdata/programs/swap.jl", "-k", "1", "-variant", "fixed")
+	require.Contains(t, out, "swap.jl: holds")
+	out = runOK(t, "run", "../testdata/programs/swap.jl", "-json", "-k", "1")
+	var rep runReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Equal(t, 1, rep.K)
+	code, _, stderr := runCode("fmt", "--", "-k")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "-k", "after --, -k is a file name")
+}
+
+// TestHelpAndVersion: `lockstep help CMD` is `lockstep CMD -h`; version
+// names the module.
+func TestHelpAndVersion(t *testing.T) {
+	code, _, stderr := runCode("help", "check")
+	require.Equal(t, exitOK, code)
+	require.True(t, strings.HasPrefix(stderr, "usage: lockstep check"), stderr)
+	require.Contains(t, runOK(t, "version"), "github.com/lockstep-dev/lockstep")
+	var v versionJSON
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "version", "-json")), &v))
+	require.NotEmpty(t, v.Version)
+	require.NotEmpty(t, v.Go)
+}

@@ -1,0 +1,286 @@
+package relation
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// The data half of exactness (PRIMITIVES.md §5).
+//
+// The reference half (Exact) matches heap shapes: every GSE state of the
+// group is a concretization of q, and every concretization of q is one of
+// them. With data, a heap shape is not yet a concrete state: every
+// primitive field of every location and every term value of η, e, k (the
+// state's slots) holds a term over the input symbols α(l, f). The data
+// half checks, input by input, that the engine computes what lazy
+// initialization computes:
+//
+//	(b) for every world w of q's concretizer,
+//	    UNSAT(φ_q[w] ∧ ⋀_{p ≅ w} ¬(φ_p ∧ data_p = data_q[w]))
+//	(a) for every p ∈ P,
+//	    UNSAT(φ_p ∧ ⋀_{w ≅ p} ¬(φ_q[w] ∧ data_q[w] = data_p))
+//
+// where φ_q[w] is q's path condition with the world's reference literals
+// (Z3 resolves every guard and ite over references with them), φ_p the
+// data facts of the GSE state (its reference facts are fixed by its heap
+// shape, which the isomorphism already matches), and data the vector of
+// primitive fields (by canonical location name, then field) followed by the
+// slots. One question per world and one per GSE state; never an
+// enumeration of numbers.
+//
+// Both sides must speak of the same inputs: α(l, f) of a GSE state and the
+// symbol of the engine location that stands for the same input object must
+// be one variable. Both are renamed into one namespace, the canonical name
+// of the location in the (isomorphic) heap: α(r, f) becomes
+// α(canonBase + name, f). The canonical names of a GSE state do not depend
+// on the world it is compared with, so φ_p is renamed once. A symbol of q
+// whose location does not exist in w (an input object that w makes null or
+// an alias) is renamed apart (qOnlyBase + r): its terms sit under guards w
+// makes false.
+//
+// The isomorphism is unique on the part of the heap the roots reach. Among
+// unreachable locations of one class it may not be (automorphisms); the
+// spec asks for some renaming that works, and the check tries only the
+// canonical one, so a failure there is reported inconclusive, never a
+// violation.
+const (
+	canonBase = 1 << 24
+	qOnlyBase = 1 << 25
+)
+
+// dataSide is one state's heap in a world, with its renaming.
+type dataSide struct {
+	key       string
+	names     []int
+	ambiguous bool
+	rename    func(*smt.Formula) *smt.Formula
+	data      []*smt.Formula // renamed
+}
+
+// sideOf builds the renamed data vector of st in heap h.
+func sideOf(st *machine.State, h *Heap, renameOthers bool) dataSide {
+	key, names, reach := canonicalNames(h)
+	d := dataSide{key: key, names: names}
+	m := map[machine.Ref]machine.Ref{}
+	byName := make([]int, len(h.Locs))
+	unreach := map[string]int{}
+	for i, hl := range h.Locs {
+		byName[names[i]] = i
+		if hl.Input {
+			m[st.Locs[hl.Orig].Identity] = canonBase + machine.Ref(names[i])
+		}
+		if names[i] >= reach && hl.Class != nil {
+			unreach[hl.Class.Name]++
+			if unreach[hl.Class.Name] > 1 {
+				d.ambiguous = true
+			}
+		}
+	}
+	d.rename = func(f *smt.Formula) *smt.Formula {
+		return smt.RenameSyms(f, func(r smt.Ref) (smt.Ref, bool) {
+			if to, ok := m[r]; ok {
+				return to, true
+			}
+			if renameOthers {
+				return qOnlyBase + r, true
+			}
+			return r, false
+		})
+	}
+	for _, i := range byName {
+		hl := h.Locs[i]
+		for _, f := range hl.Class.PrimFields {
+			d.data = append(d.data, d.rename(st.PrimField(hl.Orig, f)))
+		}
+	}
+	for _, t := range st.Slots() {
+		d.data = append(d.data, d.rename(t))
+	}
+	return d
+}
+
+// equal is data_p = data_q as one formula; ok is false when the vectors
+// differ in length or sorts (a control skeleton or a heap that is not the
+// same, which the reference half reports).
+func equal(a, b []*smt.Formula) (*smt.Formula, bool) {
+	if len(a) != len(b) {
+		return nil, false
+	}
+	eqs := make([]*smt.Formula, len(a))
+	for i := range a {
+		if a[i] == nil || b[i] == nil || a[i].Sort() != b[i].Sort() {
+			return nil, false
+		}
+		eqs[i] = smt.EqT(a[i], b[i])
+	}
+	return smt.And(eqs...), true
+}
+
+// DataFacts is the data part of a GSE state's path condition: the facts
+// with a term in them (If (sym), Assume).
+func DataFacts(p *machine.State) *smt.Formula {
+	var fs []*smt.Formula
+	for f := p.Facts; f != nil; f = f.Next {
+		if f.F.HasData() {
+			fs = append(fs, f.F)
+		}
+	}
+	if p.Phi != nil && p.Phi.HasData() {
+		fs = append(fs, p.Phi)
+	}
+	return smt.And(fs...)
+}
+
+// ExactData checks the data half of P ⊏ q (see above) for a group whose
+// reference half holds. The outcome names the world or the GSE state that
+// breaks it.
+func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+	heaps, complete, err := concretizeState(q, solver, budget, true)
+	if err != nil {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: concretization: " + err.Error()}
+	}
+	if !complete {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
+			Reason: fmt.Sprintf("data: more than %d concretization leaves: enumeration incomplete", budget.Models)}
+	}
+	ps := make([]dataSide, len(P))
+	facts := make([]*smt.Formula, len(P))
+	byKey := map[string][]int{}
+	for i, p := range P {
+		h, err := HeapOf(p)
+		if err != nil {
+			return ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
+		}
+		ps[i] = sideOf(p, h, false)
+		facts[i] = ps[i].rename(DataFacts(p))
+		byKey[ps[i].key] = append(byKey[ps[i].key], i)
+	}
+	phiQ := q.PathCondition()
+	ws := make([]dataSide, len(heaps))
+	worlds := make([]*smt.Formula, len(heaps))
+	byWorld := map[string][]int{}
+	undecided := func(what string, err error) ExactResult {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
+	}
+	for j, h := range heaps {
+		ws[j] = sideOf(q, h, true)
+		// φ_q[w]: the world's references fixed. The concretizer's
+		// literals decide the heap; one valuation of the references
+		// that satisfies them and φ_q decides every guard and every ite
+		// over references in φ_q and in the slot terms, so that what is
+		// left is data only and the per-input quantifier of (a) is over
+		// data alone.
+		assign := h.AssignmentFormula()
+		if assign == nil {
+			assign = smt.True()
+		}
+		w := smt.And(phiQ, assign)
+		refs := map[smt.Ref]bool{}
+		for _, g := range append([]*smt.Formula{w}, ws[j].data...) {
+			for _, r := range g.Refs() {
+				refs[r] = true
+			}
+		}
+		var rs []smt.Ref
+		for r := range refs {
+			if r != smt.Null {
+				rs = append(rs, r)
+			}
+		}
+		slices.Sort(rs)
+		parts, _, err := solver.Partitions(w, rs, 1)
+		if err != nil {
+			return undecided(fmt.Sprintf("world %d", j), err)
+		}
+		if len(parts) == 0 {
+			worlds[j] = smt.False() // no input reaches this world
+			byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+			continue
+		}
+		part := parts[0]
+		rep := func(r smt.Ref) smt.Ref {
+			if x, ok := part[r]; ok {
+				return x
+			}
+			return r
+		}
+		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
+		for i, t := range ws[j].data {
+			ws[j].data[i] = smt.Subst(t, same)
+		}
+		worlds[j] = smt.Subst(ws[j].rename(phiQ), same)
+		byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+	}
+	fails := func(ambiguous bool, res ExactResult) ExactResult {
+		res.Heaps = len(heaps)
+		if ambiguous {
+			res.Outcome = Inconclusive
+			res.Reason += " (unreachable locations of one class: another isomorphism may match the data)"
+		} else {
+			res.Outcome = Fails
+		}
+		return res
+	}
+	// (b) every world's data is some GSE state's.
+	for j, h := range heaps {
+		var alts []*smt.Formula
+		amb := ws[j].ambiguous
+		for _, i := range byKey[ws[j].key] {
+			eq, ok := equal(ps[i].data, ws[j].data)
+			if !ok {
+				continue
+			}
+			alts = append(alts, smt.And(facts[i], eq))
+		}
+		ok, err := solver.Sat(smt.And(worlds[j], smt.Not(smt.Or(alts...))))
+		if err != nil {
+			return undecided(fmt.Sprintf("(b) world %d", j), err)
+		}
+		if ok {
+			return fails(amb, ExactResult{PIndex: -1, Heap: h,
+				Reason: "(b) data: in a concretization of q some input gives slot values no GSE state of the group has: " + h.String()})
+		}
+	}
+	// (a) every GSE state's data is reached by q.
+	for i := range P {
+		js := byWorld[ps[i].key]
+		if len(js) == 0 {
+			return ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(heaps),
+				Reason: fmt.Sprintf("data: P[%d] is isomorphic to no concretization of q", i)}
+		}
+		var alts []*smt.Formula
+		for _, j := range js {
+			eq, ok := equal(ps[i].data, ws[j].data)
+			if !ok {
+				continue
+			}
+			alts = append(alts, smt.And(worlds[j], eq))
+		}
+		ok, err := solver.Sat(smt.And(facts[i], smt.Not(smt.Or(alts...))))
+		if err != nil {
+			return undecided(fmt.Sprintf("(a) P[%d]", i), err)
+		}
+		if ok {
+			return fails(ps[i].ambiguous, ExactResult{PIndex: i,
+				Reason: fmt.Sprintf("(a) data: for some input of P[%d], q has no world with its slot values", i)})
+		}
+	}
+	return ExactResult{Outcome: Holds, PIndex: -1, Heaps: len(heaps)}
+}
+
+// SortConsistent is well-formedness's sort consistency (PRIMITIVES.md §5):
+// every primitive field of every location holds a term of the field's sort.
+func SortConsistent(q *machine.State) *Violation {
+	for l, info := range q.Locs {
+		for _, f := range info.Class.PrimFields {
+			t := q.PrimField(machine.Loc(l), f)
+			if t == nil || t.Sort() != machine.Sort(f.T) {
+				return &Violation{Check: "sorts", Reason: fmt.Sprintf("l%d.%s holds %v, not a term of sort %s", l, f.Name, t, f.T)}
+			}
+		}
+	}
+	return nil
+}
