@@ -27,6 +27,11 @@
 // process is killed and a later request starts another. An answer
 // {"error":{"kind":"rule"}} is the engine's own statement that its rule
 // does not apply, judged as a Go engine's error is.
+//
+// Serve is the other side, the engine's, for an engine written in Go: a
+// registered engine served through the protocol is checked exactly as it
+// is in-process, which tests the serialization both ways and measures what
+// the protocol costs (examples/engines/goserve).
 package extern
 
 import (
