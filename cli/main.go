@@ -33,6 +33,8 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+
+	"github.com/lockstep-dev/lockstep/engine/extern"
 )
 
 // Exit codes (README.md, "Exit status").
@@ -89,6 +91,7 @@ func Main() {
 	tuneGC()
 	ctx, stop := notifySignals(os.Stderr)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	extern.Shutdown() // engine processes (exec:) end with lockstep, reaped
 	stop()
 	os.Exit(code)
 }
