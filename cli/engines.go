@@ -32,14 +32,14 @@ type engineJSON struct {
 	Doc      string `json:"doc"`
 	// Lemmas are the lemmas a check of the engine decides; Reference marks
 	// GSE, which is never the engine under test.
-	Lemmas    []checker.Lemma `json:"lemmas,omitempty"`
+	Lemmas []checker.Lemma `json:"lemmas,omitempty"`
 	// Bound is the k-bound of the default variant relative to GSE's
 	// (engine.Bound: "gse", "own", "none"), DefaultK the k a check uses
 	// when none is given, KBound the variant part that gives GSE's bound.
-	Bound    string `json:"bound"`
-	DefaultK int    `json:"default_k"`
-	KBound   string `json:"kbound_variant,omitempty"`
-	Reference bool            `json:"reference,omitempty"`
+	Bound     string `json:"bound"`
+	DefaultK  int    `json:"default_k"`
+	KBound    string `json:"kbound_variant,omitempty"`
+	Reference bool   `json:"reference,omitempty"`
 }
 
 func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {

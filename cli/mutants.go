@@ -135,7 +135,7 @@ func runMutants(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 		*k = cat.K
 	}
 	if !stepsFlag.set {
-		*steps = cmp.Or(cat.Steps, checker.DefaultOptions().Steps)
+		*steps = cmp.Or(cat.Steps, checker.DefaultSteps)
 	}
 	if *list {
 		for _, m := range ms {
