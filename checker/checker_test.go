@@ -233,7 +233,7 @@ func TestKBoundVariants(t *testing.T) {
 }
 
 // kboundEngines are the engines with a kbound variant.
-var kboundEngines = []string{"uber"}
+var kboundEngines = []string{"uber", "pose"}
 
 func engineSpec(t *testing.T, name string) string {
 	opt := Options{Engine: name}
