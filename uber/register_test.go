@@ -14,7 +14,7 @@ func TestRegistration(t *testing.T) {
 	info, variant, err := engine.Lookup("uber")
 	require.NoError(t, err)
 	assert.Equal(t, "defer", variant)
-	assert.Len(t, info.Variants(), 3)
+	assert.Len(t, info.Variants(), 4)
 	for spec, want := range map[string]string{
 		"uber":                          "uber:defer",
 		"uber:defer":                    "uber:defer",
