@@ -35,7 +35,7 @@ type checkFlags struct {
 	versus   string
 	semantic string
 	k        optionalInt // unset: the engine's default k (checker.EngineK)
-	steps    int
+	steps    optionalInt // unset: checker.EngineSteps
 	workers  int
 	timeout  time.Duration
 	noExact  bool
@@ -47,11 +47,11 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	semanticsVar(fs, &c.semantic)
 	fs.Var(&c.k, "k", "k-bound `K` on input depth, the same in both engines (default: the engine's, 'lockstep engines': 2 for summary, −1 for an engine without GSE's bound; at a finite k an engine named without a variant is checked with its variant of GSE's bound, pose and uber as NAME:…+kbound)")
-	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
+	fs.Var(&c.steps, "steps", fmt.Sprintf("step bound `S`, the same in both engines (default: %d with a k-bound, %d at k = −1)", checker.DefaultSteps, checker.UnboundedSteps))
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
 	fs.BoolVar(&c.noExact, "no-exact", false, "skip the concretization half of exactness")
-	fs.IntVar(&c.maxGroup, "max-group", 2000, "largest set of GSE states in one pair before the check is inconclusive")
+	fs.IntVar(&c.maxGroup, "max-group", checker.DefaultOptions().MaxGroup, "largest set of GSE states in one pair before the check is inconclusive")
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
@@ -81,9 +81,12 @@ func (c *checkFlags) options() (checker.Options, error) {
 			return checker.Options{}, err
 		}
 	}
-	opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Timeout, opt.NoExactness, opt.MaxGroup = c.timeout, c.noExact, c.maxGroup
 	if c.k.set {
 		opt.K = c.k.v
+	}
+	if c.steps.set {
+		opt.Steps = c.steps.v
 	}
 	// The engine's default k, and at a finite k the engine with GSE's
 	// bound (or a usage error saying what to use).
