@@ -63,7 +63,11 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, fmt.Errorf("-semantics: %w", err)
 	}
-	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", c.steps, 1), kRange("k", c.k.v),
+	steps := 1 // unset: the engine's default, in range
+	if c.steps.set {
+		steps = c.steps.v
+	}
+	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", steps, 1), kRange("k", c.k.v),
 		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1)} {
 		if err != nil {
 			return checker.Options{}, err
