@@ -364,6 +364,9 @@ type Report struct {
 	// Paths of the separate explorations (SummaryPaths: of the engine
 	// under test) and distinct control-flow sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
+	// The ends rule Assume pruned in those explorations: not paths
+	// (PRIMITIVES.md §3), reported beside them.
+	GSEPruned, EnginePruned int64
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -392,6 +395,8 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// lastPruned is the pruned ends of the last controlSequences.
+	lastPruned int64
 	// data is whether the program has data (machine.UsesData): then every
 	// pair is also checked by the data half of exactness.
 	data bool
@@ -560,10 +565,18 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 // compares it with an enumeration of concrete inputs.
 var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
 
+// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
+// a program with data: lemma VS compares the concretizations' heap shapes
+// only, so the data would go unchecked; check each engine against GSE.
+var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
+
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
+	if opt.Versus != "" {
+		return ErrVersusData
+	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
 		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
 			name, _, _ := strings.Cut(spec, ":")

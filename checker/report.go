@@ -36,8 +36,12 @@ func (r *Report) Text(full bool) string {
 				r.checkedString(), r.Pairs, r.Engine, r.SummaryPaths, r.Versus, r.GSEPaths, r.Elapsed.Round(1e6))
 			return b.String()
 		}
-		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths; %s)\n",
-			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, r.Elapsed.Round(1e6))
+		pruned := ""
+		if r.GSEPruned > 0 || r.EnginePruned > 0 {
+			pruned = fmt.Sprintf("; pruned ends: GSE %d, %s %d", r.GSEPruned, name, r.EnginePruned)
+		}
+		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths%s; %s)\n",
+			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, pruned, r.Elapsed.Round(1e6))
 		return b.String()
 	case Inconclusive:
 		fmt.Fprintf(&b, "inconclusive: %s (%s): %s\n", v.Lemma, Claim[v.Lemma], v.Reason)
@@ -166,8 +170,12 @@ type JSONReport struct {
 	GSESequences int64          `json:"gse_sequences"`
 	// EnginePaths are the paths of the engine under test's own
 	// exploration; SummaryPaths is the same number under its older name.
-	EnginePaths  int64   `json:"engine_paths"`
-	SummaryPaths int64   `json:"summary_paths"`
+	EnginePaths  int64 `json:"engine_paths"`
+	SummaryPaths int64 `json:"summary_paths"`
+	// GSEPruned and EnginePruned are the ends rule Assume pruned (not
+	// paths).
+	GSEPruned    int64   `json:"gse_pruned"`
+	EnginePruned int64   `json:"engine_pruned"`
 	Overlaps     int64   `json:"overlaps,omitempty"`
 	Seconds      float64 `json:"seconds"`
 }
@@ -179,6 +187,7 @@ func (r *Report) JSON() JSONReport {
 		Status: v.Status.String(), Checked: map[string]int{},
 		Pairs: r.Pairs, MaxGroup: r.MaxGroup, GSEPaths: r.GSEPaths, GSESequences: r.GSESequences,
 		EnginePaths: r.SummaryPaths, SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
+		GSEPruned: r.GSEPruned, EnginePruned: r.EnginePruned,
 		Engine: r.Engine, Overlaps: r.Overlaps,
 	}
 	if r.Program != nil {

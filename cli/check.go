@@ -168,8 +168,10 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return err
 	}
 	if opt.Versus != "" {
-		if err := refuseData(opt.Versus, progs...); err != nil {
-			return err
+		for _, p := range progs {
+			if machine.UsesData(p) {
+				return usageError("%s: %v", p.File, checker.ErrVersusData)
+			}
 		}
 	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
