@@ -206,6 +206,41 @@ func (r *run) oracle() error {
 		return &inconclusive{lemma: ORC, reason: "timeout: " + r.ctx.Err().Error()}
 	}
 	r.rep.Checked[ORC] += runs
+	if r.data {
+		return r.oracleComplete(p)
+	}
+	return nil
+}
+
+// oracleMaxHeaps bounds the concrete inputs (heaps × valuations) of ORC's
+// completeness half on a program with data.
+const oracleMaxHeaps = 4000
+
+// oracleComplete is ORC's other half on a program with data: every
+// concrete input (a heap within the k-bound, a valuation of its primitive
+// fields over the program's domain) runs along some GSE path
+// (concrete.Compare's soundness of the symbolic side). The per-path half
+// runs only the inputs each GSE path admits, so a data branch that GSE
+// and the engine both lose (a wrong If (sym), which they share) is seen
+// here only. Without a k-bound, or past the budget, it is not checked
+// (not counted), rather than guessed.
+func (r *run) oracleComplete(p *javalite.Program) error {
+	if r.opt.K < 0 || r.opt.Steps < 0 {
+		return nil
+	}
+	g := gseEngine(r.opt, r.mopt, r.solver)
+	rep, err := concrete.Compare(r.ctx, p, g, concrete.Options{K: r.opt.K, Bound: r.opt.Steps, MaxHeaps: oracleMaxHeaps, MaxPaths: int64(r.opt.MaxPaths)})
+	if err != nil {
+		return undecided(ORC, err)
+	}
+	if rep.NUnmatched > 0 {
+		m := rep.Unmatched[0]
+		return r.fail(Verdict{Lemma: ORC, Rule: machine.RuleIfSym, Witness: m.What,
+			Reason: fmt.Sprintf("%d concrete run(s) follow no GSE path; the first ends %s on input %s", rep.NUnmatched, m.Kind, m.What)})
+	}
+	if rep.Complete {
+		r.rep.Checked[ORC]++
+	}
 	return nil
 }
 

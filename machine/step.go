@@ -261,6 +261,13 @@ func stepExpr(s *State, opt Options) (string, error) {
 	case *javalite.New: // Rule: New
 		r := s.StackR()
 		l := s.NewLoc(LocInfo{Class: e.Class}, RNull)
+		if opt.Mutation.NewPrimSymbolic {
+			// mutant: symbols (of an identity no input object has)
+			// instead of Java's defaults
+			for _, f := range e.Class.PrimFields {
+				s.SetPrimField(l, f, InitialValue(Ref(1<<20+int(l)), f))
+			}
+		}
 		s.Set(r, Single(l))
 		s.SetValue(RefVal(r), k)
 		return RuleNew, nil
@@ -337,7 +344,7 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			s.SetExpr(e.Else, k)
 			return one(s, RuleIfFalse)
 		}
-		return heap(ifSym(s, h, t, e, k))
+		return heap(ifSym(s, h, t, e, k, opt.Mutation.IfSymThenOnly))
 	case KBinL: // Rule: Binary (r-operand eval)
 		b := f.Expr.(*javalite.Binary)
 		s.SetExpr(b.R, s.kont(Kont{Kind: KBinR, Expr: b, Val: v, Next: k}))
@@ -451,7 +458,7 @@ func binaryTerm(op javalite.BinOp, a, b *smt.Formula) *smt.Formula {
 // ifSym is rule If (sym): t is not literal; the then branch under φ ∧ t
 // when S(φ ∧ t), the else branch under φ ∧ ¬t when S(φ ∧ ¬t); both may
 // fire. It is the one new branching point (PRIMITIVES.md §3).
-func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Succ, error) {
+func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, thenOnly bool) ([]Succ, error) {
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
@@ -464,6 +471,9 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Su
 	no, err := pc.Feasible(s, nt)
 	if err != nil {
 		return nil, err
+	}
+	if yes && no && thenOnly {
+		no = false // mutant: the else branch is lost when both are feasible
 	}
 	var out []Succ
 	if yes {

@@ -443,6 +443,12 @@ var Table = &choice.Table[Variant]{
 		{Name: "m-begin-first-twice", Kind: choice.Mutation, Mutant: true,
 			Change: set(func(v *Variant) { v.Common.BeginFirstTwice = true }),
 			Doc:    "Begin (first) evaluates the first expression of the block twice (blind spot 2: ORC)"},
+		{Name: "m-if-sym-then-only", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.IfSymThenOnly = true }),
+			Doc:    "If (sym) takes only the then branch when both are feasible (data; blind spot 2: ORC)"},
+		{Name: "m-new-prim-symbolic", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.NewPrimSymbolic = true }),
+			Doc:    "New leaves a new object's int and bool fields symbolic instead of 0 and false (data; blind spot 2: ORC)"},
 	},
 }
 
