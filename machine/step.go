@@ -124,6 +124,16 @@ type Options struct {
 	// default): Step applies Invoke itself with static lookup, also on a
 	// null receiver. False (Java): Step hands the call to HeapRules.Invoke.
 	NullCallProceeds bool
+	// IfSymLiteralValues selects PRIMITIVES.md §3's If (sym) as written
+	// together with RULES.md §1's literals-are-values: a branch that is
+	// the literal true or false becomes a value at once, so the two
+	// successors of (if t true else true) have one control and the
+	// engine two paths for one control-flow sequence (C13; FINDINGS.md
+	// D1). False (the fix): the value keeps the literal it came from as
+	// part of its control (State.Origin) until the next step, so the
+	// branches are two controls, as the two edges of the program's
+	// control-flow graph are; no step is added.
+	IfSymLiteralValues bool
 	// Mutation is a deliberate error for mutation testing (mutation.go);
 	// the zero value is none.
 	Mutation Mutation
@@ -344,7 +354,7 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			s.SetExpr(e.Else, k)
 			return one(s, RuleIfFalse)
 		}
-		return heap(ifSym(s, h, t, e, k, opt.Mutation.IfSymThenOnly))
+		return heap(ifSym(s, h, t, e, k, opt))
 	case KBinL: // Rule: Binary (r-operand eval)
 		b := f.Expr.(*javalite.Binary)
 		s.SetExpr(b.R, s.kont(Kont{Kind: KBinR, Expr: b, Val: v, Next: k}))
@@ -458,7 +468,7 @@ func binaryTerm(op javalite.BinOp, a, b *smt.Formula) *smt.Formula {
 // ifSym is rule If (sym): t is not literal; the then branch under φ ∧ t
 // when S(φ ∧ t), the else branch under φ ∧ ¬t when S(φ ∧ ¬t); both may
 // fire. It is the one new branching point (PRIMITIVES.md §3).
-func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, thenOnly bool) ([]Succ, error) {
+func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, opt Options) ([]Succ, error) {
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
@@ -472,7 +482,7 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, thenO
 	if err != nil {
 		return nil, err
 	}
-	if yes && no && thenOnly {
+	if yes && no && opt.Mutation.IfSymThenOnly {
 		no = false // mutant: the else branch is lost when both are feasible
 	}
 	var out []Succ
@@ -482,12 +492,12 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, thenO
 			y = s.Clone()
 		}
 		pc.Strengthen(y, t)
-		y.SetExpr(e.Then, k)
+		y.setBranch(e.Then, k, opt)
 		out = append(out, Succ{S: y, Rule: RuleIfSym})
 	}
 	if no {
 		pc.Strengthen(s, nt)
-		s.SetExpr(e.Else, k)
+		s.setBranch(e.Else, k, opt)
 		out = append(out, Succ{S: s, Rule: RuleIfSym})
 	}
 	return out, nil
@@ -534,4 +544,15 @@ func ints(a, b Value) error {
 		}
 	}
 	return nil
+}
+
+// setBranch is SetExpr for a branch of If (sym): a literal true or false
+// becomes a value at once (RULES.md §1) that remembers the literal it came
+// from (State.Origin) until the next step, unless the as-written reading
+// is selected (Options.IfSymLiteralValues; FINDINGS.md D1).
+func (s *State) setBranch(x javalite.Expr, k *Kont, opt Options) {
+	s.SetExpr(x, k)
+	if lit, ok := x.(*javalite.Lit); ok && lit.Kind != javalite.LitNull && !opt.IfSymLiteralValues {
+		s.Origin = lit
+	}
 }
