@@ -26,6 +26,8 @@ func TestDataPrograms(t *testing.T) {
 		{"write_alias.jl", "fixed+m-write-drops-old", 2, Violated, L3},
 		{"bst_lookup.jl", "fixed", 1, Holds, ""},
 		{"if_sym.jl", "fixed", 1, Holds, ""},
+		{"fold_branch.jl", "fixed", 1, Holds, ""},
+		{"fold_branch.jl", "fixed+d1-if-sym-values", 1, Violated, C13},
 		{"new_int.jl", "fixed", 1, Holds, ""},
 		// Mutants of the common data rules, shared by GSE and the engine:
 		// the lockstep relations cannot see them, the oracle does.

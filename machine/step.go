@@ -346,12 +346,24 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		if t == nil || t.Sort() != smt.SortBool {
 			return "", nil, fmt.Errorf("machine: if on %s, not a bool", v)
 		}
+		// A data condition that folded to a constant takes its branch
+		// as If (sym) would (setBranch): whether a term folds depends on
+		// the engine (GSE's α < α is false, the summary engine's
+		// ite(φ, α, β) < α is not), the control of a branch must not.
 		if t.IsTrue() { // Rule: If (true)
-			s.SetExpr(e.Then, k)
+			if v.IsTerm() {
+				s.setBranch(e.Then, k, opt)
+			} else {
+				s.SetExpr(e.Then, k)
+			}
 			return one(s, RuleIfTrue)
 		}
 		if t.IsFalse() { // Rule: If (false)
-			s.SetExpr(e.Else, k)
+			if v.IsTerm() {
+				s.setBranch(e.Else, k, opt)
+			} else {
+				s.SetExpr(e.Else, k)
+			}
 			return one(s, RuleIfFalse)
 		}
 		return heap(ifSym(s, h, t, e, k, opt))
