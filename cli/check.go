@@ -72,9 +72,10 @@ func (c *checkFlags) options() (checker.Options, error) {
 		opt.Engine = name
 	}
 	if c.versus != "" {
-		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
+		if _, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
+		opt.Versus = c.versus // as given: at a finite k "pose" may be served (engine.AtK)
 	}
 	opt.Timeout, opt.NoExactness, opt.MaxGroup = c.timeout, c.noExact, c.maxGroup
 	if c.k.set {

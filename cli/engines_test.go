@@ -78,3 +78,36 @@ func TestEngineFlag(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "reference")
 }
+
+// TestEngineBounds: `lockstep engines` shows each engine's k-bound and
+// default k; check uses the engine's default k, serves a finite k with the
+// engine's kbound variant when it is named without a variant, and refuses
+// a finite k to a variant with no bound (exit 2, one line saying what to
+// use).
+func TestEngineBounds(t *testing.T) {
+	out := runOK(t, "engines")
+	require.Regexp(t, `pose +one-per-control +world-exact \(\d+ variants\) +bound none \(\+kbound: gse\) k=-1 `, out)
+	require.Regexp(t, `summary +one-per-control +published \(\d+ variants\) +bound gse +k=2 `, out)
+	require.Regexp(t, `lazier# +partition +default \(\d+ variants\) +bound own +k=-1 `, out)
+	var list []engineJSON
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "engines", "-json")), &list))
+	for _, e := range list {
+		if e.Name == "uber" {
+			require.Equal(t, "own", e.Bound)
+			require.Equal(t, -1, e.DefaultK)
+			require.Equal(t, "kbound", e.KBound)
+			require.Contains(t, e.Lemmas, checker.KB, "an own bound's divergence is KB")
+		}
+	}
+
+	hasnull := "../testdata/programs/hasnull.jl"
+	code, out, stderr := runCode("check", "-engine", "pose", hasnull)
+	require.Equal(t, exitOK, code, "%s\n%s", out, stderr)
+	code, out, stderr = runCode("check", "-engine", "pose", "-k", "2", "-json", hasnull)
+	require.Equal(t, exitOK, code, "%s\n%s", out, stderr)
+	require.Contains(t, out, `"engine":"pose:world-exact+kbound"`)
+	code, out, stderr = runCode("check", "-engine", "pose:world-exact", "-k", "2", hasnull)
+	require.Equal(t, exitUsage, code, out)
+	require.Contains(t, stderr, "pose:world-exact has no k-bound")
+	require.Contains(t, stderr, "pose:world-exact+kbound")
+}
