@@ -252,7 +252,11 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 		}
 		fmt.Fprintf(w, "picture: %s\n", path)
 	}
-	write("summary.dot", sum, "summary state, "+string(rep.Verdict.Lemma))
+	side, _ := engine.Split(rep.Engine) // the picture names the engine ("pose state")
+	if side == "" {
+		side = "summary"
+	}
+	write("summary.dot", sum, side+" state, "+string(rep.Verdict.Lemma))
 	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
 }
 
