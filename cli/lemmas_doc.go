@@ -15,7 +15,7 @@ program like the others:
 
 | id | claim |
 |---|---|
-| GPC | a GSE state's path condition holds in its own heap and agrees with the engine state that represents it |
+| GPC | a GSE state's path condition holds in its own heap and agrees with the summary state that represents it |
 | ORC | each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps) |
 
 * **GPC**, at every matched pair (P, q) whose exactness holds: (a) every p ∈ P satisfies its φ_p
