@@ -404,14 +404,16 @@ type run struct {
 // verdict.
 //
 // The options are Resolved first: the engine's default k and step bound,
-// and at a finite k the engine variant with GSE's bound (or an error).
+// and at a finite k the engine variant with GSE's bound (or an error). The
+// re-check below applies to an engine with a k-bound of its own
+// (engine.BoundOwn) too, whatever its shape, and runs up to the step of the
+// violation.
 //
-// For an engine with a k-bound of its own (engine.BoundOwn) or a Partition
-// engine at a finite k, a violation is checked again at k = −1, up to the
-// step of the violation (the step bound alone): if everything holds there,
-// the violation is a finite-k divergence of the two k-bounds (lemma KB,
-// ENGINES.md §3.2), reported apart from exactness; if the rerun cannot
-// decide, neither can this check.
+// For a Partition engine at a finite k, a violation is checked again at
+// k = −1 (the step bound alone): if everything holds there, the violation
+// is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
+// reported apart from exactness; if the rerun cannot decide, neither can
+// this check.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
 	opt, err := opt.Resolved()
 	if err != nil {
