@@ -51,7 +51,7 @@ func TestDataPrograms(t *testing.T) {
 func TestDataRefused(t *testing.T) {
 	p := testutil.Program(t, "../testdata/data/write_alias.jl")
 	opt := DefaultOptions()
-	opt.Engine = "lazier#"
+	opt.Engine = "pose"
 	opt.K = -1
 	_, err := Run(context.Background(), p, opt, testutil.Solver(t))
 	require.ErrorContains(t, err, "no rules for int and bool data")

@@ -134,39 +134,43 @@ func DataFacts(p *machine.State) *smt.Formula {
 	return smt.And(fs...)
 }
 
-// ExactData checks the data half of P ⊏ q (see above) for a group whose
-// reference half holds. The outcome names the world or the GSE state that
-// breaks it.
-func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+// dataWorlds is the common preparation of ExactData and DataCompatible:
+// both sides renamed into one namespace, q's worlds with their references
+// fixed.
+type dataWorlds struct {
+	heaps   []*Heap
+	ps, ws  []dataSide
+	facts   []*smt.Formula // per p: its data facts, renamed
+	worlds  []*smt.Formula // per world: φ_q[w], renamed
+	byKey   map[string][]int
+	byWorld map[string][]int
+}
+
+// prepareData builds dataWorlds, or the inconclusive result that stops it.
+func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (*dataWorlds, *ExactResult) {
 	heaps, complete, err := concretizeState(q, solver, budget, true)
 	if err != nil {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: concretization: " + err.Error()}
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: concretization: " + err.Error()}
 	}
 	if !complete {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
 			Reason: fmt.Sprintf("data: more than %d concretization leaves: enumeration incomplete", budget.Models)}
 	}
-	ps := make([]dataSide, len(P))
-	facts := make([]*smt.Formula, len(P))
-	byKey := map[string][]int{}
+	d := &dataWorlds{heaps: heaps, ps: make([]dataSide, len(P)), facts: make([]*smt.Formula, len(P)),
+		ws: make([]dataSide, len(heaps)), worlds: make([]*smt.Formula, len(heaps)),
+		byKey: map[string][]int{}, byWorld: map[string][]int{}}
 	for i, p := range P {
 		h, err := HeapOf(p)
 		if err != nil {
-			return ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
+			return nil, &ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
 		}
-		ps[i] = sideOf(p, h, false)
-		facts[i] = ps[i].rename(DataFacts(p))
-		byKey[ps[i].key] = append(byKey[ps[i].key], i)
+		d.ps[i] = sideOf(p, h, false)
+		d.facts[i] = d.ps[i].rename(DataFacts(p))
+		d.byKey[d.ps[i].key] = append(d.byKey[d.ps[i].key], i)
 	}
 	phiQ := q.PathCondition()
-	ws := make([]dataSide, len(heaps))
-	worlds := make([]*smt.Formula, len(heaps))
-	byWorld := map[string][]int{}
-	undecided := func(what string, err error) ExactResult {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
-	}
 	for j, h := range heaps {
-		ws[j] = sideOf(q, h, true)
+		d.ws[j] = sideOf(q, h, true)
 		// φ_q[w]: the world's references fixed. The concretizer's
 		// literals decide the heap; one valuation of the references
 		// that satisfies them and φ_q decides every guard and every ite
@@ -179,7 +183,7 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		}
 		w := smt.And(phiQ, assign)
 		refs := map[smt.Ref]bool{}
-		for _, g := range append([]*smt.Formula{w}, ws[j].data...) {
+		for _, g := range append([]*smt.Formula{w}, d.ws[j].data...) {
 			for _, r := range g.Refs() {
 				refs[r] = true
 			}
@@ -193,11 +197,11 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		slices.Sort(rs)
 		parts, _, err := solver.Partitions(w, rs, 1)
 		if err != nil {
-			return undecided(fmt.Sprintf("world %d", j), err)
+			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: fmt.Sprintf("data: world %d: %v", j, err)}
 		}
 		if len(parts) == 0 {
-			worlds[j] = smt.False() // no input reaches this world
-			byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+			d.worlds[j] = smt.False() // no input reaches this world
+			d.byWorld[d.ws[j].key] = append(d.byWorld[d.ws[j].key], j)
 			continue
 		}
 		part := parts[0]
@@ -208,11 +212,33 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 			return r
 		}
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-		for i, t := range ws[j].data {
-			ws[j].data[i] = smt.Subst(t, same)
+		for i, t := range d.ws[j].data {
+			d.ws[j].data[i] = smt.Subst(t, same)
 		}
-		worlds[j] = smt.Subst(ws[j].rename(phiQ), same)
-		byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+		d.worlds[j] = smt.Subst(d.ws[j].rename(phiQ), same)
+		d.byWorld[d.ws[j].key] = append(d.byWorld[d.ws[j].key], j)
+	}
+	return d, nil
+}
+
+// ExactData checks the data half of P ⊏ q (see above) for a group whose
+// reference half holds. The outcome names the world or the GSE state that
+// breaks it.
+func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+	d, stop := prepareData(P, q, solver, budget)
+	if stop != nil {
+		return *stop
+	}
+	return d.exact(nil, solver)
+}
+
+// exact is ExactData over the states of P whose keep is true (all of them
+// when keep is nil); a PIndex is an index into P.
+func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
+	heaps, ps, ws, facts, worlds := d.heaps, d.ps, d.ws, d.facts, d.worlds
+	in := func(i int) bool { return keep == nil || keep[i] }
+	undecided := func(what string, err error) ExactResult {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
 	}
 	fails := func(ambiguous bool, res ExactResult) ExactResult {
 		res.Heaps = len(heaps)
@@ -228,7 +254,10 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 	for j, h := range heaps {
 		var alts []*smt.Formula
 		amb := ws[j].ambiguous
-		for _, i := range byKey[ws[j].key] {
+		for _, i := range d.byKey[ws[j].key] {
+			if !in(i) {
+				continue
+			}
 			eq, ok := equal(ps[i].data, ws[j].data)
 			if !ok {
 				continue
@@ -245,8 +274,11 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		}
 	}
 	// (a) every GSE state's data is reached by q.
-	for i := range P {
-		js := byWorld[ps[i].key]
+	for i := range ps {
+		if !in(i) {
+			continue
+		}
+		js := d.byWorld[ps[i].key]
 		if len(js) == 0 {
 			return ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(heaps),
 				Reason: fmt.Sprintf("data: P[%d] is isomorphic to no concretization of q", i)}
@@ -269,6 +301,42 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		}
 	}
 	return ExactResult{Outcome: Holds, PIndex: -1, Heaps: len(heaps)}
+}
+
+// ExactDataCompatible is the data half of exactness for a sibling of a
+// Partition engine (PRIMITIVES.md §5, partition exactness). P are the GSE
+// states whose heaps q represents; keep[i] says whether P[i] also meets
+// the satisfiability half of the data condition of representation,
+// S(φ_p^h ∧ φ_q ∧ HC_h): some input reaches both P[i] and a world of q
+// isomorphic to it. Siblings may share a heap shape and differ only in
+// data (the two branches of If (sym) joining at one control, as in
+// (if c true else true)), so the GSE states a sibling stands for are the
+// compatible ones, and res is ExactData, (a) and (b), over them alone.
+// Where the canonical isomorphism is not the only one (unreachable
+// locations of one class), an incompatibility under it decides nothing
+// and the state is kept: ExactData then reports inconclusive, never a
+// violation. keep is nil when res is inconclusive before it was decided.
+func ExactDataCompatible(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (keep []bool, res ExactResult) {
+	d, stop := prepareData(P, q, solver, budget)
+	if stop != nil {
+		return nil, *stop
+	}
+	keep = make([]bool, len(P))
+	for i := range P {
+		var alts []*smt.Formula
+		for _, j := range d.byWorld[d.ps[i].key] {
+			alts = append(alts, d.worlds[j])
+		}
+		if len(alts) == 0 {
+			continue
+		}
+		ok, err := solver.Sat(smt.And(d.facts[i], smt.Or(alts...)))
+		if err != nil {
+			return nil, ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(d.heaps), Reason: fmt.Sprintf("data: compatibility of P[%d]: %v", i, err)}
+		}
+		keep[i] = ok || d.ps[i].ambiguous
+	}
+	return keep, d.exact(keep, solver)
 }
 
 // SortConsistent is well-formedness's sort consistency (PRIMITIVES.md §5):

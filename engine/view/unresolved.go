@@ -174,6 +174,12 @@ func unresolvedView(s *machine.State, k int, stamp bool) (*machine.State, error)
 			info.Exists = exp[machine.Loc(l)].exists
 		}
 		info.Unresolved, info.MayBeNull, info.Input = false, false, true
+		// In the worlds where l_u is an object of its own it is the input
+		// object a fresh resolution would make: its primitive fields are
+		// its initial-value symbols α(l_u, f) (the engine state holds
+		// Java's defaults there, which no rule reads before RESOLVE, and
+		// no term of the state mentions α(l_u, f) yet).
+		v.InitPrimFields(machine.Loc(l))
 	}
 	for i, g := range v.L {
 		touched := false
