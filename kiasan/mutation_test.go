@@ -38,7 +38,7 @@ func TestMutantsKilled(t *testing.T) {
 	// The mutations of the data rules are invisible to this heap-only
 	// comparison: TestDataMutantsKilled (data_test.go) kills them with the
 	// checker's lemma verdicts.
-	data := []Mutation{MutFreshPrimDefaults, MutPrimNoResolve, MutAliasOwnSymbols}
+	data := []Mutation{MutFreshPrimDefaults, MutPrimNoResolve, MutAliasOwnSymbols, MutStampKeepSymbols}
 	require.Len(t, cases, len(Mutations)-len(data), "one case per mutation")
 	for _, c := range cases {
 		t.Run(c.mut.String(), func(t *testing.T) {

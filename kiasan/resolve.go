@@ -68,7 +68,9 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 			// and its initial values are that symbol's.
 			b.Locs[a.Loc].Identity = ru
 			b.Locs[a.Loc].Depth = info.Depth
-			renameInput(b, a.Ref, ru)
+			if e.Mut != MutStampKeepSymbols { // Mutant stamp-keep-symbols
+				renameInput(b, a.Ref, ru)
+			}
 		}
 		if e.Mut == MutAliasOwnSymbols {
 			// Mutant resolve-alias-own-symbols: the object's primitive
