@@ -21,6 +21,14 @@
 // so the View (package engine/view, Unresolved) can say which GSE heaps a
 // state stands for from the state alone.
 //
+// Data (PRIMITIVES.md §4, data.go): primitive fields exist only on
+// materialized locations. A primitive field access or write RESOLVEs an
+// unresolved receiver like any dereference, then applies GSE's rule; a
+// fresh materialization gives the location its initial-value symbols, an
+// alias resolution reads the existing object's fields. If (sym) and
+// Assume extend the fact list (machine.PathCond), of which only the data
+// facts are ever in question.
+//
 // The engines differ from GSE only in when they branch: lazier at a read
 // of an uninitialized field (null vs δ) and at the first dereference or
 // comparison of each δ; lazier# only at the first dereference or

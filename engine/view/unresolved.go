@@ -23,7 +23,9 @@ import (
 //
 // with base = r_u ≠ null ∧ ⋀_a r_u ≠ r_a. The guards of one expansion are
 // pairwise exclusive without the path condition (Def. 11). In the View l_u
-// is an input location (fields r_un, as in the engine state) with
+// is an input location (reference fields r_un, as in the engine state;
+// primitive fields its initial-value symbols α(l_u, f), PRIMITIVES.md §4,
+// where the engine state has the defaults no rule reads) with
 // Exists = base ∧ ⋀_{u'<u} r_u ≠ r_u' — the worlds in which it is an
 // object of its own — and
 //
