@@ -146,19 +146,28 @@ func TestDataStream(t *testing.T) {
 			opt.Timeout = 30 * time.Second
 			var mu sync.Mutex
 			counts := map[checker.Status]int{}
+			var l12, l13, p3 int
 			err := checker.Each(context.Background(), opt, n, 2,
 				func(i int) (*javalite.Program, string) { return progs[i], "data program " + strconv.Itoa(i) },
 				func(i int, rep *checker.Report) {
 					mu.Lock()
 					defer mu.Unlock()
 					counts[rep.Verdict.Status]++
+					l12 += rep.Checked[checker.L12]
+					l13 += rep.Checked[checker.L13]
+					p3 += rep.Checked[checker.P3]
 					if rep.Verdict.Status == checker.Violated {
 						t.Errorf("data program %d: %s violated: %s\n%s", i, rep.Verdict.Lemma, rep.Verdict.Reason, javalite.Print(progs[i]))
 					}
 				})
 			require.NoError(t, err)
-			t.Logf("%d data programs under %s: %d hold, %d violated, %d inconclusive", n, eng,
-				counts[checker.Holds], counts[checker.Violated], counts[checker.Inconclusive])
+			t.Logf("%d data programs under %s: %d hold, %d violated, %d inconclusive; L12×%d L13×%d P3×%d", n, eng,
+				counts[checker.Holds], counts[checker.Violated], counts[checker.Inconclusive], l12, l13, p3)
+			// The stream exercises the data rules: If (sym) / Assume and
+			// Binary / Equals (prim) steps were checked, and paths counted.
+			assert.Positive(t, l12)
+			assert.Positive(t, l13)
+			assert.Positive(t, p3)
 			assert.LessOrEqual(t, counts[checker.Inconclusive]*10, n, "more than a tenth inconclusive")
 		})
 	}
