@@ -25,6 +25,9 @@ func TestDataPrograms(t *testing.T) {
 		{"write_alias.jl", "fixed+m-prim-read-first", 2, Violated, L2},
 		{"write_alias.jl", "fixed+m-write-drops-old", 2, Violated, L3},
 		{"bst_lookup.jl", "fixed", 1, Holds, ""},
+		// Two reference worlds with one heap and different data: the data
+		// half must enumerate valuations, not heaps.
+		{"overwritten_read.jl", "fixed", 2, Holds, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.variant, func(t *testing.T) {

@@ -316,6 +316,9 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			return one(s, RuleEqBool)
 		}
 		if v.IsPrim() { // Rule: Equals (prim)
+			if !f.Val.IsPrim() || f.Val.Term().Sort() != v.Term().Sort() {
+				return "", nil, fmt.Errorf("machine: %s = %s compares values of different sorts", f.Val, v)
+			}
 			s.SetValue(PrimVal(smt.EqT(f.Val.Term(), v.Term())), k)
 			return one(s, RuleEqPrim)
 		}
@@ -323,6 +326,9 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	case KIf:
 		e := f.Expr.(*javalite.If)
 		t := v.Term()
+		if t == nil || t.Sort() != smt.SortBool {
+			return "", nil, fmt.Errorf("machine: if on %s, not a bool", v)
+		}
 		if t.IsTrue() { // Rule: If (true)
 			s.SetExpr(e.Then, k)
 			return one(s, RuleIfTrue)
@@ -338,9 +344,15 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		return one(s, RuleBinREval)
 	case KBinR: // Rule: Binary
 		b := f.Expr.(*javalite.Binary)
+		if err := ints(f.Val, v); err != nil {
+			return "", nil, err
+		}
 		s.SetValue(PrimVal(binaryTerm(b.Op, f.Val.Term(), v.Term())), k)
 		return one(s, RuleBinary)
 	case KAssume:
+		if !v.IsPrim() || v.Term().Sort() != smt.SortBool {
+			return "", nil, fmt.Errorf("machine: assume of %s, not a bool", v)
+		}
 		return heap(assume(s, h, v.Term(), k))
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
@@ -499,4 +511,17 @@ func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
 	pc.Strengthen(s, t)
 	s.SetValue(VTrue, k)
 	return []Succ{{S: s, Rule: RuleAssume}}, nil
+}
+
+// ints is the premise of rule Binary: both operands are int terms. A
+// deliberately wrong common rule (a mutant) can make a state that breaks
+// it; that is an error of the step, which the checker reports, never a
+// panic.
+func ints(a, b Value) error {
+	for _, v := range []Value{a, b} {
+		if !v.IsTerm() || v.Term().Sort() != smt.SortInt {
+			return fmt.Errorf("machine: arithmetic on %s, not an int", v)
+		}
+	}
+	return nil
 }

@@ -134,9 +134,9 @@ func DataFacts(p *machine.State) *smt.Formula {
 	return smt.And(fs...)
 }
 
-// dataWorlds is the common preparation of ExactData and DataCompatible:
-// both sides renamed into one namespace, q's worlds with their references
-// fixed.
+// dataWorlds is the common preparation of ExactData and
+// ExactDataCompatible: both sides renamed into one namespace, q's worlds
+// with their references fixed.
 type dataWorlds struct {
 	heaps   []*Heap
 	ps, ws  []dataSide
@@ -148,63 +148,73 @@ type dataWorlds struct {
 
 // prepareData builds dataWorlds, or the inconclusive result that stops it.
 func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (*dataWorlds, *ExactResult) {
-	heaps, complete, err := concretizeState(q, solver, budget, true)
-	if err != nil {
-		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: concretization: " + err.Error()}
-	}
-	if !complete {
-		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
-			Reason: fmt.Sprintf("data: more than %d concretization leaves: enumeration incomplete", budget.Models)}
-	}
-	d := &dataWorlds{heaps: heaps, ps: make([]dataSide, len(P)), facts: make([]*smt.Formula, len(P)),
-		ws: make([]dataSide, len(heaps)), worlds: make([]*smt.Formula, len(heaps)),
-		byKey: map[string][]int{}, byWorld: map[string][]int{}}
+	ps := make([]dataSide, len(P))
+	facts := make([]*smt.Formula, len(P))
+	byKey := map[string][]int{}
 	for i, p := range P {
 		h, err := HeapOf(p)
 		if err != nil {
 			return nil, &ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
 		}
-		d.ps[i] = sideOf(p, h, false)
-		d.facts[i] = d.ps[i].rename(DataFacts(p))
-		d.byKey[d.ps[i].key] = append(d.byKey[d.ps[i].key], i)
+		ps[i] = sideOf(p, h, false)
+		facts[i] = ps[i].rename(DataFacts(p))
+		byKey[ps[i].key] = append(byKey[ps[i].key], i)
 	}
+	// The worlds of q are its complete reference valuations: every
+	// partition of the references its guards, its existence guards, its
+	// path condition and its terms mention, consistent with φ_q (data
+	// included). Not the concretizer's heaps: two valuations can build
+	// the same heap and still differ where the heap no longer shows it
+	// (a field read, compared, then overwritten), and the data read
+	// through that field differs with them.
 	phiQ := q.PathCondition()
-	for j, h := range heaps {
-		d.ws[j] = sideOf(q, h, true)
-		// φ_q[w]: the world's references fixed. The concretizer's
-		// literals decide the heap; one valuation of the references
-		// that satisfies them and φ_q decides every guard and every ite
-		// over references in φ_q and in the slot terms, so that what is
-		// left is data only and the per-input quantifier of (a) is over
-		// data alone.
-		assign := h.AssignmentFormula()
-		if assign == nil {
-			assign = smt.True()
+	refSet := map[smt.Ref]bool{}
+	addRefs := func(f *smt.Formula) {
+		if f == nil {
+			return
 		}
-		w := smt.And(phiQ, assign)
-		refs := map[smt.Ref]bool{}
-		for _, g := range append([]*smt.Formula{w}, d.ws[j].data...) {
-			for _, r := range g.Refs() {
-				refs[r] = true
-			}
-		}
-		var rs []smt.Ref
-		for r := range refs {
+		for _, r := range f.Refs() {
 			if r != smt.Null {
-				rs = append(rs, r)
+				refSet[r] = true
 			}
 		}
-		slices.Sort(rs)
-		parts, _, err := solver.Partitions(w, rs, 1)
-		if err != nil {
-			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: fmt.Sprintf("data: world %d: %v", j, err)}
+	}
+	addRefs(phiQ)
+	for _, a := range ConcretizationAtoms(q) {
+		addRefs(a)
+	}
+	for l, info := range q.Locs {
+		for _, f := range info.Class.PrimFields {
+			addRefs(q.PrimField(machine.Loc(l), f))
 		}
-		if len(parts) == 0 {
-			d.worlds[j] = smt.False() // no input reaches this world
-			d.byWorld[d.ws[j].key] = append(d.byWorld[d.ws[j].key], j)
-			continue
-		}
-		part := parts[0]
+	}
+	for _, t := range q.Slots() {
+		addRefs(t)
+	}
+	refs := make([]smt.Ref, 0, len(refSet))
+	for r := range refSet {
+		refs = append(refs, r)
+	}
+	slices.Sort(refs)
+	limit := budget.Models
+	if limit <= 0 {
+		limit = DefaultBudget.Models
+	}
+	parts, complete, err := solver.Partitions(phiQ, refs, limit)
+	if err != nil {
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
+	}
+	if !complete {
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1,
+			Reason: fmt.Sprintf("data: more than %d reference worlds of q: enumeration incomplete", limit)}
+	}
+	var (
+		heaps   []*Heap
+		ws      []dataSide
+		worlds  []*smt.Formula
+		byWorld = map[string][]int{}
+	)
+	for _, part := range parts {
 		rep := func(r smt.Ref) smt.Ref {
 			if x, ok := part[r]; ok {
 				return x
@@ -212,13 +222,21 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 			return r
 		}
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-		for i, t := range d.ws[j].data {
-			d.ws[j].data[i] = smt.Subst(t, same)
+		h, err := buildHeap(q, func(f *smt.Formula) bool { return f == nil || smt.Subst(f, same).IsTrue() }, nil)
+		if err != nil {
+			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
 		}
-		d.worlds[j] = smt.Subst(d.ws[j].rename(phiQ), same)
-		d.byWorld[d.ws[j].key] = append(d.byWorld[d.ws[j].key], j)
+		w := sideOf(q, h, true)
+		for i, t := range w.data {
+			w.data[i] = smt.Subst(t, same)
+		}
+		j := len(heaps)
+		heaps = append(heaps, h)
+		ws = append(ws, w)
+		worlds = append(worlds, smt.Subst(w.rename(phiQ), same))
+		byWorld[w.key] = append(byWorld[w.key], j)
 	}
-	return d, nil
+	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose
@@ -235,7 +253,7 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 // exact is ExactData over the states of P whose keep is true (all of them
 // when keep is nil); a PIndex is an index into P.
 func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
-	heaps, ps, ws, facts, worlds := d.heaps, d.ps, d.ws, d.facts, d.worlds
+	heaps, ps, ws, facts, worlds, byKey, byWorld := d.heaps, d.ps, d.ws, d.facts, d.worlds, d.byKey, d.byWorld
 	in := func(i int) bool { return keep == nil || keep[i] }
 	undecided := func(what string, err error) ExactResult {
 		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
@@ -254,7 +272,7 @@ func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
 	for j, h := range heaps {
 		var alts []*smt.Formula
 		amb := ws[j].ambiguous
-		for _, i := range d.byKey[ws[j].key] {
+		for _, i := range byKey[ws[j].key] {
 			if !in(i) {
 				continue
 			}
@@ -278,7 +296,7 @@ func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
 		if !in(i) {
 			continue
 		}
-		js := d.byWorld[ps[i].key]
+		js := byWorld[ps[i].key]
 		if len(js) == 0 {
 			return ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(heaps),
 				Reason: fmt.Sprintf("data: P[%d] is isomorphic to no concretization of q", i)}
