@@ -200,7 +200,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 	if limit <= 0 {
 		limit = DefaultBudget.Models
 	}
-	parts, complete, err := solver.Partitions(phiQ, refs, limit)
+	parts, complete, err := worldPartitions(solver, phiQ, refs, limit)
 	if err != nil {
 		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
 	}
@@ -237,6 +237,43 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		byWorld[w.key] = append(byWorld[w.key], j)
 	}
 	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
+}
+
+// worldPartitions is solver.Partitions(phi, refs, limit), without Z3's
+// enumeration when phi's data does not touch the references: when every
+// conjunct of phi is either free of data or free of reference atoms (a
+// Kiasan state's facts: resolution facts and data facts, never mixed),
+// the two parts share no variable, so the partitions of phi are those of
+// its reference part (the Go decider's question) when its data part is
+// satisfiable, and none otherwise. A conjunct with both (a summary
+// state's ite over reference guards) leaves the question to Z3 whole.
+func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
+	if !phi.HasData() {
+		return solver.Partitions(phi, refs, limit)
+	}
+	conj := []*smt.Formula{phi}
+	if phi.Op() == smt.OpAnd {
+		conj = phi.Kids()
+	}
+	var refPart, dataPart []*smt.Formula
+	for _, c := range conj {
+		switch {
+		case !c.HasData():
+			refPart = append(refPart, c)
+		case len(c.Refs()) == 0:
+			dataPart = append(dataPart, c)
+		default:
+			return solver.Partitions(phi, refs, limit)
+		}
+	}
+	ok, err := solver.Sat(smt.And(dataPart...))
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
+	}
+	return solver.Partitions(smt.And(refPart...), refs, limit)
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose
