@@ -156,6 +156,9 @@ func TestDataStream(t *testing.T) {
 					l12 += rep.Checked[checker.L12]
 					l13 += rep.Checked[checker.L13]
 					p3 += rep.Checked[checker.P3]
+					if rep.Verdict.Status == checker.Inconclusive {
+						t.Logf("data program %d: inconclusive %s: %s", i, rep.Verdict.Lemma, rep.Verdict.Reason)
+					}
 					if rep.Verdict.Status == checker.Violated {
 						t.Errorf("data program %d: %s violated: %s\n%s", i, rep.Verdict.Lemma, rep.Verdict.Reason, javalite.Print(progs[i]))
 					}
