@@ -61,8 +61,46 @@ func TestDataPrograms(t *testing.T) {
 func TestDataRefused(t *testing.T) {
 	p := testutil.Program(t, "../testdata/data/write_alias.jl")
 	opt := DefaultOptions()
-	opt.Engine = "lazier#"
+	opt.Engine = "pose"
 	opt.K = -1
 	_, err := Run(context.Background(), p, opt, testutil.Solver(t))
 	require.ErrorContains(t, err, "no rules for int and bool data")
+}
+
+// TestDataPartition: partition exactness with data (PRIMITIVES.md §5) for
+// lazier and lazier# at k = −1. if_join.jl has two siblings with one heap
+// shape that differ only in data (If (sym) joining at one control): each
+// stands for the GSE states its data is compatible with, and the data half
+// holds over them; a mutant that materializes without the initial-value
+// symbols is refuted by the data half ((b): a slot value no GSE state has).
+func TestDataPartition(t *testing.T) {
+	solver := testutil.Solver(t)
+	for _, c := range []struct {
+		file, engine string
+		want         Status
+		reason       string
+	}{
+		{"if_join.jl", "lazier", Holds, ""},
+		{"if_join.jl", "lazier#", Holds, ""},
+		{"alias_constrained.jl", "lazier", Holds, ""},
+		{"alias_constrained.jl", "lazier#", Holds, ""},
+		{"alias_constrained.jl", "lazier#:default+fresh-prim-defaults", Violated, "(b) data"},
+	} {
+		t.Run(c.file+"/"+c.engine, func(t *testing.T) {
+			p := testutil.Program(t, "../testdata/data/"+c.file)
+			opt := DefaultOptions()
+			opt.Engine, opt.K, opt.Steps = c.engine, -1, 120
+			rep, err := Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			require.Equal(t, c.want, rep.Verdict.Status, "%s: %s", rep.Verdict.Lemma, rep.Verdict.Reason)
+			if c.want == Holds {
+				require.Positive(t, rep.Checked[P1], "siblings compared")
+				require.Positive(t, rep.Checked[P3])
+				require.Positive(t, rep.Checked[L12])
+			} else {
+				require.Equal(t, L2, rep.Verdict.Lemma)
+				require.Contains(t, rep.Verdict.Reason, c.reason)
+			}
+		})
+	}
 }
