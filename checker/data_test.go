@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 )
 
@@ -56,12 +57,25 @@ func TestDataPrograms(t *testing.T) {
 	}
 }
 
+// An engine without the data rules (engine.Info.Data false), registered
+// for the tests only: the refusal is about such an engine, a researcher's
+// own (every built-in engine has the data rules).
+func init() {
+	engine.Register(engine.Info{
+		Name: "nodata-test",
+		Doc:  "summary:fixed registered without the data rules (tests only)",
+		New: func(variant string, cfg engine.Config) (engine.UnderTest, error) {
+			return engine.New("summary:fixed", cfg)
+		},
+	})
+}
+
 // TestDataRefused: an engine without the data rules refuses a program with
 // data instead of giving a verdict on rules it does not have.
 func TestDataRefused(t *testing.T) {
 	p := testutil.Program(t, "../testdata/data/write_alias.jl")
 	opt := DefaultOptions()
-	opt.Engine = "pose"
+	opt.Engine = "nodata-test"
 	opt.K = -1
 	_, err := Run(context.Background(), p, opt, testutil.Solver(t))
 	require.ErrorContains(t, err, "no rules for int and bool data")
