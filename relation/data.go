@@ -222,7 +222,15 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 			return r
 		}
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-		h, err := buildHeap(q, func(f *smt.Formula) bool { return f == nil || smt.Subst(f, same).IsTrue() }, nil)
+		h, err := buildHeap(q, func(f *smt.Formula) bool {
+			if f == nil {
+				return true
+			}
+			if !f.HasData() {
+				return f.Eval(same) // a guard: references only
+			}
+			return smt.Subst(f, same).IsTrue()
+		}, nil)
 		if err != nil {
 			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
 		}
@@ -255,7 +263,7 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 	if phi.Op() == smt.OpAnd {
 		conj = phi.Kids()
 	}
-	var refPart, dataPart []*smt.Formula
+	var refPart, dataPart, mixed []*smt.Formula
 	for _, c := range conj {
 		switch {
 		case !c.HasData():
@@ -263,7 +271,7 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 		case len(c.Refs()) == 0:
 			dataPart = append(dataPart, c)
 		default:
-			return solver.Partitions(phi, refs, limit)
+			mixed = append(mixed, c)
 		}
 	}
 	ok, err := solver.Sat(smt.And(dataPart...))
@@ -273,7 +281,32 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 	if !ok {
 		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
 	}
-	return solver.Partitions(smt.And(refPart...), refs, limit)
+	parts, complete, err := solver.Partitions(smt.And(refPart...), refs, limit)
+	if err != nil || len(mixed) == 0 {
+		return parts, complete, err
+	}
+	// Data over reference guards (a summary engine's ite): each world of
+	// the reference part, with its references substituted, leaves a
+	// question on data alone, which many worlds share (and the solver
+	// caches): cheaper than an all-SAT through Z3 over the whole.
+	rest := smt.And(append(mixed, dataPart...)...)
+	var out []map[smt.Ref]smt.Ref
+	for _, part := range parts {
+		rep := func(r smt.Ref) smt.Ref {
+			if x, ok := part[r]; ok {
+				return x
+			}
+			return r
+		}
+		ok, err := solver.Sat(smt.Subst(rest, func(a, b smt.Ref) bool { return rep(a) == rep(b) }))
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out = append(out, part)
+		}
+	}
+	return out, complete, nil
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose
