@@ -48,8 +48,9 @@ func TestLockstepExact(t *testing.T) {
 }
 
 // Every mutation of pose.Mutations is killed: on one of these programs,
-// on which the unmutated engine holds (TestLockstepExact), the lockstep
-// comparison with GSE fails.
+// on which the unmutated engine holds (TestLockstepExact, TestDataExact),
+// the lockstep comparison with GSE fails (the data mutants, prim-*, on the
+// data programs; checker TestPoseDataMutantsKilled names their lemmas).
 func TestMutantsKilled(t *testing.T) {
 	programs := []string{
 		"testdata/programs/swap.jl",
@@ -57,6 +58,8 @@ func TestMutantsKilled(t *testing.T) {
 		"testdata/programs/alias_write_read.jl",
 		"testdata/programs/pose_ite_read.jl",
 		"testdata/programs/pose_ite_write.jl",
+		"testdata/data/pose_prim_update.jl",
+		"testdata/data/pose_prim_ite.jl",
 	}
 	for _, m := range Mutations {
 		t.Run(m.Name, func(t *testing.T) {
