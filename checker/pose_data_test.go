@@ -32,26 +32,26 @@ func TestPoseDataPrograms(t *testing.T) {
 }
 
 // TestPoseDataMutantsKilled: each data mutant of POSE-J's catalog
-// (pose.Mutations, prim-*) is refuted on testdata/data/pose_prim_ite.jl,
+// (pose.Mutations, prim-*) is refuted on a data program of testdata/data
 // on which the unmutated engine holds (TestPoseDataPrograms), by a lemma
 // verdict: INV-P where the mutant breaks the agreement of two aliased
 // symbols, else the representation lemma of the rule; and beneath INV-P
 // (NoInvariant) by the representation lemma of the rule it mutates.
 func TestPoseDataMutantsKilled(t *testing.T) {
-	p := testutil.Program(t, "../testdata/data/pose_prim_ite.jl")
 	sol := testutil.Solver(t)
 	for _, c := range []struct {
-		mutant         string
+		mutant, file   string
 		lemma, beneath Lemma
 		rule           string
 	}{
-		{"prim-update-swapped", INVP, L3, machine.RuleWriteW},
-		{"prim-no-update", INVP, L3, machine.RuleWriteW},
-		{"prim-assume-no-aliases", INVP, L2, machine.RuleFieldA},
-		{"prim-write-drops-old", L3, L3, machine.RuleWriteW},
-		{"prim-read-last", L2, L2, machine.RuleFieldA},
+		{"prim-update-swapped", "pose_prim_ite.jl", INVP, L3, machine.RuleWriteW},
+		{"prim-no-update", "pose_prim_ite.jl", INVP, L3, machine.RuleWriteW},
+		{"prim-assume-no-aliases", "pose_prim_update.jl", INVP, L2, machine.RuleFieldA},
+		{"prim-write-drops-old", "pose_prim_ite.jl", L3, L3, machine.RuleWriteW},
+		{"prim-read-last", "pose_prim_ite.jl", L2, L2, machine.RuleFieldA},
 	} {
 		t.Run(c.mutant, func(t *testing.T) {
+			p := testutil.Program(t, "../testdata/data/"+c.file)
 			rep, err := Run(context.Background(), p, poseOptions("pose:mut-"+c.mutant), sol)
 			require.NoError(t, err)
 			require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))

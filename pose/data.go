@@ -14,14 +14,16 @@ import (
 // field's initial value, and gives the field the assume ite over the alias
 // set. POSE-J keeps that laziness: the primitive field of a symbolic
 // location holds nil (⊥) until it is *bound*, and then a term in every
-// world. The fresh symbol Z of (r2) is the initial-value symbol α(r_Y, f)
-// itself (machine.InitialValue under Y's identity): seed 003's clause
-// Y.f = Z with the uninterpreted field function (jPOSE's (= (f Y) Z)) says
-// exactly that Z is the initial value of field f of the object of Y, and
-// it is the symbol GSE gives that object's field (relation.ExactData
-// compares them input by input). Binding is world-exact like Assume (D1):
+// world. The fresh symbol Z of (r2) is an initial-value symbol: seed 003's
+// clause Y.f = Z over the uninterpreted field function (jPOSE's
+// (= (f Y) Z)) says exactly that Z is the initial value of field f of the
+// object of Y, the value GSE calls α(l, f) (relation.ExactData compares
+// them input by input). POSE-J names it α(r_Y, f) where Y is the object's
+// canonical symbol, and the canonical symbol's α where Y aliases an
+// earlier materialized one: init(Y, f) (primInit, docs/POSE.md D11).
+// Binding is world-exact like Assume (D1):
 //
-//	bind(Y, f) = ite(r_Y = r_Y1 ∧ m(Y1), Y1.f, … ite(r_Y = r_Yn ∧ m(Yn), Yn.f, α(r_Y, f)))
+//	bind(Y, f) = ite(r_Y = r_Y1 ∧ m(Y1), Y1.f, … ite(r_Y = r_Yn ∧ m(Yn), Yn.f, init(Y, f)))
 //
 // over the other bound symbols Y_i of the class in creation order. An alias
 // counts only where it is materialized (m(Y_i) = Exists(l_Yi)): in a world
@@ -76,9 +78,8 @@ func exists(s *machine.State, l machine.Loc) *smt.Formula {
 func (e *Engine) primAssume(s *machine.State, l machine.Loc, f *javalite.Field, phi *smt.Formula) (*smt.Formula, error) {
 	// Rule: Assume (r2) on a primitive field
 	y := s.Locs[l].Identity
-	z := machine.InitialValue(y, f)
 	if e.v.Mutation.PrimAssumeNoAliases { // Mutant prim-assume-no-aliases
-		return z, nil
+		return e.primInit(s, l, f, phi, nil)
 	}
 	type alias struct{ g, t *smt.Formula }
 	var as []alias
@@ -96,7 +97,54 @@ func (e *Engine) primAssume(s *machine.State, l machine.Loc, f *javalite.Field, 
 			as = append(as, alias{g, t})
 		}
 	}
-	v := z
+	// A bound alias shadows its own entry of init(Y, f): same guard.
+	v, err := e.primInit(s, l, f, phi, func(yi machine.Loc) bool { return s.PrimField(yi, f) != nil })
+	if err != nil {
+		return nil, err
+	}
+	for i := len(as) - 1; i >= 0; i-- {
+		v = smt.Ite(as[i].g, as[i].t, v)
+	}
+	return v, nil
+}
+
+// primInit is Z, the initial value of field f of the object of Y = l:
+// α(r_Y', f) of the first materialized symbol Y' (in creation order) with
+// r_Y' = r_Y, α(r_Y, f) where none before Y is:
+//
+//	init(Y, f) = ite(r_Y = r_Y1 ∧ m(Y1), α(r_Y1, f), … α(r_Y, f))
+//
+// over the symbols created before Y, bound or not. Seed 003's clause
+// Y.f = Z over the uninterpreted field function makes the initial values of
+// two equal symbols one value (jPOSE's (= (f Y) Z)); lockstep's symbols
+// α(r, f) are one variable per (identity, field), so POSE-J names the
+// initial value of an object by its canonical symbol, the location the
+// View keeps and relation.ExactData renames (a symbol that aliases an
+// earlier materialized one stands for no object of its own: its α would be
+// a variable no GSE state has).
+//
+// The symbols skip reports (if not nil) are left out.
+func (e *Engine) primInit(s *machine.State, l machine.Loc, f *javalite.Field, phi *smt.Formula, skip func(machine.Loc) bool) (*smt.Formula, error) {
+	y := s.Locs[l].Identity
+	type alias struct{ g, t *smt.Formula }
+	var as []alias
+	for _, yi := range symbolsOf(s, s.Locs[l].Class) {
+		if yi == l {
+			break
+		}
+		if skip != nil && skip(yi) {
+			continue
+		}
+		g := smt.And(smt.Eq(y, s.Locs[yi].Identity), exists(s, yi))
+		ok, err := e.sat(smt.And(phi, g))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			as = append(as, alias{g, machine.InitialValue(s.Locs[yi].Identity, f)})
+		}
+	}
+	v := machine.InitialValue(y, f)
 	for i := len(as) - 1; i >= 0; i-- {
 		v = smt.Ite(as[i].g, as[i].t, v)
 	}
@@ -120,7 +168,11 @@ func (e *Engine) bindPrim(s *machine.State, l machine.Loc, f *javalite.Field, g,
 		if other {
 			// Rule: mergeHeaps (published, cases (3)–(4)) on a primitive field
 			e.stats.Merged++
-			v = smt.Ite(g, v, machine.InitialValue(s.Locs[l].Identity, f))
+			z, err := e.primInit(s, l, f, phi, nil)
+			if err != nil {
+				return err
+			}
+			v = smt.Ite(g, v, z)
 		}
 	}
 	s.SetPrimField(l, f, v)
@@ -207,7 +259,11 @@ func (e *Engine) writePrim(sw *machine.State, rx machine.Ref, f *javalite.Field,
 		if sw.PrimField(l, f) == nil {
 			if e.v.PublishedMerge {
 				// Rule: mergeHeaps (published, cases (3)–(6)) on a primitive field
-				sw.SetPrimField(l, f, machine.InitialValue(sw.Locs[l].Identity, f))
+				z, err := e.primInit(sw, l, f, phiP, nil)
+				if err != nil {
+					return nil, err
+				}
+				sw.SetPrimField(l, f, z)
 			} else {
 				e.stats.Assume++
 				v, err := e.primAssume(sw, l, f, phiP)

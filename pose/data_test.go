@@ -18,7 +18,7 @@ import (
 // in the checker, which checks every file of testdata/data with pose:
 // checker TestPoseDataPrograms.)
 func TestDataExact(t *testing.T) {
-	for _, file := range []string{"pose_prim_update.jl", "pose_prim_ite.jl", "pose_prim_merge.jl", "write_alias.jl", "bst_find.jl"} {
+	for _, file := range []string{"pose_prim_update.jl", "pose_prim_ite.jl", "pose_prim_merge.jl", "pose_prim_alias_init.jl", "write_alias.jl", "bst_find.jl"} {
 		t.Run(file, func(t *testing.T) {
 			p := load(t, filepath.Join("testdata/data", file))
 			f, n := lockstep(t, p, Variant{}, 200)
