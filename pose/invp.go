@@ -11,18 +11,27 @@ import (
 
 // CheckINVP is the POSE invariant INV-P (ENGINES.md §4.3): two symbolic
 // locations of one class are one object in the worlds where their symbols
-// are equal, so wherever a field f is initialized in both, the two value
-// sets must agree:
+// are equal and both exist, so wherever a field f is initialized in both,
+// the two value sets must agree:
 //
-//	UNSAT(φ ∧ r_Y = r_Y' ∧ I ∧ I' ∧ ¬eq(L(R(l_Y,f)), L(R(l_Y',f))))
+//	UNSAT(φ ∧ r_Y = r_Y' ∧ m(Y) ∧ m(Y') ∧ I ∧ I' ∧ ¬eq(L(R(l_Y,f)), L(R(l_Y',f))))
 //
-// and the primitive fields bound in both must hold equal terms where both
-// exist (primINVP).
+// with eq the symbolic equality of E/E′, I, I' the disjunctions of the
+// non-l_un guards, and m(Y) = Exists(l_Y); the primitive fields bound in
+// both must hold equal terms there (primINVP). It pinpoints a lost alias
+// write (P-MERGE) at the step that loses it. The violation names the
+// second location's field reference and the two value sets; an undecided
+// solver answer is an error.
 //
-// with eq the symbolic equality of E/E′ and I, I' the disjunctions of the
-// non-l_un guards. It pinpoints a lost alias write (P-MERGE) at the step
-// that loses it. The violation names the second location's field reference
-// and the two value sets; an undecided solver answer is an error.
+// m(Y) ∧ m(Y') (docs/POSE.md D15): ENGINES.md states INV-P in every world
+// where the symbols are equal, but in a world where Y stands for no object
+// (it is null there, or aliases an earlier object, or its read was not
+// reached) r_Y is unconstrained and Y's fields are no object's fields: the
+// View never reads them (it takes the first materialized symbol), and no
+// GSE state has them. The world-exact engine keeps them ⊥ there (D1), so it
+// meets either form; pose-published-merge fills them with fresh symbols, and
+// without the guard INV-P reported programs on which every other lemma
+// holds (three lines, no write: `y := this.f; (y.f.f = this.f.f)`).
 func CheckINVP(s *machine.State, solver *smt.Solver) (*relation.Violation, error) {
 	phi := s.PathCondition()
 	for a := range s.Locs {
@@ -45,7 +54,7 @@ func CheckINVP(s *machine.State, solver *smt.Solver) (*relation.Violation, error
 				if len(va) == 0 || len(vb) == 0 {
 					continue
 				}
-				bad := smt.And(phi, same, ia, ib, smt.Not(equality(s, va, vb, false)))
+				bad := smt.And(phi, same, exists(s, la), exists(s, lb), ia, ib, smt.Not(equality(s, va, vb, false)))
 				if bad.IsFalse() {
 					continue
 				}

@@ -112,3 +112,30 @@ func TestINVP(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, v)
 }
+
+// INV-P compares two symbols only in the worlds where both exist (D15):
+// Y1 exists only where it is not this, so its field (null) and this.f
+// (this) are never one object's field, whatever r_Y1 = r_in0 allows.
+func TestINVPOnlyWhereBothExist(t *testing.T) {
+	p := parse(t, `(((class A ([A f]) ((bool main [bool u] true)))) (A main))`)
+	A := p.Classes[0]
+	f := A.Fields[0]
+	s := machine.Initial(p)
+	y := s.InitR()
+	in0 := s.Locs[0].Identity
+	l1 := s.NewLoc(machine.LocInfo{Class: A, Input: true, Symbolic: true, Identity: y,
+		Exists: smt.And(smt.Neq(y, machine.RNull), smt.Neq(y, in0))}, machine.RUn)
+	r0, r1 := s.FreshR(), s.FreshR()
+	s.Set(r0, machine.Single(0))
+	s.SetField(0, f, r0)
+	s.Set(r1, machine.Single(machine.LNull))
+	s.SetField(l1, f, r1)
+	v, err := CheckINVP(s, newSolver(t))
+	require.NoError(t, err)
+	require.Nil(t, v)
+	// Where Y1 may be this and exists, the same fields break it.
+	s.Locs[l1].Exists = smt.Neq(y, machine.RNull)
+	v, err = CheckINVP(s, newSolver(t))
+	require.NoError(t, err)
+	require.NotNil(t, v)
+}
