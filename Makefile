@@ -23,22 +23,32 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/lockstep
 
-# demo runs both engines on the paper's LinkedList program, checks them
-# against each other with the published rules (which the checker refutes:
-# docs/FINDINGS.md) and with the corrected ones, then hunts a counterexample
-# to the tech report's rules on generated programs and shrinks it; then the
-# other engines: Kiasan's lazier# (partition exactness), POSE-J against the
-# summary engine without GSE, and the published POSE merge refuted.
+# demo walks through what lockstep does, one step per command, each
+# introduced by one sentence that says what it shows: GSE and the summary
+# engine on the paper's LinkedList program, the published rules refuted and
+# the corrected ones holding, a hunt on generated programs shrinking a
+# counterexample to the tech report's rules, then the other engines.
+# Commands whose verdict is a violation are expected to exit 1 (the '-'
+# prefix); their output is cut after the verdict and the program.
 demo: build
+	@echo; echo "==> 1. GSE, the reference, explores LinkedList.contains at k = 3: one path per heap shape."
 	$(BIN) run -engine gse -k 3 -steps 300 testdata/programs/linkedlist.jl
+	@echo; echo "==> 2. Heap summaries explore the same program: far fewer paths, aliasing kept as constraints."
 	$(BIN) run -engine summary -k 3 -steps 300 testdata/programs/linkedlist.jl
-	-$(BIN) check -variant published -k 2 testdata/programs/linkedlist.jl | head -12
+	@echo; echo "==> 3. The published rules checked step by step against GSE: the checker refutes them (VIOLATED, with the rule and the program)."
+	-$(BIN) check -variant published -k 2 testdata/programs/linkedlist.jl | head -20
+	@echo; echo "==> 4. The rules with the proposed fixes hold. In 'L1×25 ... T11×373', each lemma is followed by how many times it was checked and held (T11: the lockstep pairing itself is a bisimulation; docs/SEMANTICS.md §8 lists every lemma)."
 	$(BIN) check -variant fixed -k 2 testdata/programs/linkedlist.jl
-	-$(BIN) check -gen -n 50 -seed 1 -variant seed000 | head -16
+	@echo; echo "==> 5. Generated programs against the tech report's rules (seed000): the first failure is shrunk by rapid to a few lines and saved as a case file."
+	-$(BIN) check -gen -n 50 -seed 1 -variant seed000 -save $${TMPDIR:-/tmp}/lockstep-demo | head -16
+	@echo; echo "==> 6. Other engines run under the same checker; this is the list."
 	$(BIN) engines
+	@echo; echo "==> 7. Kiasan's lazier# splits one GSE state among several of its own: partition exactness holds on swap."
 	$(BIN) check -engine 'lazier#' -k -1 -steps 150 testdata/programs/swap.jl
+	@echo; echo "==> 8. POSE-J checked against the fixed summary engine directly, without GSE (lemma VS)."
 	$(BIN) check -engine pose -vs summary:fixed -k -1 -steps 150 testdata/programs/swap.jl
-	-$(BIN) check -engine pose:pose-published-merge -k -1 -steps 150 testdata/programs/pose_merge.jl | head -4
+	@echo; echo "==> 9. POSE's published merge rule refuted on a small program (VIOLATED, the engine's own invariant INV-P)."
+	-$(BIN) check -engine pose:pose-published-merge -k -1 -steps 150 testdata/programs/pose_merge.jl | head -8
 
 vet: deps
 	$(GO) vet ./...
@@ -49,7 +59,9 @@ test: deps vet
 	$(GO) test -count=1 ./...
 
 # soak runs the property tests on many more programs, 60 signals against the
-# built CLI (cli TestSignalsSoak) and the fault-injection streams
+# built CLI (cli TestSignalsSoak), every README.md command line to its end
+# (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
+# the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
 # `published`, 10 % of the solver's queries faulty).
 soak: deps

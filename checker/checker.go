@@ -39,8 +39,8 @@
 // Check and Property fail a test (*testing.T or *rapid.T) with the verdict,
 // Hunt and RunSurvey check generated program streams, and Replay re-runs
 // the counterexamples `lockstep check -gen -save DIR` keeps. The runnable
-// examples, each compared with its Output by go test and shown by go doc
-// beside what it uses (example_function_test.go): ExampleRun (one program,
+// examples, each compared with its Output by go test and shown by
+// pkg.go.dev beside what it uses (example_function_test.go): ExampleRun (one program,
 // its verdict), ExamplePropertyOf (a rapid property over generated
 // programs), ExampleExplore (one engine's paths), ExampleJSONReport (a
 // verdict read from -json) and ExampleReplay (kept counterexamples).
@@ -97,8 +97,11 @@ type Options struct {
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
 	// At a finite k an engine without GSE's bound is served or refused
 	// as engine.AtK says (Resolved).
-	K      int
-	Steps  int // step bound, the same in both engines
+	K int
+	// Steps is the step bound, the same in both engines; EngineSteps
+	// (what DefaultOptions sets) is DefaultSteps with a k-bound and
+	// UnboundedSteps at k = −1.
+	Steps  int
 	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
 	// concretization of q is a member of P); representation of every
@@ -133,15 +136,34 @@ const DefaultEngine = "summary:published"
 // bound the engine does not have.
 const EngineK = math.MinInt32
 
+// EngineSteps as Options.Steps is the default step bound at the check's
+// k (Resolved): DefaultSteps with a k-bound, UnboundedSteps without.
+const EngineSteps = math.MinInt32
+
+// DefaultSteps is the step bound of a check with a k-bound; UnboundedSteps
+// of one at k = −1, where only the step bound stops a recursion (the
+// LinkedList programs) and GSE's groups grow with every call: at 100 steps
+// every engine decides every program of testdata/programs and
+// testdata/bench within the default time limit on two cores, at 150 the
+// Kiasan engines no longer do (docs/PERFORMANCE.md).
+const (
+	DefaultSteps   = 200
+	UnboundedSteps = 100
+)
+
 // DefaultOptions are moderate bounds for generated programs, at the
-// engine's own default k-bound (EngineK).
+// engine's own default k-bound (EngineK) and step bound (EngineSteps).
+// The group and pair bounds are far above what the time limit lets a
+// check reach (exactness hashes the GSE states of a group by canonical
+// heap, relation.Exact: linear in the group), so the time limit is what
+// stops a check that cannot finish.
 func DefaultOptions() Options {
 	return Options{
 		K:        EngineK,
-		Steps:    200,
+		Steps:    EngineSteps,
 		Budget:   relation.DefaultBudget,
-		MaxGroup: 2000,
-		MaxPairs: 20000,
+		MaxGroup: 100000,
+		MaxPairs: 1000000,
 		MaxPaths: 200000,
 		Timeout:  60 * time.Second,
 	}
@@ -190,6 +212,17 @@ func (o Options) SemanticsName() string {
 // engine given by Build or Variant is taken as it is (by Build, at the
 // registered engine's default k when Engine names one).
 func (o Options) Resolved() (Options, error) {
+	o, err := o.resolveK()
+	if o.Steps == EngineSteps {
+		o.Steps = DefaultSteps
+		if o.K < 0 {
+			o.Steps = UnboundedSteps
+		}
+	}
+	return o, err
+}
+
+func (o Options) resolveK() (Options, error) {
 	if o.Build != nil || o.Variant.Name != "" {
 		if o.K == EngineK {
 			o.K = engine.PapersK
@@ -331,6 +364,9 @@ type Report struct {
 	// Paths of the separate explorations (SummaryPaths: of the engine
 	// under test) and distinct control-flow sequences of GSE.
 	GSEPaths, SummaryPaths, GSESequences int64
+	// The ends rule Assume pruned in those explorations: not paths
+	// (PRIMITIVES.md §3), reported beside them.
+	GSEPruned, EnginePruned int64
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -359,6 +395,8 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// lastPruned is the pruned ends of the last controlSequences.
+	lastPruned int64
 	// data is whether the program has data (machine.UsesData): then every
 	// pair is also checked by the data half of exactness.
 	data bool
@@ -375,6 +413,9 @@ type run struct {
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
 	wellFormedHeld map[[sha256.Size]byte]bool
+	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
+	// ends, each once however many siblings carried it (P3).
+	endPaths map[uint64]bool
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -412,6 +453,13 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 	}
 	unbounded := opt
 	unbounded.K = -1
+	// Up to the step of the violation: the claim is that the same engine
+	// agrees with GSE at k = −1 where it failed at k, and without the
+	// k-bound the paths beyond it may grow far past what can be decided
+	// (a recursion bounded by the step bound alone).
+	if v := rep.Verdict.Step; v > 0 && (unbounded.Steps < 0 || v < unbounded.Steps) {
+		unbounded.Steps = v
+	}
 	again, err := runOnce(ctx, p, unbounded, solver)
 	if err != nil {
 		return rep, err
@@ -419,7 +467,7 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 	v := &rep.Verdict
 	switch again.Verdict.Status {
 	case Holds:
-		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds: %s", opt.K, v.Lemma, v.Reason)
+		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds (to step %d): %s", opt.K, v.Lemma, unbounded.Steps, v.Reason)
 		v.Lemma = KB
 	case Inconclusive:
 		rep.Verdict = Verdict{Status: Inconclusive, Lemma: KB, Reason: fmt.Sprintf(
@@ -456,6 +504,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	r.init, _ = eut.(engine.Initializer)
 	_, r.identity = eut.(engine.IdentityView)
 	r.partition = eut.Shape() == engine.Partition
+	r.endPaths = map[uint64]bool{}
 	r.rep.Lemmas = ApplicableBound(eut, opt.bound())
 	if opt.K < 0 {
 		// KB is a finite-k verdict (a divergence from the check at
@@ -511,10 +560,23 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 	return &gse.Engine{K: opt.K, Opt: mopt, Solver: solver}
 }
 
+// dataPairHook, when set (by a test), sees every pair the data half of
+// exactness decided, with its outcome: the brute-force property test
+// compares it with an enumeration of concrete inputs.
+var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
+
+// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
+// a program with data: lemma VS compares the concretizations' heap shapes
+// only, so the data would go unchecked; check each engine against GSE.
+var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
+
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
+	if opt.Versus != "" {
+		return ErrVersusData
+	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
 		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
 			name, _, _ := strings.Cut(spec, ":")
@@ -555,6 +617,21 @@ func (r *run) fail(v Verdict) error {
 type pair struct {
 	P []*machine.State
 	q *machine.State
+	// ids name the GSE paths of P, one per member: the path of a GSE state
+	// is the path of its predecessor and the index of its successor
+	// (pathID), so two copies of one GSE path that two siblings of a
+	// Partition engine carry down separately are one path at the end (P3).
+	ids []uint64
+}
+
+// pathID is the identity of the i-th GSE successor of the state on path
+// id (splitmix64 of the pair: distinct paths collide with probability
+// 2⁻⁶⁴ per pair).
+func pathID(id uint64, i int) uint64 {
+	z := id*0x9e3779b97f4a7c15 + uint64(i) + 1
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
 }
 
 // lockstep is the bisimulation driver, depth-first over pairs.
@@ -564,7 +641,7 @@ func (r *run) lockstep() error {
 	if err := r.checkPair([]*machine.State{p0}, q0, nil, "initial state"); err != nil {
 		return err
 	}
-	work := []pair{{P: []*machine.State{p0}, q: q0}}
+	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}}}
 	for len(work) > 0 {
 		if err := r.timedOut(); err != nil {
 			return err
@@ -580,6 +657,11 @@ func (r *run) lockstep() error {
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
 			r.rep.EndGSE += int64(len(pr.P))
+			if r.partition {
+				for _, id := range pr.ids {
+					r.endPaths[id] = true
+				}
+			}
 			continue
 		}
 		if err := r.checkInit(pr); err != nil {
@@ -600,6 +682,7 @@ func (r *run) lockstep() error {
 // first of them.
 type group struct {
 	states []*machine.State
+	ids    []uint64 // the GSE path of each state (pair.ids)
 	rule   string
 }
 
@@ -609,12 +692,12 @@ type group struct {
 func (r *run) step(pr pair) ([]pair, error) {
 	groups := map[string]*group{}
 	var order []string
-	for _, p := range pr.P {
+	for pi, p := range pr.P {
 		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
 		if err != nil {
 			return nil, r.gseFailed(p, err) // oracle.go
 		}
-		for _, s := range succ {
+		for si, s := range succ {
 			key := s.S.ControlKey()
 			g := groups[key]
 			if g == nil {
@@ -623,6 +706,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 				order = append(order, key)
 			}
 			g.states = append(g.states, s.S)
+			g.ids = append(g.ids, pathID(pr.ids[pi], si))
 		}
 	}
 	qc := pr.q.Clone()
@@ -681,7 +765,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -783,6 +867,9 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
 		}
 		res = relation.ExactData(P, q, r.solver, r.budget())
+		if dataPairHook != nil {
+			dataPairHook(P, q, res)
+		}
 	}
 	switch res.Outcome {
 	case relation.Holds:

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -231,7 +233,7 @@ func TestKBoundVariants(t *testing.T) {
 }
 
 // kboundEngines are the engines with a kbound variant.
-var kboundEngines = []string{"uber"}
+var kboundEngines = []string{"uber", "pose"}
 
 func engineSpec(t *testing.T, name string) string {
 	opt := Options{Engine: name}
@@ -256,6 +258,16 @@ func TestOwnBoundIsKB(t *testing.T) {
 	require.NotNil(t, j.FiniteK)
 	require.True(t, *j.FiniteK)
 	require.Contains(t, rep.Verdict.Witness, "concretization of the View of the uber state")
+	// The states print compact (the path condition here is over 600
+	// characters), whole with full and in JSON.
+	for _, l := range strings.Split(rep.Text(false), "\n") {
+		if strings.HasPrefix(l, "    ") {
+			require.LessOrEqual(t, utf8.RuneCountInString(l), 4+compactLine+60, l)
+		}
+	}
+	require.Contains(t, rep.Text(false), "more characters; whole in -json")
+	require.NotContains(t, rep.Text(true), "more characters; whole in -json")
+	require.Contains(t, j.Summary, rep.Verdict.Summary.Dump())
 
 	// An error of the rules is no finite-k divergence.
 	opt.Engine, opt.K = "uber:defer+u-noalias", -1

@@ -35,6 +35,10 @@ type HuntOptions struct {
 	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
+	// Data is the generator's data switch (gen.Config.Data): the zero
+	// value mixes data in, gen.DataNone is the reference-only stream of
+	// before data (the CLI's -data none).
+	Data gen.DataMode
 	// All keeps checking after a violation and collects the first
 	// violation of every lemma (each shrunk); otherwise Hunt stops at the
 	// first violation.
@@ -84,8 +88,14 @@ func ProgramSeed(seed int64, i int) int64 {
 
 // ProgramOf is the program of a ProgramSeed. rapid draws the first case of
 // a check from its base seed exactly as Example does, so a one-check rapid
-// run with this seed sees the same program.
-func ProgramOf(seed int64) *javalite.Program { return gen.Program().Example(int(seed)) }
+// run with this seed sees the same program. It is the reference-only stream
+// (gen.DataNone), the one every result recorded before data names.
+func ProgramOf(seed int64) *javalite.Program { return ProgramOfData(seed, gen.DataNone) }
+
+// ProgramOfData is ProgramOf in the stream with data switch d.
+func ProgramOfData(seed int64, d gen.DataMode) *javalite.Program {
+	return gen.ProgramWith(gen.Default.WithData(d)).Example(int(seed))
+}
 
 // Hunt checks h.N generated programs with opt.
 func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) {
@@ -96,7 +106,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	outer := ctx // shrinking stops when the caller's ctx ends, not at the first violation
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
+	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, h.Data, func(i int, ps int64, rep *Report) {
 		n := done.Add(1)
 		mu.Lock()
 		for l, c := range rep.Checked {
@@ -135,7 +145,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 		if h.Shrinking != nil {
 			h.Shrinking(cx.Found.Verdict.Lemma)
 		}
-		cx.Shrunk, cx.IsShrunk = ShrinkContext(outer, opt, cx.Seed, h.ShrinkTime, cx.Found)
+		cx.Shrunk, cx.IsShrunk = ShrinkData(outer, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -143,12 +153,12 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 
 // stream checks the programs of shard among 0..n-1 of the seed stream
 // (see Each); visit gets each program's index in the stream.
-func stream(ctx context.Context, opt Options, n int, seed int64, shard Shard, workers int, visit func(i int, ps int64, rep *Report)) error {
+func stream(ctx context.Context, opt Options, n int, seed int64, shard Shard, workers int, data gen.DataMode, visit func(i int, ps int64, rep *Report)) error {
 	return Each(ctx, opt, shard.Len(n), workers,
 		func(j int) (*javalite.Program, string) {
 			i := shard.Index(j)
 			ps := ProgramSeed(seed, i)
-			return ProgramOf(ps), fmt.Sprintf("program %d (seed %d)", i, ps)
+			return ProgramOfData(ps, data), fmt.Sprintf("program %d (seed %d)", i, ps)
 		},
 		func(j int, rep *Report) { i := shard.Index(j); visit(i, ProgramSeed(seed, i), rep) })
 }
@@ -283,11 +293,20 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 // tries after that is skipped at once (its check would be cut short), so
 // rapid finishes quickly, and the smallest counterexample found until then
 // is returned.
+// It shrinks in the reference-only stream, ProgramOf's; ShrinkData names
+// the stream.
 func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
+	return ShrinkData(ctx, opt, gen.DataNone, seed, shrinkTime, orig)
+}
+
+// ShrinkData is ShrinkContext for a program of the stream with data switch
+// data (the generator must be the one that made the program, or rapid
+// regenerates another program from its seed).
+func ShrinkData(ctx context.Context, opt Options, data gen.DataMode, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
 	var mu sync.Mutex // guards smallest: rapid runs in a goroutine of its own
 	var smallest *Report
 	shrinkWithRapid(ctx, seed, shrinkTime, func(tb *shrinkTB) func(*rapid.T) {
-		return sameLemma(ctx, tb, opt, orig.Verdict.Lemma, func(r *Report) {
+		return sameLemma(ctx, tb, opt, data, orig.Verdict.Lemma, func(r *Report) {
 			mu.Lock()
 			defer mu.Unlock()
 			if smallest == nil || Lines(r.Program) <= Lines(smallest.Program) {
@@ -343,8 +362,8 @@ func shrinkWithRapid(ctx context.Context, seed int64, shrinkTime time.Duration, 
 
 // sameLemma is Property restricted to failures of one lemma, so that
 // shrinking keeps the counterexample about the same claim.
-func sameLemma(ctx context.Context, t TB, opt Options, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
-	return propertyOf(ctx, t, opt, gen.Program(), func(r *Report) {
+func sameLemma(ctx context.Context, t TB, opt Options, data gen.DataMode, lemma Lemma, onFail func(*Report)) func(*rapid.T) {
+	return propertyOf(ctx, t, opt, gen.ProgramWith(gen.Default.WithData(data)), func(r *Report) {
 		if r.Verdict.Lemma == lemma {
 			onFail(r)
 		}

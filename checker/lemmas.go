@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -28,6 +29,8 @@ type SurveyOptions struct {
 	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
+	// Data is the generator's data switch (see HuntOptions.Data).
+	Data gen.DataMode
 	// NoShrink keeps every counterexample as found.
 	NoShrink bool
 	// Progress, if not nil, is called after every program, and with
@@ -93,6 +96,9 @@ type Survey struct {
 	// Lemmas in catalog order.
 	Lemmas  []*LemmaStat
 	Elapsed time.Duration
+	// Interrupted: the context ended before every program was checked;
+	// the counts are of the programs that finished.
+	Interrupted bool
 }
 
 // Stat returns the evidence about l.
@@ -123,7 +129,9 @@ func (sv *Survey) Status() Status {
 // RunSurvey checks h.N programs of the stream with opt, every one to its
 // end (or its first failure), and gathers the evidence per lemma. An error
 // is a failure of the tool itself on some program (see Run), or the
-// context's end.
+// context's end: then the survey of the programs that finished is returned
+// with it (Interrupted, Programs counting only those), unshrunk, for a
+// caller that prints what it finished.
 func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, error) {
 	start := time.Now()
 	if h.N < 0 {
@@ -136,7 +144,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	}
 	out := make([]outcome, h.N)
 	var done, violated, inconcl atomic.Int64
-	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, func(i int, ps int64, rep *Report) {
+	err := stream(ctx, opt, h.N, h.Seed, h.Shard, h.Workers, h.Data, func(i int, ps int64, rep *Report) {
 		out[i] = outcome{rep: rep, seed: ps, at: time.Since(start)}
 		switch rep.Verdict.Status {
 		case Violated:
@@ -149,13 +157,13 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			h.Progress(int(n), int(violated.Load()), int(inconcl.Load()), false)
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
 	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
+	if ctx.Err() != nil {
+		sv.Interrupted, sv.Programs = true, int(done.Load())
+	}
 	stats := map[Lemma]*LemmaStat{}
 	// The rows are the lemmas a check of this engine decides (every report
 	// names them); lemmas that cannot apply to it are no row at all, so
@@ -210,7 +218,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			s.Undecided = append(s.Undecided, Undecided{Index: i, Seed: o.seed, Reason: v.Reason})
 		}
 	}
-	if !h.NoShrink {
+	if !h.NoShrink && !sv.Interrupted {
 		for _, s := range sv.Lemmas {
 			cx := s.Counterexample
 			if cx == nil {
@@ -219,10 +227,13 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			if h.Progress != nil {
 				h.Progress(sv.Programs, sv.Violated, sv.Inconclusive, true)
 			}
-			cx.Shrunk, cx.IsShrunk = ShrinkContext(ctx, opt, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
 		}
 	}
 	sv.Elapsed = time.Since(start)
+	if sv.Interrupted {
+		return sv, ctx.Err()
+	}
 	return sv, nil
 }
 

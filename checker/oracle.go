@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Lemma ORC (docs/LEMMAS.md): the common rules are checked against an
@@ -32,14 +33,35 @@ import (
 // its target, and at each Field write (W) step a field written before it
 // was ever read is recorded as null (the program never observes it).
 //
-// Budget: a program has at most opt.OracleMax paths run (default
+// Data (PRIMITIVES.md §6). A GSE path with data stands for every input
+// whose data meets its path condition. Its concretizations are the input
+// heap above with the values of a valuation μ of the path's input symbols
+// α(l, f) (those of its data facts and of its result), drawn from
+// concrete.Domain (every literal of the program, ±1, and 0; false and true
+// for bools): every μ under which the path's data facts hold is run (at
+// most oracleValuations of them, from a deterministic sample of at most
+// oracleCandidates valuations), and the run must end as the path does,
+// with the path's result term evaluated under μ as its value. A symbol
+// that is neither constrained nor returned is 0 (false): the path does not
+// depend on it. A run that leaves int64 is out of range, no result; a path
+// that no valuation of the domain meets is not run (the domain may be too
+// small for its constraints): neither counts as checked.
+//
+// Budget: a program has at most opt.OracleMax runs (default
 // DefaultOracleMax); beyond half of it only every oracleStride-th path is
-// run (a deterministic sample). Checked[ORC] counts the paths run.
+// run (a deterministic sample). Checked[ORC] counts the runs.
 
 // DefaultOracleMax is the default number of concrete runs per program.
 const DefaultOracleMax = 2000
 
 const oracleStride = 16
+
+// oracleValuations bounds the concrete runs of one GSE path with data, and
+// oracleCandidates the valuations of the domain tried for it.
+const (
+	oracleValuations = 8
+	oracleCandidates = 512
+)
 
 // inputField is one decided field of the path's input heap, in a list
 // shared between the paths that branch after it.
@@ -76,7 +98,7 @@ func (op oraclePath) record(sc machine.Succ) oraclePath {
 			continue
 		}
 		loc := machine.Loc(l)
-		for _, f := range info.Class.Fields {
+		for _, f := range info.Class.RefFields {
 			g := s.Get(s.Field(loc, f))
 			if len(g) == 1 && g[0].Loc == machine.LUn {
 				continue
@@ -106,7 +128,11 @@ func concretization(s *machine.State, inputs *inputField) (*concrete.Heap, map[m
 			for i := range fs {
 				fs[i] = concrete.Null
 			}
-			h.Objects = append(h.Objects, concrete.Object{Class: info.Class, Fields: fs})
+			o := concrete.Object{Class: info.Class, Fields: fs}
+			if len(info.Class.PrimFields) > 0 {
+				o.Prim = make([]int64, len(fs))
+			}
+			h.Objects = append(h.Objects, o)
 		}
 	}
 	for in := inputs; in != nil; in = in.next {
@@ -129,15 +155,9 @@ func concretization(s *machine.State, inputs *inputField) (*concrete.Heap, map[m
 	return h, obj, nil
 }
 
-// concreteData says whether the concrete interpreter runs programs with
-// data (PRIMITIVES.md §6). Until it does, ORC is not checked on them (not
-// counted either, so a report never claims it), rather than reporting the
-// interpreter's missing rules as violations.
-const concreteData = false
-
 // oracle checks ORC on a separate exploration of GSE.
 func (r *run) oracle() error {
-	if r.opt.NoOracle || (r.data && !concreteData) {
+	if r.opt.NoOracle {
 		return nil
 	}
 	maxRuns := r.opt.OracleMax
@@ -150,6 +170,10 @@ func (r *run) oracle() error {
 	runs := 0
 	var stop error
 	tooMany := false
+	var domain []int64
+	if r.data {
+		domain = concrete.Domain(p)
+	}
 	// The copy-free explorer: the paths and order of machine.ExploreWith;
 	// an end state is valid only during the visit (CloneDeep keeps one).
 	st, err := gse.ExploreWith(r.ctx, machine.Initial(p), r.gse, r.opt.Steps, oraclePath{},
@@ -163,8 +187,9 @@ func (r *run) oracle() error {
 			if maxRuns > 0 && (runs >= maxRuns || (runs >= maxRuns/2 && paths%oracleStride != 0)) {
 				return true
 			}
-			runs++
-			if err := r.oracleRun(p, end, op, kind, bound); err != nil {
+			n, err := r.oracleRun(p, end, op, kind, bound, domain)
+			runs += n
+			if err != nil {
 				stop = err
 				return false
 			}
@@ -181,63 +206,264 @@ func (r *run) oracle() error {
 		return &inconclusive{lemma: ORC, reason: "timeout: " + r.ctx.Err().Error()}
 	}
 	r.rep.Checked[ORC] += runs
+	if r.data {
+		return r.oracleComplete(p)
+	}
 	return nil
 }
 
-// oracleRun runs the concrete interpreter on one terminal GSE path.
-func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, kind machine.EndKind, bound int) error {
+// oracleMaxHeaps bounds the concrete inputs (heaps × valuations) of ORC's
+// completeness half on a program with data.
+const oracleMaxHeaps = 4000
+
+// oracleComplete is ORC's other half on a program with data: every
+// concrete input (a heap within the k-bound, a valuation of its primitive
+// fields over the program's domain) runs along some GSE path
+// (concrete.Compare's soundness of the symbolic side). The per-path half
+// runs only the inputs each GSE path admits, so a data branch that GSE
+// and the engine both lose (a wrong If (sym), which they share) is seen
+// here only. Without a k-bound, or past the budget, it is not checked
+// (not counted), rather than guessed.
+func (r *run) oracleComplete(p *javalite.Program) error {
+	if r.opt.K < 0 || r.opt.Steps < 0 {
+		return nil
+	}
+	g := gseEngine(r.opt, r.mopt, r.solver)
+	rep, err := concrete.Compare(r.ctx, p, g, concrete.Options{K: r.opt.K, Bound: r.opt.Steps, MaxHeaps: oracleMaxHeaps, MaxPaths: int64(r.opt.MaxPaths)})
+	if err != nil {
+		return undecided(ORC, err)
+	}
+	if rep.NUnmatched > 0 {
+		m := rep.Unmatched[0]
+		return r.fail(Verdict{Lemma: ORC, Rule: machine.RuleIfSym, Witness: m.What,
+			Reason: fmt.Sprintf("%d concrete run(s) follow no GSE path; the first ends %s on input %s", rep.NUnmatched, m.Kind, m.What)})
+	}
+	if rep.Complete {
+		r.rep.Checked[ORC]++
+	}
+	return nil
+}
+
+// oracleRun runs the concrete interpreter on the concretizations of one
+// terminal GSE path: its input heap, and with data each valuation of the
+// domain that meets its data facts (see the lemma's comment). It returns
+// the number of runs.
+func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, kind machine.EndKind, bound int, domain []int64) (int, error) {
 	h, obj, err := concretization(end, op.inputs)
 	if err != nil {
-		return fmt.Errorf("ORC: %w", err) // a broken GSE state: a failure of the tool
+		return 0, fmt.Errorf("ORC: %w", err) // a broken GSE state: a failure of the tool
 	}
 	if bound < 0 {
 		bound = end.Steps + 1 // the GSE path ended on its own; so must the run
 	}
+	if !r.data {
+		return 1, r.oracleCase(p, end, op, kind, bound, h, obj, nil)
+	}
+	d, err := newPathData(end, h, obj, domain)
+	if err != nil {
+		return 0, fmt.Errorf("ORC: %w", err)
+	}
+	runs := 0
+	for _, i := range d.candidates() {
+		if runs == oracleValuations {
+			break
+		}
+		if !d.set(i) {
+			continue // μ misses the path's data facts, or leaves int64
+		}
+		runs++
+		if err := r.oracleCase(p, end, op, kind, bound, h, obj, d); err != nil {
+			return runs, err
+		}
+	}
+	return runs, nil
+}
+
+// oracleCase runs the concrete interpreter on one concretization h of a
+// GSE path (with d's valuation set in h, d nil without data) and compares
+// the ends.
+func (r *run) oracleCase(p *javalite.Program, end *machine.State, op oraclePath, kind machine.EndKind, bound int, h *concrete.Heap, obj map[machine.Loc]int, d *pathData) error {
+	witness := "input heap " + h.String()
 	res, err := concrete.InterpretWith(p, h, bound, r.mopt)
 	if err != nil {
 		return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
-			GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+			GSE: []*machine.State{end.CloneDeep()}, Witness: witness,
 			Reason: "the concrete interpreter cannot run the concretization of this GSE path: " + err.Error()})
+	}
+	if res.OutOfRange {
+		return nil // an integer left int64: the case is no result
 	}
 	want := gseEnd{kind: kind, steps: end.Steps}
 	if kind == machine.EndValue {
-		want.value = gseValue(end, obj)
+		v, ok := gseValue(end, obj, d)
+		if !ok {
+			return nil // the result term leaves int64 under μ
+		}
+		want.value = v
 	}
-	got := gseEnd{kind: res.Kind, steps: res.Steps, value: res.Value}
-	if got.kind != machine.EndValue {
+	got := gseEnd{kind: res.Kind, steps: res.Steps, value: res.Value, pruned: res.Pruned}
+	if got.kind != machine.EndValue || got.pruned {
 		got.value = concrete.Value{}
 	}
 	if want == got {
 		return nil
 	}
 	return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
-		GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+		GSE: []*machine.State{end.CloneDeep()}, Witness: witness,
 		Reason: fmt.Sprintf("the GSE path ends %s; the concrete interpreter on its input heap ends %s", want, got)})
 }
 
+// pathData is the data of one GSE path for ORC: its input symbols, where
+// each lives in the concretization, and its data facts.
+type pathData struct {
+	end    *machine.State
+	h      *concrete.Heap
+	syms   []*smt.Formula
+	slot   []*int64 // where each symbol's value goes in h
+	vals   [][]int64
+	facts  []*smt.Formula
+	values map[*smt.Formula]int64
+}
+
+func newPathData(end *machine.State, h *concrete.Heap, obj map[machine.Loc]int, domain []int64) (*pathData, error) {
+	d := &pathData{end: end, h: h, values: map[*smt.Formula]int64{}}
+	var terms []*smt.Formula
+	for f := end.Facts; f != nil; f = f.Next {
+		if f.F.HasData() {
+			d.facts = append(d.facts, f.F)
+			terms = append(terms, f.F)
+		}
+	}
+	if end.Mode == machine.ModeValue && end.Val.IsTerm() {
+		terms = append(terms, end.Val.Term())
+	}
+	seen := map[*smt.Formula]bool{}
+	for _, t := range terms {
+		for _, sym := range t.Syms() {
+			if seen[sym] {
+				continue
+			}
+			seen[sym] = true
+			id, fid, _ := sym.SymOf()
+			l, ok := identityLoc(end, id)
+			if !ok {
+				return nil, fmt.Errorf("input symbol %s of no input location", sym)
+			}
+			f := end.Prog.Fields[fid]
+			o := &h.Objects[obj[l]]
+			vals := domain
+			if f.T.Kind == javalite.KindBool {
+				vals = []int64{0, 1}
+			}
+			d.syms = append(d.syms, sym)
+			d.slot = append(d.slot, &o.Prim[f.Index])
+			d.vals = append(d.vals, vals)
+		}
+	}
+	return d, nil
+}
+
+// identityLoc is the input location whose identity reference is id.
+func identityLoc(s *machine.State, id smt.Ref) (machine.Loc, bool) {
+	for l, info := range s.Locs {
+		if info.Input && info.Identity == id {
+			return machine.Loc(l), true
+		}
+	}
+	return 0, false
+}
+
+// candidates lists the indices of the valuations to try, in mixed radix
+// over the symbols' domains: all of them, or a deterministic sample of
+// oracleCandidates spread over all of them.
+func (d *pathData) candidates() []uint64 {
+	total := uint64(1)
+	for _, v := range d.vals {
+		if len(v) == 0 {
+			return nil
+		}
+		if total > 1<<40/uint64(len(v)) {
+			total = 1 << 40 // enough to sample from
+			break
+		}
+		total *= uint64(len(v))
+	}
+	n := min(total, oracleCandidates)
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = uint64(i) * (total / n)
+	}
+	return out
+}
+
+// set writes valuation i into the heap and reports whether the path's
+// data facts hold under it (and can be evaluated within int64).
+func (d *pathData) set(i uint64) bool {
+	clear(d.values)
+	for j := len(d.syms) - 1; j >= 0; j-- {
+		n := uint64(len(d.vals[j]))
+		v := d.vals[j][i%n]
+		i /= n
+		*d.slot[j] = v
+		d.values[d.syms[j]] = v
+	}
+	for _, f := range d.facts {
+		v, ok := d.eval(f)
+		if !ok || v == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// eval evaluates a term of the path under the current valuation.
+func (d *pathData) eval(t *smt.Formula) (int64, bool) {
+	return t.EvalData(
+		func(a, b smt.Ref) bool {
+			ga, gb := d.end.Get(a), d.end.Get(b)
+			return len(ga) == 1 && len(gb) == 1 && ga[0].Loc == gb[0].Loc
+		},
+		func(sym *smt.Formula) int64 { return d.values[sym] })
+}
+
 type gseEnd struct {
-	kind  machine.EndKind
-	steps int
-	value concrete.Value
+	kind   machine.EndKind
+	steps  int
+	value  concrete.Value
+	pruned bool
 }
 
 func (e gseEnd) String() string {
+	if e.pruned {
+		return fmt.Sprintf("pruned by an assume after %d steps", e.steps)
+	}
 	if e.kind == machine.EndValue {
 		return fmt.Sprintf("with value %s after %d steps", e.value, e.steps)
 	}
 	return fmt.Sprintf("%s after %d steps", e.kind, e.steps)
 }
 
-// gseValue is the terminal value of a GSE state as a concrete value.
-func gseValue(s *machine.State, obj map[machine.Loc]int) concrete.Value {
+// gseValue is the terminal value of a GSE state as a concrete value: a
+// term evaluated under d's valuation (false when it leaves int64).
+func gseValue(s *machine.State, obj map[machine.Loc]int, d *pathData) (concrete.Value, bool) {
 	if s.Val.IsBool() {
-		return concrete.Value{IsBool: true, Bool: s.Val == machine.VTrue}
+		return concrete.Value{IsBool: true, Bool: s.Val == machine.VTrue}, true
+	}
+	if s.Val.IsTerm() {
+		if d == nil {
+			return concrete.Value{}, false
+		}
+		v, ok := d.eval(s.Val.Term())
+		if s.Val.Term().Sort() == smt.SortInt {
+			return concrete.Value{IsInt: true, Int: v}, ok
+		}
+		return concrete.Value{IsBool: true, Bool: v != 0, Data: true}, ok
 	}
 	l := s.Get(s.Val.Ref())[0].Loc
 	if l == machine.LNull {
-		return concrete.Value{Obj: concrete.Null}
+		return concrete.Value{Obj: concrete.Null}, true
 	}
-	return concrete.Value{Obj: obj[l]}
+	return concrete.Value{Obj: obj[l]}, true
 }
 
 // gseFailed turns a GSE step that cannot be taken into a violation of ORC:

@@ -84,7 +84,7 @@ type OrderOptions struct {
 // bound, the check's bounds on paths and time.
 func DefaultOrderOptions() OrderOptions {
 	d := DefaultOptions()
-	return OrderOptions{K: -1, Steps: d.Steps, MaxPaths: d.MaxPaths, Timeout: d.Timeout}
+	return OrderOptions{K: -1, Steps: DefaultSteps, MaxPaths: d.MaxPaths, Timeout: d.Timeout}
 }
 
 func (o OrderOptions) claims() []OrderClaim {

@@ -99,7 +99,7 @@ var (
 )
 
 func parseOrderCase(text string) (orderCase, error) {
-	c := orderCase{k: -1, steps: DefaultOptions().Steps, counts: map[string]PathCounts{}}
+	c := orderCase{k: -1, steps: DefaultSteps, counts: map[string]PathCounts{}}
 	num := func(s string) int64 {
 		if s == "" {
 			return 0

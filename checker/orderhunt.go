@@ -16,7 +16,8 @@ import (
 
 // Hunting for counterexamples to P4 on the generated stream, the way Hunt
 // hunts for lemma violations: program i of seed S is
-// ProgramOf(ProgramSeed(S, i)), checked by Order on workers with a solver
+// ProgramOfData(ProgramSeed(S, i), gen.DataNone) (the reference-only stream:
+// lazier and lazier# have no data rules yet), checked by Order on workers with a solver
 // each, and the first counterexample to each claim is handed back to rapid,
 // which shrinks it while the same claim still fails (and, if it was found
 // with no path cut, while no path is cut).
@@ -68,7 +69,7 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 		func(j int) (*javalite.Program, string) {
 			i := h.Shard.Index(j)
 			ps := ProgramSeed(h.Seed, i)
-			return ProgramOf(ps), fmt.Sprintf("program %d (seed %d)", i, ps)
+			return ProgramOfData(ps, gen.DataNone), fmt.Sprintf("program %d (seed %d)", i, ps)
 		},
 		func(j int, rep *OrderReport) {
 			i := h.Shard.Index(j)
@@ -239,7 +240,7 @@ func OrderProperty(ctx context.Context, t TB, opt OrderOptions, c OrderClaim, un
 				rt.Fatalf("lockstep: %v", err)
 			}
 		}
-		p := gen.Program().Draw(rt, "program")
+		p := gen.ProgramWith(gen.NoData).Draw(rt, "program")
 		if ctx.Err() != nil {
 			rt.Skipf("interrupted")
 		}

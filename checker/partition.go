@@ -136,11 +136,13 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		r.rep.Checked[lemma]++
 		// P_q': the GSE states this sibling represents.
 		var P []*machine.State
+		var ids []uint64
 		for j, p := range g.states {
 			res := relation.RepresentsWellFormed(p, v, r.solver, r.budget())
 			switch res.Outcome {
 			case relation.Holds:
 				P = append(P, p)
+				ids = append(ids, g.ids[j])
 				represented[j]++
 			case relation.Inconclusive:
 				if undecidedP < 0 {
@@ -156,7 +158,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 				return nil, err // gsepc.go
 			}
 		}
-		out = append(out, pair{P: P, q: s.S})
+		out = append(out, pair{P: P, q: s.S, ids: ids})
 	}
 	// P2, cover: every GSE state is represented by some sibling.
 	for j, n := range represented {
@@ -208,20 +210,19 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 	return out, nil
 }
 
-// accounting is P3: the GSE states at the engine's path ends add up to the
-// GSE paths of the separate exploration. When some GSE state was
-// represented by two siblings (an overlap), the sum counts it twice on the
-// way down, so a difference cannot be told from that double count: it is
-// undecided, not a violation.
+// accounting is P3: the GSE paths at the engine's path ends are the GSE
+// paths of the separate exploration. They are counted by identity (the
+// path each GSE state was reached by, pair.ids), not by representation:
+// a GSE state represented by two siblings (an overlap: one GSE state, two
+// engine states) is carried down by both, and Σ |P_end| counts its path
+// twice, but it is one path. Without overlaps the two counts agree.
 func (r *run) accounting(gpaths int64) error {
-	if r.rep.EndGSE == gpaths {
+	ends := int64(len(r.endPaths))
+	if ends == gpaths {
 		r.rep.Checked[P3]++
 		return nil
 	}
-	why := fmt.Sprintf("Σ |P_end| over the %s path ends is %d, GSE has %d paths", r.eut.Name(), r.rep.EndGSE, gpaths)
-	if r.rep.Overlaps > 0 {
-		return &inconclusive{lemma: P3, reason: fmt.Sprintf("%s, with %d overlapping representation(s) counted on the way", why, r.rep.Overlaps)}
-	}
+	why := fmt.Sprintf("the %s path ends carry %d distinct GSE paths (Σ |P_end| = %d), GSE has %d paths", r.eut.Name(), ends, r.rep.EndGSE, gpaths)
 	return r.fail(Verdict{Lemma: P3, Reason: why})
 }
 

@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -10,10 +11,20 @@ import (
 )
 
 // Text prints the report for people. With full, every GSE state of the
-// failing group is printed; otherwise the first three.
+// failing group is printed, whole; otherwise the first three, compact: a
+// line of a state longer than compactLine runes (a value set of hundreds
+// of guarded entries, a path condition of thousands of atoms) is cut,
+// saying how much was left out. The whole states are in JSON and in the
+// CLI's -dot pictures.
 func (r *Report) Text(full bool) string {
 	var b strings.Builder
 	v := r.Verdict
+	dump := func(s *machine.State) string {
+		if full {
+			return indent(s.Dump())
+		}
+		return indent(compact(s.Dump()))
+	}
 	switch v.Status {
 	case Holds:
 		name, _ := engine.Split(r.Engine)
@@ -25,8 +36,12 @@ func (r *Report) Text(full bool) string {
 				r.checkedString(), r.Pairs, r.Engine, r.SummaryPaths, r.Versus, r.GSEPaths, r.Elapsed.Round(1e6))
 			return b.String()
 		}
-		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths; %s)\n",
-			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, r.Elapsed.Round(1e6))
+		pruned := ""
+		if r.GSEPruned > 0 || r.EnginePruned > 0 {
+			pruned = fmt.Sprintf("; pruned ends: GSE %d, %s %d", r.GSEPruned, name, r.EnginePruned)
+		}
+		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths%s; %s)\n",
+			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, pruned, r.Elapsed.Round(1e6))
 		return b.String()
 	case Inconclusive:
 		fmt.Fprintf(&b, "inconclusive: %s (%s): %s\n", v.Lemma, Claim[v.Lemma], v.Reason)
@@ -57,29 +72,50 @@ func (r *Report) Text(full bool) string {
 		side = "summary"
 	}
 	if v.Before != nil {
-		fmt.Fprintf(&b, "%s state before the step:\n%s\n", side, indent(v.Before.Dump()))
+		fmt.Fprintf(&b, "%s state before the step:\n%s\n", side, dump(v.Before))
 	}
 	if v.Summary != nil {
-		fmt.Fprintf(&b, "%s state:\n%s\n", side, indent(v.Summary.Dump()))
+		fmt.Fprintf(&b, "%s state:\n%s\n", side, dump(v.Summary))
 	}
 	if v.Sibling != nil {
 		label := "state of the second engine (-vs)"
 		if v.Lemma == P1 {
 			label = "sibling state (same control)"
 		}
-		fmt.Fprintf(&b, "%s:\n%s\n", label, indent(v.Sibling.Dump()))
+		fmt.Fprintf(&b, "%s:\n%s\n", label, dump(v.Sibling))
 	}
 	n := len(v.GSE)
 	if !full && n > 3 {
 		n = 3
 	}
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "GSE state %d of %d:\n%s\n", i+1, len(v.GSE), indent(v.GSE[i].Dump()))
+		fmt.Fprintf(&b, "GSE state %d of %d:\n%s\n", i+1, len(v.GSE), dump(v.GSE[i]))
 	}
 	if n < len(v.GSE) {
 		fmt.Fprintf(&b, "(%d more GSE states)\n", len(v.GSE)-n)
 	}
 	return b.String()
+}
+
+// compactLine is the longest line of a state Text prints without full.
+const compactLine = 200
+
+// compact cuts every line of a state dump longer than compactLine runes.
+func compact(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if n := utf8.RuneCountInString(l); n > compactLine {
+			cut := 0
+			for j := range l {
+				if cut == compactLine {
+					lines[i] = fmt.Sprintf("%s … (%d more characters; whole in -json)", l[:j], n-compactLine)
+					break
+				}
+				cut++
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func indent(s string) string {
@@ -134,8 +170,12 @@ type JSONReport struct {
 	GSESequences int64          `json:"gse_sequences"`
 	// EnginePaths are the paths of the engine under test's own
 	// exploration; SummaryPaths is the same number under its older name.
-	EnginePaths  int64   `json:"engine_paths"`
-	SummaryPaths int64   `json:"summary_paths"`
+	EnginePaths  int64 `json:"engine_paths"`
+	SummaryPaths int64 `json:"summary_paths"`
+	// GSEPruned and EnginePruned are the ends rule Assume pruned (not
+	// paths).
+	GSEPruned    int64   `json:"gse_pruned"`
+	EnginePruned int64   `json:"engine_pruned"`
 	Overlaps     int64   `json:"overlaps,omitempty"`
 	Seconds      float64 `json:"seconds"`
 }
@@ -147,6 +187,7 @@ func (r *Report) JSON() JSONReport {
 		Status: v.Status.String(), Checked: map[string]int{},
 		Pairs: r.Pairs, MaxGroup: r.MaxGroup, GSEPaths: r.GSEPaths, GSESequences: r.GSESequences,
 		EnginePaths: r.SummaryPaths, SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
+		GSEPruned: r.GSEPruned, EnginePruned: r.EnginePruned,
 		Engine: r.Engine, Overlaps: r.Overlaps,
 	}
 	if r.Program != nil {

@@ -59,6 +59,7 @@ func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error
 	case !st.Complete:
 		return nil, 0, &inconclusive{lemma: C12, reason: "timeout: " + r.ctx.Err().Error()}
 	}
+	r.lastPruned = st.Pruned
 	return seqs, paths, nil
 }
 
@@ -71,10 +72,12 @@ func (r *run) sequences() error {
 	if err != nil {
 		return err
 	}
+	r.rep.GSEPruned = r.lastPruned
 	sseq, spaths, err := r.controlSequences(r.eut)
 	if err != nil {
 		return err
 	}
+	r.rep.EnginePruned = r.lastPruned
 	r.rep.GSEPaths, r.rep.SummaryPaths, r.rep.GSESequences = gpaths, spaths, int64(len(gseq))
 	onlyG, onlyS := 0, 0
 	for h := range gseq {

@@ -30,7 +30,7 @@ func TestVersusSame(t *testing.T) {
 		vs += rep.Checked[VS]
 	}
 	for i := 0; i < 10; i++ {
-		rep, err := Run(context.Background(), gen.Program().Example(i), opt, solver)
+		rep, err := Run(context.Background(), gen.ProgramWith(gen.NoData).Example(i), opt, solver)
 		require.NoError(t, err)
 		require.NotEqual(t, Violated, rep.Verdict.Status, rep.Text(false))
 		vs += rep.Checked[VS]

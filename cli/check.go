@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -23,7 +24,7 @@ func init() {
 	register(&command{
 		name:   "check",
 		short:  "run an engine in lockstep with GSE and check every lemma (given or generated programs)",
-		usage:  "[flags] FILE... | -gen [-n N] [-seed S]",
+		usage:  "[flags] FILE... | -gen [-n N] [-seed S] [-data none|mixed]",
 		runCtx: runCheck,
 	})
 }
@@ -34,7 +35,7 @@ type checkFlags struct {
 	versus   string
 	semantic string
 	k        optionalInt // unset: the engine's default k (checker.EngineK)
-	steps    int
+	steps    optionalInt // unset: checker.EngineSteps
 	workers  int
 	timeout  time.Duration
 	noExact  bool
@@ -46,11 +47,11 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.versus, "vs", "", "compare the engine with this one, NAME[:VARIANT], instead of with GSE (both one-per-control; ENGINES.md §8.4)")
 	semanticsVar(fs, &c.semantic)
 	fs.Var(&c.k, "k", "k-bound `K` on input depth, the same in both engines (default: the engine's, 'lockstep engines': 2 for summary, −1 for an engine without GSE's bound; at a finite k an engine named without a variant is checked with its variant of GSE's bound, pose and uber as NAME:…+kbound)")
-	fs.IntVar(&c.steps, "steps", 200, "step bound, the same in both engines")
+	fs.Var(&c.steps, "steps", fmt.Sprintf("step bound `S`, the same in both engines (default: %d with a k-bound, %d at k = −1)", checker.DefaultSteps, checker.UnboundedSteps))
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
 	fs.BoolVar(&c.noExact, "no-exact", false, "skip the concretization half of exactness")
-	fs.IntVar(&c.maxGroup, "max-group", 2000, "largest set of GSE states in one pair before the check is inconclusive")
+	fs.IntVar(&c.maxGroup, "max-group", checker.DefaultOptions().MaxGroup, "largest set of GSE states in one pair before the check is inconclusive")
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
@@ -62,7 +63,11 @@ func (c *checkFlags) options() (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, fmt.Errorf("-semantics: %w", err)
 	}
-	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", c.steps, 1), kRange("k", c.k.v),
+	steps := 1 // unset: the engine's default, in range
+	if c.steps.set {
+		steps = c.steps.v
+	}
+	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", steps, 1), kRange("k", c.k.v),
 		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1)} {
 		if err != nil {
 			return checker.Options{}, err
@@ -80,9 +85,12 @@ func (c *checkFlags) options() (checker.Options, error) {
 			return checker.Options{}, err
 		}
 	}
-	opt.Steps, opt.Timeout, opt.NoExactness, opt.MaxGroup = c.steps, c.timeout, c.noExact, c.maxGroup
+	opt.Timeout, opt.NoExactness, opt.MaxGroup = c.timeout, c.noExact, c.maxGroup
 	if c.k.set {
 		opt.K = c.k.v
+	}
+	if c.steps.set {
+		opt.Steps = c.steps.v
 	}
 	// The engine's default k, and at a finite k the engine with GSE's
 	// bound (or a usage error saying what to use).
@@ -107,6 +115,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	useGen := fs.Bool("gen", false, "check generated programs instead of files")
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
+	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
@@ -129,11 +138,15 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	dataMode, err := dataFor(*data, opt)
+	if err != nil {
+		return err
+	}
 	if *useGen {
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
-		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
 			cmdline: "lockstep check " + strings.Join(args, " ")}
 		return g.run(ctx, stdout, stderr)
 	}
@@ -151,7 +164,33 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	if err := refuseData(opt.EngineSpec(), progs...); err != nil {
+		return err
+	}
+	if opt.Versus != "" {
+		for _, p := range progs {
+			if machine.UsesData(p) {
+				return usageError("%s: %v", p.File, checker.ErrVersusData)
+			}
+		}
+	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+}
+
+// refuseData is exit 2 for a program with data and an engine without the
+// data rules (engine.Info.Data): one line naming the file and what to use,
+// never a verdict about rules the engine does not have.
+func refuseData(spec string, progs ...*javalite.Program) error {
+	if engine.SupportsData(spec) {
+		return nil
+	}
+	name, _ := engine.Split(spec)
+	for _, p := range progs {
+		if machine.UsesData(p) {
+			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+		}
+	}
+	return nil
 }
 
 // loadPrograms parses and checks every file, printing every error of every
@@ -194,9 +233,13 @@ type fileReport struct {
 
 func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
+	var done atomic.Int64
 	err := checker.Each(ctx, opt, len(progs), workers,
 		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
-		func(i int, rep *checker.Report) { reps[i] = rep })
+		func(i int, rep *checker.Report) {
+			reps[i] = rep
+			progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
+		})
 	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}
@@ -301,6 +344,7 @@ type genRun struct {
 	opt          checker.Options
 	workers, n   int
 	seed         int64
+	data         gen.DataMode
 	shard        checker.Shard
 	shrinkTime   time.Duration
 	asJSON       bool
@@ -316,7 +360,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: g.seed, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
+		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
 		Progress: func(d, h, i int64) {
 			done.Store(d)
 			holds.Store(h)
@@ -411,4 +455,26 @@ func saveCase(dir string, cx *checker.Counterexample, opt checker.Options, cmdli
 	name := strings.NewReplacer(":", "-", "+", "-", "#", "sharp", "/", "-").Replace(opt.EngineSpec())
 	file := filepath.Join(dir, fmt.Sprintf("%s_%s_%d.jl", name, cx.Shrunk.Verdict.Lemma, cx.Seed))
 	return file, os.WriteFile(file, cx.CaseFile(opt, cmdline), 0o644)
+}
+
+// dataFor is the -data switch: as given, or by default mixed for an engine
+// with data rules (engine.Info.Data) and none for one without, whose
+// checks would all be refused.
+func dataFor(flag string, opt checker.Options) (gen.DataMode, error) {
+	if flag == "" {
+		if checker.RefuseData(opt) != nil {
+			return gen.DataNone, nil
+		}
+		return gen.DataMixed, nil
+	}
+	d, err := gen.ParseDataMode(flag)
+	if err != nil {
+		return 0, usageError("-data: %v", err)
+	}
+	if d == gen.DataMixed {
+		if err := checker.RefuseData(opt); err != nil {
+			return 0, usageError("-data mixed: %v", err)
+		}
+	}
+	return d, nil
 }

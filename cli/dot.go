@@ -124,6 +124,9 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	// Every engine runs the common rules of the chosen semantics (and the
 	// variant's V9 choice), as GSE does in a check.
 	cfg := engine.Config{K: *k, Solver: sol, Machine: v.MachineOptions()}
+	if err := refuseData(spec, prog); err != nil {
+		return err
+	}
 	eng, err := engine.New(spec, cfg)
 	if err != nil {
 		return err

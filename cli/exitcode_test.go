@@ -26,10 +26,17 @@ func TestExitCodes(t *testing.T) {
 		{"bad program", []string{"check", "../testdata/errors/check.jl"}, exitUsage},
 		{"missing file", []string{"check", "no-such-file.jl"}, exitUsage},
 		{"unknown variant", []string{"check", "-variant", "no-such", llFile}, exitUsage},
+		// An engine without the data rules is refused a program with data
+		// (one line, exit 2), never judged on rules it does not have.
+		{"data refused", []string{"check", "-engine", "lazier", "../testdata/data/write_alias.jl"}, exitUsage},
+		{"data refused run", []string{"run", "-engine", "lazier", "../testdata/data/write_alias.jl"}, exitUsage},
+		{"data holds", []string{"check", "-variant", "fixed", "-k", "2", "../testdata/data/write_alias.jl"}, exitOK},
 		// Every program runs out of time at once: nothing violated,
 		// nothing decided.
 		{"inconclusive", []string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed"}, exitInconclusive},
 		{"inconclusive file", []string{"check", "-timeout", "1ns", "-variant", "fixed", llFile}, exitInconclusive},
+		{"unknown -data", []string{"check", "-gen", "-n", "1", "-data", "some"}, exitUsage},
+		{"-data none", []string{"check", "-gen", "-n", "2", "-timeout", "1ns", "-variant", "fixed", "-data", "none"}, exitInconclusive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer

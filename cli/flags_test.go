@@ -66,6 +66,8 @@ func TestHelpAndVersion(t *testing.T) {
 	code, _, stderr := runCode("help", "check")
 	require.Equal(t, exitOK, code)
 	require.True(t, strings.HasPrefix(stderr, "usage: lockstep check"), stderr)
+	code, _, _ = runCode("help", "no-such-command")
+	require.Equal(t, exitUsage, code)
 	require.Contains(t, runOK(t, "version"), "github.com/lockstep-dev/lockstep")
 	var v versionJSON
 	require.NoError(t, json.Unmarshal([]byte(runOK(t, "version", "-json")), &v))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
@@ -79,6 +80,9 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	if out != "" && !*all {
 		return usageError("-o writes the matrix of -all or -engines")
 	}
+	if out == "-" && *asJSON {
+		return usageError("-json and -o - would both print to standard output: give -o a file")
+	}
 	variantSet := flagSet(fs, "variant")
 	if name, v := engine.Split(cf.eng.engine); *all && (variantSet || v != "") {
 		return usageError("-all and a variant (-variant, -engine %s:%s) exclude each other", name, v)
@@ -122,7 +126,15 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
 		sv, err := survey(ctx, opt, sopt, fmt.Sprintf("%d/%d", i+1, len(cols)), stderr)
 		if ctx.Err() != nil {
-			break // what finished is printed below
+			// What finished is printed: the surveys before, and this
+			// one's programs that finished.
+			if sv != nil && sv.Programs > 0 {
+				surveys = append(surveys, sv)
+				if !*asJSON {
+					printSurvey(stdout, sv, !*all)
+				}
+			}
+			break
 		}
 		if err != nil {
 			return internalError{fmt.Errorf("variant %s: %w", opt.Label(), err)}
@@ -139,6 +151,11 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	st := report.Status{ExitCode: report.SurveysExit(js)}
 	if ctx.Err() != nil {
 		st = interruptedStatus(ctx)
+		for i, sv := range surveys {
+			if sv.Interrupted {
+				js[i].Status = st
+			}
+		}
 	}
 	if *asJSON {
 		var doc any
@@ -154,7 +171,7 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	}
 	if ctx.Err() != nil {
 		if !*asJSON {
-			fmt.Fprintf(stdout, "%s: %d of %d surveys finished (above); nothing was written\n", interruptNote(ctx), len(surveys), len(cols))
+			fmt.Fprintf(stdout, "%s: the counts above are of the programs that finished (the last survey is partial: its counterexamples are not shrunk); nothing was written\n", interruptNote(ctx))
 		}
 		return errInterrupted
 	}
@@ -208,6 +225,11 @@ func survey(ctx context.Context, opt checker.Options, sopt checker.SurveyOptions
 		viol.Store(int64(v))
 		inconcl.Store(int64(i))
 		shrinking.Store(shr)
+	}
+	if checker.RefuseData(opt) != nil {
+		// An engine without data rules is surveyed on the reference-only
+		// stream (gen.DataNone): the programs it can run.
+		sopt.Data = gen.DataNone
 	}
 	sv, err := checker.RunSurvey(ctx, opt, sopt)
 	stop()

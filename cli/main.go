@@ -33,6 +33,8 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+
+	"github.com/lockstep-dev/lockstep/engine/extern"
 )
 
 // Exit codes (README.md, "Exit status").
@@ -89,6 +91,7 @@ func Main() {
 	tuneGC()
 	ctx, stop := notifySignals(os.Stderr)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	extern.Shutdown() // engine processes (exec:) end with lockstep, reaped
 	stop()
 	os.Exit(code)
 }
@@ -100,9 +103,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 2 && args[0] == "help" {
 		// `lockstep help CMD` is `lockstep CMD -h`.
-		if _, ok := commands[args[1]]; ok {
-			args = []string{args[1], "-h"}
+		if _, ok := commands[args[1]]; !ok {
+			fmt.Fprintf(stderr, "lockstep help: unknown command %q\n\n", args[1])
+			topUsage(stderr)
+			return exitUsage
 		}
+		args = []string{args[1], "-h"}
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		topUsage(stderr)
@@ -125,6 +131,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "\n%s\n", exitCodes)
 	}
 	defer profileFlag(fs, stderr)()
+	stdout = limitLines(c.name, args[1:], stdout)
 	var err error
 	if c.runCtx != nil {
 		interruptible.Store(true)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -99,7 +98,11 @@ func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 	} else {
 		fmt.Fprintf(w, ", could not shrink)\n")
 	}
-	fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+	if m.Interrupted {
+		fmt.Fprintf(w, "the shards checked %d programs: %d hold, %d inconclusive, %d violated\n", m.Programs, m.Holds, m.Inconclusive, m.Violated)
+	} else {
+		fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+	}
 	printJSONReport(w, m.Counterexample)
 	if m.Saved != "" {
 		fmt.Fprintf(w, "saved: %s\n", m.Saved)
@@ -158,5 +161,3 @@ func printMergedMutants(w io.Writer, out *report.Mutants, shards int) {
 	fmt.Fprintf(w, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors; kill rate %.0f%% of non-equivalent mutants\n",
 		sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors, 100*sum.KillRate)
 }
-
-var _ = json.Marshal

@@ -132,7 +132,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		*k = cat.K
 	}
 	if !stepsFlag.set {
-		*steps = cmp.Or(cat.Steps, checker.DefaultOptions().Steps)
+		*steps = cmp.Or(cat.Steps, checker.DefaultSteps)
 	}
 	if *list {
 		for _, m := range ms {

@@ -196,19 +196,22 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	return orderFiles(ctx, opt, *workers, progs, *asJSON, stdout)
+	return orderFiles(ctx, opt, *workers, progs, *asJSON, stdout, stderr)
 }
 
 // orderFiles compares the claims on each file (on workers), and prints
 // the reports in the order of the files.
-func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, progs []*javalite.Program, asJSON bool, stdout io.Writer) error {
+func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, progs []*javalite.Program, asJSON bool, stdout, stderr io.Writer) error {
 	reps := make([]*checker.OrderReport, len(progs))
 	var mu sync.Mutex
+	done := 0
 	err := checker.OrderEach(ctx, opt, len(progs), workers,
 		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
 		func(i int, rep *checker.OrderReport) {
 			mu.Lock()
 			reps[i] = rep
+			done++
+			progressLine(stderr, "%d/%d programs (%s: %s)", done, len(progs), progs[i].File, orderStatus(rep.Status()))
 			mu.Unlock()
 		})
 	if err != nil && ctx.Err() == nil {
@@ -339,6 +342,9 @@ func orderGenerated(ctx context.Context, opt checker.OrderOptions, h checker.Hun
 		}
 		fmt.Fprint(stdout, javalite.Print(cx.Shrunk.Program))
 		fmt.Fprint(stdout, cx.Shrunk.Text())
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "%s: the counts above are of the programs that finished\n", interruptNote(ctx))
 	}
 	return result
 }

@@ -182,6 +182,9 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	// Every engine runs the common rules of -semantics (and the V9 choice
 	// of -variant), as GSE does in a check.
 	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions()}
+	if err := refuseData(c.engine, prog); err != nil {
+		return err
+	}
 	eng, err := engine.New(c.engine, cfg)
 	if err != nil {
 		return err

@@ -98,6 +98,14 @@ var sigCases = []sigCase{
 	// suite ends in about 0.1 s, before a delayed signal can land.
 	{name: "bench", args: []string{"bench"},
 		waitFor: " paths ", sig: syscall.SIGTERM, maxDelay: 200 * time.Millisecond, summary: "suite full"},
+	{name: "lemmas", args: []string{"lemmas", "-variant", "fixed", "-n", "500", "-workers", "1"},
+		waitFor: "progress: fixed (column 1/1): 1/500", sig: syscall.SIGINT, maxDelay: 400 * time.Millisecond,
+		summary: "interrupted by SIGINT: the counts above are of the programs that finished"},
+	{name: "mutants", args: []string{"mutants", "-n", "100", "-workers", "1"},
+		waitFor: "(2/", sig: syscall.SIGTERM, maxDelay: 200 * time.Millisecond, summary: "mutants finished (above)"},
+	{name: "order", args: []string{"order", "-gen", "-n", "200", "-k", "-1", "-steps", "60", "-workers", "1"},
+		waitFor: "progress: 1/200", sig: syscall.SIGINT, maxDelay: 300 * time.Millisecond,
+		summary: "interrupted by SIGINT: the counts above are of the programs that finished"},
 	{name: "second-signal", args: []string{"check", "-gen", "-n", "500", "-seed", "3", "-variant", "fixed"},
 		waitFor: "progress: 1/500", sig: syscall.SIGINT, maxDelay: 200 * time.Millisecond, second: true},
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,31 +135,57 @@ func TestInterpretMatchesRun(t *testing.T) {
 		src := genProgram(i)
 		progs[fmt.Sprintf("gen-%d", i)] = mustParse(t, fmt.Sprintf("gen-%d", i), src)
 	}
-	for name, p := range progs {
-		n := 0
-		concrete.Heaps(p, 4, 2, func(h *concrete.Heap) bool {
-			n++
-			for _, bound := range []int{0, 7, 300} {
-				a, err := concrete.Run(p, h, -1, bound, true)
-				if err != nil {
-					t.Fatalf("%s: Run on %s: %v", name, h, err)
-				}
-				b, err := concrete.Interpret(p, h, bound)
-				if err != nil {
-					t.Fatalf("%s: Interpret on %s: %v", name, h, err)
-				}
-				if a.Kind != b.Kind || a.Value != b.Value || a.Steps != b.Steps || !slices.Equal(a.Rules, b.Rules) {
-					i := 0
-					for i < len(a.Rules) && i < len(b.Rules) && a.Rules[i] == b.Rules[i] {
-						i++
-					}
-					t.Fatalf("%s on %s, bound %d:\n machine: %s %s after %d steps\n plain:   %s %s after %d steps\n rules first differ at step %d",
-						name, h, bound, a.Kind, a.Value, a.Steps, b.Kind, b.Value, b.Steps, i+1)
-				}
-			}
-			return n < 300
-		})
+	// Programs with data (gen's default stream): every heap with every
+	// valuation of its data over the program's domain.
+	for i, p := range gen.Programs(5, 60, gen.Default) {
+		progs[fmt.Sprintf("gen.Default-%d", i)] = p
 	}
+	for name, p := range progs {
+		interpretMatchesRun(t, name, p, 300)
+	}
+}
+
+// interpretMatchesRun compares the two interpreters on up to max inputs of
+// p (heaps of at most 4 objects at depth ≤ 2, with every valuation of
+// their data over Domain(p)): the same outcome, value, step count and rule
+// sequence, rule by rule (the names of a branch taken as one, SameRules).
+func interpretMatchesRun(t *testing.T, name string, p *javalite.Program, max int) (pruned, outOfRange int) {
+	t.Helper()
+	n := 0
+	concrete.Inputs(p, 4, 2, concrete.Domain(p), func(h *concrete.Heap) bool {
+		n++
+		for _, bound := range []int{0, 7, 300} {
+			a, err := concrete.Run(p, h, -1, bound, true)
+			if err != nil {
+				t.Fatalf("%s: Run on %s: %v", name, h, err)
+			}
+			b, err := concrete.Interpret(p, h, bound)
+			if err != nil {
+				t.Fatalf("%s: Interpret on %s: %v", name, h, err)
+			}
+			if a.OutOfRange || b.OutOfRange {
+				// Aborted: the machine's terms are mathematical and are
+				// evaluated only where a branch or the result needs them,
+				// Interpret's every sum is checked, so either side may
+				// abort where the other does not. Neither is a result.
+				if bound == 300 {
+					outOfRange++
+				}
+				continue
+			}
+			if a.Pruned != b.Pruned || a.Steps != b.Steps ||
+				(!a.Pruned && (a.Kind != b.Kind || a.Value != b.Value || !concrete.SameRules(a.Rules, b.Rules))) {
+				t.Fatalf("%s on %s, bound %d:\n machine: %s %s after %d steps (pruned %v, out of range %v)\n plain:   %s %s after %d steps (pruned %v, out of range %v)\n rules first differ at step %d\n%s",
+					name, h, bound, a.Kind, a.Value, a.Steps, a.Pruned, a.OutOfRange, b.Kind, b.Value, b.Steps, b.Pruned, b.OutOfRange,
+					concrete.FirstDifference(a.Rules, b.Rules)+1, javalite.Print(p))
+			}
+			if bound == 300 && a.Pruned {
+				pruned++
+			}
+		}
+		return n < max
+	})
+	return pruned, outOfRange
 }
 
 // TestRunByHand pins a few concrete runs of LinkedList computed by hand.

@@ -36,10 +36,24 @@
 // fields set to null, form a heap of BFS depth ≤ k that follows the path.
 // Soundness (every concrete run is a GSE path) holds for runs that are not
 // BeyondK.
+//
+// Data (PRIMITIVES.md §6). An object holds a number or a boolean in every
+// primitive field (Object.Prim). Integers are Go int64 with mathematical
+// semantics checked for overflow: a computation that leaves int64 aborts
+// the run as out of range (Result.OutOfRange), never wraps. Inputs draws
+// the primitive fields of the input objects from a small domain (Domain:
+// every literal of the program, its neighbours ±1, and 0; false and true
+// for bool fields). A run whose (assume e) finds e false ends as pruned
+// (Result.Pruned): not a result, as no engine counts it as a path. On the
+// machine (Run) an input object's primitive fields hold their
+// initial-value symbols α(l, f), as in GSE, and the concrete engine
+// decides If (sym) and Assume by evaluating the term under the heap's
+// values; Interpret computes with the numbers themselves.
 package concrete
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -52,8 +66,13 @@ const Null = -1
 type Object struct {
 	Class *javalite.Class
 	// Fields holds, per field of Class in declaration order (Field.Index),
-	// the number of the object it points to, or Null.
+	// the number of the object a reference field points to, or Null (and
+	// Null for a primitive field).
 	Fields []int
+	// Prim holds, per field (Field.Index), the value of a primitive field:
+	// the number of an int field, 0 or 1 for a bool field (0 for a
+	// reference field). Nil when the class has no primitive field.
+	Prim []int64
 }
 
 // Heap is a concrete input heap. Object 0 is the entry receiver `this`.
@@ -73,9 +92,14 @@ func (h *Heap) String() string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			if o.Fields[j] == Null {
+			switch {
+			case f.T.Kind == javalite.KindInt:
+				fmt.Fprintf(&b, "%s:%d", f.Name, o.Prim[j])
+			case f.T.Kind == javalite.KindBool:
+				fmt.Fprintf(&b, "%s:%t", f.Name, o.Prim[j] != 0)
+			case o.Fields[j] == Null:
 				fmt.Fprintf(&b, "%s:null", f.Name)
-			} else {
+			default:
 				fmt.Fprintf(&b, "%s:o%d", f.Name, o.Fields[j])
 			}
 		}
@@ -85,8 +109,9 @@ func (h *Heap) String() string {
 }
 
 // Validate reports whether h is a well-typed heap for p: object 0 is of the
-// entry class and every field points to null or an object of the field's
-// class.
+// entry class, every reference field points to null or an object of the
+// field's class, and every primitive field holds a value of its type (a
+// bool 0 or 1; any int64: input symbols are mathematical integers).
 func (h *Heap) Validate(p *javalite.Program) error {
 	if len(h.Objects) == 0 {
 		return fmt.Errorf("concrete: empty heap (object 0 is the entry receiver)")
@@ -98,7 +123,20 @@ func (h *Heap) Validate(p *javalite.Program) error {
 		if len(o.Fields) != len(o.Class.Fields) {
 			return fmt.Errorf("concrete: o%d has %d field values, class %s has %d fields", i, len(o.Fields), o.Class.Name, len(o.Class.Fields))
 		}
+		if len(o.Class.PrimFields) > 0 && len(o.Prim) != len(o.Fields) {
+			return fmt.Errorf("concrete: o%d has %d primitive values, class %s has %d fields", i, len(o.Prim), o.Class.Name, len(o.Class.Fields))
+		}
 		for j, t := range o.Fields {
+			if f := o.Class.Fields[j]; f.IsPrim() {
+				v := o.Prim[j]
+				if t != Null {
+					return fmt.Errorf("concrete: o%d.%s is primitive, points to o%d", i, f.Name, t)
+				}
+				if f.T.Kind == javalite.KindBool && v != 0 && v != 1 {
+					return fmt.Errorf("concrete: o%d.%s is a bool, holds %d", i, f.Name, v)
+				}
+				continue
+			}
 			if t == Null {
 				continue
 			}
@@ -139,11 +177,7 @@ type enum struct {
 }
 
 func (e *enum) add(c *javalite.Class, depth int) int {
-	fs := make([]int, len(c.Fields))
-	for i := range fs {
-		fs[i] = Null
-	}
-	e.h.Objects = append(e.h.Objects, Object{Class: c, Fields: fs})
+	e.h.Objects = append(e.h.Objects, newObject(c))
 	e.depth = append(e.depth, depth)
 	return len(e.h.Objects) - 1
 }
@@ -161,6 +195,10 @@ func (e *enum) fill(oi, fi int) bool {
 		return e.visit(&e.h)
 	}
 	o := e.h.Objects[oi]
+	if o.Class.Fields[fi].IsPrim() {
+		// Primitive fields are not part of the shape: Inputs draws them.
+		return e.fill(oi, fi+1)
+	}
 	c := o.Class.Fields[fi].Class
 	// null
 	o.Fields[fi] = Null
@@ -193,11 +231,156 @@ func (e *enum) fill(oi, fi int) bool {
 	return true
 }
 
+// newObject is an object of class c with every reference field null and
+// every primitive field 0 (false): Java's defaults, what (new C) makes.
+func newObject(c *javalite.Class) Object {
+	fs := make([]int, len(c.Fields))
+	for i := range fs {
+		fs[i] = Null
+	}
+	o := Object{Class: c, Fields: fs}
+	if len(c.PrimFields) > 0 {
+		o.Prim = make([]int64, len(c.Fields))
+	}
+	return o
+}
+
 // Clone returns a deep copy of h.
 func (h *Heap) Clone() *Heap {
 	c := &Heap{Objects: make([]Object, len(h.Objects))}
 	for i, o := range h.Objects {
 		c.Objects[i] = Object{Class: o.Class, Fields: append([]int(nil), o.Fields...)}
+		if o.Prim != nil {
+			c.Objects[i].Prim = append([]int64(nil), o.Prim...)
+		}
 	}
 	return c
+}
+
+// Domain is the small domain the input valuations of int fields are drawn
+// from (PRIMITIVES.md §6): every integer literal n of p, n - 1 and n + 1,
+// and 0, sorted, each once. A program's branches compare input data with
+// its literals (and with other input data), so the values on both sides of
+// every literal reach both outcomes of such a comparison.
+func Domain(p *javalite.Program) []int64 {
+	d := []int64{0}
+	for _, c := range p.Classes {
+		for _, m := range c.Methods {
+			walk(m.Body, func(e javalite.Expr) {
+				if n, ok := e.(*javalite.IntLit); ok {
+					d = append(d, n.Val-1, n.Val, n.Val+1)
+				}
+			})
+		}
+	}
+	slices.Sort(d)
+	return slices.Compact(d)
+}
+
+// walk calls f on e and every subexpression of e.
+func walk(e javalite.Expr, f func(javalite.Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *javalite.FieldAccess:
+		walk(e.X, f)
+	case *javalite.FieldWrite:
+		walk(e.Value, f)
+	case *javalite.Equals:
+		walk(e.L, f)
+		walk(e.R, f)
+	case *javalite.Binary:
+		walk(e.L, f)
+		walk(e.R, f)
+	case *javalite.Assume:
+		walk(e.X, f)
+	case *javalite.If:
+		walk(e.Cond, f)
+		walk(e.Then, f)
+		walk(e.Else, f)
+	case *javalite.VarDecl:
+		walk(e.Init, f)
+		walk(e.Body, f)
+	case *javalite.Call:
+		walk(e.Recv, f)
+		for _, a := range e.Args {
+			walk(a, f)
+		}
+	case *javalite.Assign:
+		walk(e.Value, f)
+	case *javalite.Begin:
+		for _, x := range e.Exprs {
+			walk(x, f)
+		}
+	}
+}
+
+// Inputs calls visit on every input of p: every heap shape of Heaps(p,
+// maxObjects, maxDepth) with every valuation of its objects' primitive
+// fields, the int fields over domain and the bool fields over false, true
+// (the last field varies fastest). A program without primitive fields gets
+// exactly the heaps of Heaps. The heap passed to visit is reused
+// afterwards; Clone it to keep it. Returning false from visit stops the
+// enumeration; Inputs reports whether it ran to the end.
+func Inputs(p *javalite.Program, maxObjects, maxDepth int, domain []int64, visit func(*Heap) bool) bool {
+	return Heaps(p, maxObjects, maxDepth, func(h *Heap) bool {
+		return Valuations(h, domain, visit)
+	})
+}
+
+// Valuations calls visit on h under every valuation of its primitive
+// fields (ints over domain, bools over false and true), in odometer order,
+// and leaves every primitive field of h at its first value afterwards. An
+// int field with an empty domain has no valuation: visit is never called.
+// It reports whether visit never said stop.
+func Valuations(h *Heap, domain []int64, visit func(*Heap) bool) bool {
+	type slot struct {
+		o, f int
+		vals []int64
+	}
+	bools := []int64{0, 1}
+	var slots []slot
+	for i, o := range h.Objects {
+		for _, f := range o.Class.PrimFields {
+			vals := domain
+			if f.T.Kind == javalite.KindBool {
+				vals = bools
+			}
+			if len(vals) == 0 {
+				return true
+			}
+			slots = append(slots, slot{i, f.Index, vals})
+		}
+	}
+	idx := make([]int, len(slots))
+	set := func(j int) { h.Objects[slots[j].o].Prim[slots[j].f] = slots[j].vals[idx[j]] }
+	for j := range slots {
+		set(j)
+	}
+	defer func() {
+		for j := range slots {
+			idx[j] = 0
+			set(j)
+		}
+	}()
+	for {
+		if !visit(h) {
+			return false
+		}
+		j := len(slots) - 1
+		for ; j >= 0; j-- {
+			idx[j]++
+			if idx[j] < len(slots[j].vals) {
+				set(j)
+				break
+			}
+			idx[j] = 0
+			set(j)
+		}
+		if j < 0 {
+			return true
+		}
+	}
 }

@@ -39,10 +39,14 @@ func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options)
 	m := p.Entry
 	env := make([]Value, m.NumSlots)
 	env[javalite.SlotThis] = Value{Obj: 0}
+	// Entry parameters are not input: true, 0 or null (PRIMITIVES.md §2).
 	for _, prm := range m.Params {
-		if prm.T.Kind == javalite.KindBool {
+		switch prm.T.Kind {
+		case javalite.KindBool:
 			env[prm.Slot] = Value{IsBool: true, Bool: true}
-		} else {
+		case javalite.KindInt:
+			env[prm.Slot] = Value{IsInt: true}
+		default:
 			env[prm.Slot] = Value{Obj: Null}
 		}
 	}
@@ -56,6 +60,10 @@ func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options)
 		res.Kind = machine.EndError
 	case stCut:
 		res.Kind = machine.EndCut
+	case stPruned:
+		res.Pruned = true
+	case stRange:
+		res.OutOfRange = true
 	default:
 		return res, in.err
 	}
@@ -68,7 +76,9 @@ const (
 	stOK status = iota
 	stError
 	stCut
-	stBug // an internal inconsistency, in in.err
+	stPruned // (assume e) with e false: the run ends, not as a result
+	stRange  // an integer left int64: the case is out of range
+	stBug    // an internal inconsistency, in in.err
 )
 
 type interp struct {
@@ -124,6 +134,57 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 			return Value{}, stCut
 		}
 		return Value{Obj: Null}, stOK
+	case *javalite.IntLit:
+		// Rule Int: a step of its own, unlike true and false.
+		if !in.step(machine.RuleInt) {
+			return Value{}, stCut
+		}
+		return Value{IsInt: true, Int: e.Val}, stOK
+	case *javalite.Binary:
+		if !in.step(machine.RuleBinLEval) {
+			return Value{}, stCut
+		}
+		v0, st := in.eval(e.L)
+		if st != stOK {
+			return v0, st
+		}
+		if !in.step(machine.RuleBinREval) {
+			return Value{}, stCut
+		}
+		v1, st := in.eval(e.R)
+		if st != stOK {
+			return v1, st
+		}
+		if !v0.IsInt || !v1.IsInt {
+			return in.bug("%s on a non-integer at %s", e.Op, e.Pos())
+		}
+		if !in.step(machine.RuleBinary) {
+			return Value{}, stCut
+		}
+		return arith(e.Op, v0.Int, v1.Int)
+	case *javalite.Assume:
+		if !in.step(machine.RuleAssumeEval) {
+			return Value{}, stCut
+		}
+		v, st := in.eval(e.X)
+		if st != stOK {
+			return v, st
+		}
+		if !v.IsBool {
+			return in.bug("assume on a non-boolean at %s", e.Pos())
+		}
+		if !v.Bool {
+			// Pruned: no successor, no step; the bound cuts first, as the
+			// explorer checks it before it tries a step.
+			if in.steps >= in.bound {
+				return Value{}, stCut
+			}
+			return Value{}, stPruned
+		}
+		if !in.step(machine.RuleAssume) {
+			return Value{}, stCut
+		}
+		return Value{IsBool: true, Bool: true}, stOK
 	case *javalite.Var:
 		if !in.step(machine.RuleVarLookup) {
 			return Value{}, stCut
@@ -133,11 +194,8 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if !in.step(machine.RuleNew) {
 			return Value{}, stCut
 		}
-		fs := make([]int, len(e.Class.Fields))
-		for i := range fs {
-			fs[i] = Null
-		}
-		in.heap.Objects = append(in.heap.Objects, Object{Class: e.Class, Fields: fs})
+		// Java's defaults: null, 0, false.
+		in.heap.Objects = append(in.heap.Objects, newObject(e.Class))
 		return Value{Obj: len(in.heap.Objects) - 1}, stOK
 	case *javalite.FieldAccess:
 		if !in.step(machine.RuleFieldEval) {
@@ -159,7 +217,14 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if !in.step(machine.RuleFieldA) {
 			return Value{}, stCut
 		}
-		return Value{Obj: in.heap.Objects[v.Obj].Fields[e.Field.Index]}, stOK
+		o := in.heap.Objects[v.Obj]
+		switch e.Field.T.Kind {
+		case javalite.KindInt:
+			return Value{IsInt: true, Int: o.Prim[e.Field.Index]}, stOK
+		case javalite.KindBool:
+			return Value{IsBool: true, Bool: o.Prim[e.Field.Index] != 0, Data: true}, stOK
+		}
+		return Value{Obj: o.Fields[e.Field.Index]}, stOK
 	case *javalite.FieldWrite:
 		if !in.step(machine.RuleWriteEval) {
 			return Value{}, stCut
@@ -178,7 +243,15 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if !in.step(machine.RuleWriteW) {
 			return Value{}, stCut
 		}
-		in.heap.Objects[x.Obj].Fields[e.Field.Index] = v.Obj
+		o := in.heap.Objects[x.Obj]
+		switch {
+		case v.IsInt:
+			o.Prim[e.Field.Index] = v.Int
+		case v.IsBool:
+			o.Prim[e.Field.Index] = b2i(v.Bool)
+		default:
+			o.Fields[e.Field.Index] = v.Obj
+		}
 		return v, stOK
 	case *javalite.Equals:
 		if !in.step(machine.RuleEqLEval) {
@@ -195,21 +268,31 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		if st != stOK {
 			return v1, st
 		}
-		if v0.IsBool != v1.IsBool {
-			return in.bug("comparison of a boolean with a reference at %s", e.Pos())
+		if v0.IsBool != v1.IsBool || v0.IsInt != v1.IsInt {
+			return in.bug("comparison of values of different types at %s", e.Pos())
 		}
-		rule := machine.RuleEqBool
-		eq := v0 == v1
-		if !v0.IsBool {
-			rule = machine.RuleEqualsENot
-			if eq {
-				rule = machine.RuleEqualsE
+		switch {
+		case v0.IsBool && !v0.Data && !v1.Data:
+			// Two control literals: Equals (bool), a control literal.
+			if !in.step(machine.RuleEqBool) {
+				return Value{}, stCut
 			}
+			return Value{IsBool: true, Bool: v0.Bool == v1.Bool}, stOK
+		case v0.IsBool || v0.IsInt:
+			// Data on either side: Equals (prim), a data bool.
+			if !in.step(machine.RuleEqPrim) {
+				return Value{}, stCut
+			}
+			return Value{IsBool: true, Bool: v0.Bool == v1.Bool && v0.Int == v1.Int, Data: true}, stOK
+		}
+		rule := machine.RuleEqualsENot
+		if v0.Obj == v1.Obj {
+			rule = machine.RuleEqualsE
 		}
 		if !in.step(rule) {
 			return Value{}, stCut
 		}
-		return Value{IsBool: true, Bool: eq}, stOK
+		return Value{IsBool: true, Bool: v0.Obj == v1.Obj}, stOK
 	case *javalite.If:
 		if !in.step(machine.RuleIfEval) {
 			return Value{}, stCut
@@ -224,6 +307,12 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		next, rule := e.Else, machine.RuleIfFalse
 		if c.Bool {
 			next, rule = e.Then, machine.RuleIfTrue
+		}
+		if c.Data {
+			// On data the machine names the step If (sym) unless its term
+			// folded to a constant, which only the term shows; SameRules
+			// takes the three names of a branch as one.
+			rule = machine.RuleIfSym
 		}
 		if !in.step(rule) {
 			return Value{}, stCut
@@ -336,4 +425,61 @@ func (in *interp) eval(e javalite.Expr) (Value, status) {
 		return v, stOK
 	}
 	return in.bug("no rule for expression %T", e)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// arith computes v0 ⊕ v1 on mathematical integers: a sum or difference
+// outside int64 aborts the run as out of range (stRange), never wraps.
+func arith(op javalite.BinOp, v0, v1 int64) (Value, status) {
+	switch op {
+	case javalite.OpAdd:
+		r := v0 + v1
+		if (v1 > 0 && r < v0) || (v1 < 0 && r > v0) {
+			return Value{}, stRange
+		}
+		return Value{IsInt: true, Int: r}, stOK
+	case javalite.OpSub:
+		r := v0 - v1
+		if (v1 > 0 && r > v0) || (v1 < 0 && r < v0) {
+			return Value{}, stRange
+		}
+		return Value{IsInt: true, Int: r}, stOK
+	case javalite.OpLt:
+		return Value{IsBool: true, Bool: v0 < v1, Data: true}, stOK
+	case javalite.OpLe:
+		return Value{IsBool: true, Bool: v0 <= v1, Data: true}, stOK
+	}
+	return Value{}, stBug
+}
+
+// SameRules reports whether two rule sequences are the same, taking If
+// (true), If (false) and If (sym) as one rule: the machine names a branch
+// on a data term If (sym) unless the term folded to a constant, a
+// simplification of its terms that Interpret, computing with numbers, does
+// not see; the branch taken shows in the next steps anyway.
+func SameRules(a, b []string) bool {
+	return FirstDifference(a, b) < 0
+}
+
+// FirstDifference is the index of the first rule where a and b differ (as
+// SameRules compares them), or -1.
+func FirstDifference(a, b []string) int {
+	isIf := func(r string) bool {
+		return r == machine.RuleIfTrue || r == machine.RuleIfFalse || r == machine.RuleIfSym
+	}
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] && !(isIf(a[i]) && isIf(b[i])) {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }

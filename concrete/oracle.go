@@ -30,8 +30,11 @@ type Report struct {
 	// two branches that never differ in any control or read location.
 	DupPaths  int64
 	MaxInputs int   // most input locations on one symbolic path
-	Heaps     int64 // concrete heaps enumerated
+	Heaps     int64 // concrete inputs enumerated (heap shapes × valuations of their data)
 	BeyondK   int64 // runs that left the k-bound (not checked against GSE)
+	// Pruned counts the runs an (assume e) pruned and OutOfRange the runs
+	// whose integers left int64: neither is a result, neither is checked.
+	Pruned, OutOfRange int64
 	// ConcretePaths is the number of distinct path digests of the runs
 	// within the k-bound; it equals Paths when the two sides agree and GSE
 	// has no duplicate paths.
@@ -42,6 +45,13 @@ type Report struct {
 	// all of them.
 	Unmatched, Uncovered   []Mismatch
 	NUnmatched, NUncovered int
+	// NUncoveredData counts the symbolic paths with data in their path
+	// condition that no input of the domain (Domain) follows: the domain
+	// may be too small for their constraints (x < y + 5 needs values that
+	// no literal suggests), so they are undecided, not disagreements;
+	// UncoveredData shows at most 10.
+	UncoveredData  []Mismatch
+	NUncoveredData int
 	// Complete is false when a budget or ctx stopped the comparison: then
 	// the absence of mismatches proves nothing (inconclusive).
 	Complete bool
@@ -53,19 +63,24 @@ type Mismatch struct {
 	What string // the heap, or the symbolic path condition
 }
 
-// OK reports whether the comparison ran to the end and found nothing.
+// OK reports whether the comparison ran to the end, found nothing, and
+// covered every symbolic path (a data path no input of the domain follows
+// leaves it undecided).
 func (r *Report) OK() bool {
-	return r.Complete && r.NUnmatched == 0 && r.NUncovered == 0
+	return r.Complete && r.NUnmatched == 0 && r.NUncovered == 0 && r.NUncoveredData == 0
 }
 
 func (r *Report) String() string {
-	s := fmt.Sprintf("paths=%d sequences=%d dup=%d maxInputs=%d heaps=%d beyondK=%d concretePaths=%d unmatched=%d uncovered=%d complete=%v",
-		r.Paths, r.Sequences, r.DupPaths, r.MaxInputs, r.Heaps, r.BeyondK, r.ConcretePaths, r.NUnmatched, r.NUncovered, r.Complete)
+	s := fmt.Sprintf("paths=%d sequences=%d dup=%d maxInputs=%d heaps=%d beyondK=%d pruned=%d outOfRange=%d concretePaths=%d unmatched=%d uncovered=%d uncoveredData=%d complete=%v",
+		r.Paths, r.Sequences, r.DupPaths, r.MaxInputs, r.Heaps, r.BeyondK, r.Pruned, r.OutOfRange, r.ConcretePaths, r.NUnmatched, r.NUncovered, r.NUncoveredData, r.Complete)
 	for _, m := range r.Unmatched {
 		s += fmt.Sprintf("\n  concrete run with no symbolic path (%s): %s", m.Kind, m.What)
 	}
 	for _, m := range r.Uncovered {
 		s += fmt.Sprintf("\n  symbolic path with no concrete heap (%s): φ = %s", m.Kind, m.What)
+	}
+	for _, m := range r.UncoveredData {
+		s += fmt.Sprintf("\n  symbolic path with data that no input of the domain follows (%s): φ = %s", m.Kind, m.What)
 	}
 	return s
 }
@@ -80,6 +95,13 @@ func (r *Report) String() string {
 //   - completeness: every symbolic path, cut ones included, is followed by
 //     the run over some such heap (its input locations with uninitialized
 //     fields set to null form one).
+//
+// With data, the inputs are the heaps with every valuation of their
+// primitive fields over Domain(p) (Inputs). Soundness is unchanged: every
+// run must follow a symbolic path. Completeness holds for the paths whose
+// data constraints some valuation of the domain meets; the others are
+// counted apart (NUncoveredData, undecided). Pruned and out-of-range runs
+// are no results and are only counted.
 func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Options) (*Report, error) {
 	if o.K < 0 || o.Bound < 0 {
 		return nil, fmt.Errorf("concrete: Compare needs a k-bound and a step bound (got k=%d, bound=%d)", o.K, o.Bound)
@@ -88,6 +110,7 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 	type sym struct {
 		kind    machine.EndKind
 		covered bool
+		data    bool // the path condition has data
 		what    string
 	}
 	paths := map[Digest]*sym{}
@@ -110,7 +133,8 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 		if paths[d.Path] != nil {
 			rep.DupPaths++
 		} else {
-			paths[d.Path] = &sym{kind: kind, what: end.PathCondition().String()}
+			pc := end.PathCondition()
+			paths[d.Path] = &sym{kind: kind, data: pc.HasData(), what: pc.String()}
 		}
 		return o.MaxPaths <= 0 || rep.Paths < o.MaxPaths
 	})
@@ -130,7 +154,7 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 	}
 	seen := map[Digest]bool{}
 	var runErr error
-	done = Heaps(p, maxObjects, o.K, func(h *Heap) bool {
+	done = Inputs(p, maxObjects, o.K, Domain(p), func(h *Heap) bool {
 		if ctx.Err() != nil {
 			return false
 		}
@@ -142,7 +166,14 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 			runErr = fmt.Errorf("%s: %w", h, err)
 			return false
 		}
-		if res.BeyondK {
+		switch {
+		case res.OutOfRange:
+			rep.OutOfRange++
+			return true
+		case res.Pruned:
+			rep.Pruned++
+			return true
+		case res.BeyondK:
 			rep.BeyondK++
 			return true
 		}
@@ -166,6 +197,13 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 	}
 	for _, sp := range paths {
 		if sp.covered {
+			continue
+		}
+		if sp.data {
+			rep.NUncoveredData++
+			if len(rep.UncoveredData) < 10 {
+				rep.UncoveredData = append(rep.UncoveredData, Mismatch{Kind: sp.kind, What: sp.what})
+			}
 			continue
 		}
 		rep.NUncovered++

@@ -2,11 +2,13 @@ package concrete
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/maphash"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Digest identifies a control-flow sequence: the chained hash of the rule
@@ -68,7 +70,79 @@ func NewEngine(h *Heap, k int) *Engine {
 func (e *Engine) Options() machine.Options { return e.Opt }
 func (e *Engine) Name() string             { return "concrete" }
 
-var _ machine.Engine = (*Engine)(nil)
+var (
+	_ machine.Engine   = (*Engine)(nil)
+	_ machine.PathCond = (*Engine)(nil)
+)
+
+// ErrOutOfRange is the error of a run whose integer data left int64: the
+// case is out of range (RunWith reports it as Result.OutOfRange), never
+// wrapped.
+var ErrOutOfRange = errors.New("concrete: an integer left the int64 range")
+
+// Eval evaluates a primitive term of s under the heap's values: an input
+// symbol α(r, f) is field f of the object that the input location with
+// identity reference r stands for, a reference atom a = b holds when a and
+// b point to the same location. A bool is 0 or 1. It fails with
+// ErrOutOfRange when an intermediate value leaves int64.
+func (e *Engine) Eval(s *machine.State, t *smt.Formula) (int64, error) {
+	var bad error
+	v, ok := t.EvalData(
+		func(a, b smt.Ref) bool { return sameLoc(s, a, b) },
+		func(sym *smt.Formula) int64 {
+			v, err := e.symValue(s, sym)
+			if err != nil && bad == nil {
+				bad = err
+			}
+			return v
+		})
+	if bad != nil {
+		return 0, bad
+	}
+	if !ok {
+		return 0, ErrOutOfRange
+	}
+	return v, nil
+}
+
+func sameLoc(s *machine.State, a, b smt.Ref) bool {
+	ga, gb := s.Get(a), s.Get(b)
+	return len(ga) == 1 && len(gb) == 1 && ga[0].Loc == gb[0].Loc
+}
+
+// symValue is the heap's value of the input symbol α(r, f).
+func (e *Engine) symValue(s *machine.State, sym *smt.Formula) (int64, error) {
+	r, fid, ok := sym.SymOf()
+	if !ok {
+		return 0, fmt.Errorf("concrete: %s is not an input symbol", sym)
+	}
+	for l, info := range s.Locs {
+		if !info.Input || info.Identity != r {
+			continue
+		}
+		o, ok := e.obj[machine.Loc(l)]
+		if !ok {
+			return 0, fmt.Errorf("concrete: input symbol %s of %s, which stands for no object", sym, machine.Loc(l))
+		}
+		if fid < 0 || fid >= len(s.Prog.Fields) {
+			return 0, fmt.Errorf("concrete: input symbol %s of no field", sym)
+		}
+		return e.Heap.Objects[o].Prim[s.Prog.Fields[fid].Index], nil
+	}
+	return 0, fmt.Errorf("concrete: input symbol %s of no input location", sym)
+}
+
+// Feasible decides If (sym) and Assume on one concrete input: S(φ ∧ t)
+// holds when t is true under the heap's values (φ, made of the branches
+// this run took, holds by construction).
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	v, err := e.Eval(s, t)
+	return v != 0, err
+}
+
+// Strengthen keeps φ as GSE does: the run's states print the same path
+// condition as the GSE path they follow.
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { s.AddFact(t) }
 
 func single(s *machine.State, r machine.Ref) (machine.Loc, error) {
 	g := s.Get(r)
@@ -124,6 +198,12 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		s.SetError()
 		return []machine.Succ{{S: s, Rule: machine.RuleFieldANull}}, nil
 	}
+	if fa.Field.IsPrim() {
+		// Rule: Field access (A) on a primitive field: its term, no
+		// initialization (PRIMITIVES.md §4).
+		s.SetValue(machine.PrimVal(s.PrimField(l, fa.Field)), k)
+		return []machine.Succ{{S: s, Rule: machine.RuleFieldA}}, nil
+	}
 	// Rule: Field access (A)
 	if err := e.initialize(s, l, fa.Field); err != nil {
 		return nil, err
@@ -144,6 +224,12 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 	if l == machine.LNull { // Rule: Field write (W′)
 		s.SetError()
 		return []machine.Succ{{S: s, Rule: machine.RuleWriteWNull}}, nil
+	}
+	if fw.Field.IsPrim() {
+		// Rule: Field write (W) on a primitive field: R[(l f) ↦ t].
+		s.SetPrimField(l, fw.Field, s.Val.Term())
+		s.SetValue(s.Val, k)
+		return []machine.Succ{{S: s, Rule: machine.RuleWriteW}}, nil
 	}
 	// Rule: Field write (W)
 	r2 := s.FreshR()
@@ -186,17 +272,27 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c
 	return []machine.Succ{machine.EnterMethod(s, r, args, c, k, e.Opt)}, nil // Rule: Invoke
 }
 
-// Value is a concrete result: a boolean, null, or an object. Objects number
-// the input heap's objects first and then the objects the run creates with
-// (new C), in creation order, so the two interpreters number them alike.
+// Value is a concrete result: a boolean, an integer, null, or an object.
+// Objects number the input heap's objects first and then the objects the
+// run creates with (new C), in creation order, so the two interpreters
+// number them alike.
 type Value struct {
 	Bool   bool
 	IsBool bool
-	Obj    int // Null or an object number, when !IsBool
+	// Data marks a bool that is data (the machine's term value: read from
+	// a bool field, a comparison of ints, Equals (prim)), not a control
+	// literal (a literal, a reference comparison, Equals (bool) of two
+	// control literals, the value of an assume).
+	Data  bool
+	IsInt bool
+	Int   int64
+	Obj   int // Null or an object number, when neither IsBool nor IsInt
 }
 
 func (v Value) String() string {
 	switch {
+	case v.IsInt:
+		return fmt.Sprint(v.Int)
 	case v.IsBool:
 		return fmt.Sprint(v.Bool)
 	case v.Obj == Null:
@@ -218,6 +314,16 @@ type Result struct {
 	// BeyondK: the run first reached some object along an access path longer
 	// than the k-bound, so GSE with that k has no path for it.
 	BeyondK bool
+	// Pruned: an (assume e) found e false; the run is no result (no
+	// engine counts it as a path), and Kind, Value and Seq mean nothing.
+	// Steps counts the steps before the assume.
+	Pruned bool
+	// OutOfRange: an integer left int64; the case is aborted, and Kind,
+	// Value, Steps and Seq mean nothing. Interpret checks every sum; Run's
+	// terms are mathematical and are evaluated only where a branch, an
+	// assume or the result needs them, so one may abort a case the other
+	// finishes: either way the case is no result.
+	OutOfRange bool
 }
 
 // Run executes p on h with the machine and the concrete heap rules, until
@@ -245,7 +351,16 @@ func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine
 			if s.Mode == machine.ModeError {
 				res.Kind = machine.EndError
 			} else {
-				res.Value = valueOf(s, e, len(h.Objects))
+				v, err := valueOf(s, e, len(h.Objects))
+				if errors.Is(err, ErrOutOfRange) {
+					res.OutOfRange = true
+					res.Steps = s.Steps
+					return res, nil
+				}
+				if err != nil {
+					return res, err
+				}
+				res.Value = v
 			}
 			break
 		}
@@ -254,8 +369,20 @@ func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine
 			break
 		}
 		succ, err := machine.Step(s, e, e.Opt)
+		if errors.Is(err, ErrOutOfRange) {
+			res.OutOfRange = true
+			res.Steps = s.Steps - 1
+			return res, nil
+		}
 		if err != nil {
 			return res, err
+		}
+		if len(succ) == 0 && s.Pruned() {
+			// Rule Assume pruned the run: the attempted step is no step.
+			res.Pruned = true
+			res.Steps = s.Steps - 1
+			res.BeyondK = e.BeyondK
+			return res, nil
 		}
 		if len(succ) != 1 {
 			return res, fmt.Errorf("concrete: step %d has %d successors, want 1", s.Steps, len(succ))
@@ -272,19 +399,30 @@ func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine
 	return res, nil
 }
 
-// valueOf maps a terminal value to the concrete numbering.
-func valueOf(s *machine.State, e *Engine, nInput int) Value {
+// valueOf maps a terminal value to the concrete numbering; a term is
+// evaluated under the heap's values.
+func valueOf(s *machine.State, e *Engine, nInput int) (Value, error) {
 	v := s.Val
 	if v.IsBool() {
-		return Value{IsBool: true, Bool: v == machine.VTrue}
+		return Value{IsBool: true, Bool: v == machine.VTrue}, nil
+	}
+	if v.IsTerm() {
+		n, err := e.Eval(s, v.Term())
+		if err != nil {
+			return Value{}, err
+		}
+		if v.Term().Sort() == smt.SortInt {
+			return Value{IsInt: true, Int: n}, nil
+		}
+		return Value{IsBool: true, Bool: n != 0, Data: true}, nil
 	}
 	g := s.Get(v.Ref())
 	l := g[0].Loc
 	if l == machine.LNull {
-		return Value{Obj: Null}
+		return Value{Obj: Null}, nil
 	}
 	if o, ok := e.obj[l]; ok {
-		return Value{Obj: o}
+		return Value{Obj: o}, nil
 	}
 	n := nInput
 	for i := 0; i < int(l); i++ {
@@ -292,5 +430,5 @@ func valueOf(s *machine.State, e *Engine, nInput int) Value {
 			n++
 		}
 	}
-	return Value{Obj: n}
+	return Value{Obj: n}, nil
 }

@@ -19,8 +19,9 @@ type PathVisitor func(end *machine.State, kind machine.EndKind, seq Digests) boo
 // Different GSE paths can share it: the control does not show the heap
 // (reading a null field and reading a fresh object give the same η e k).
 //
-// Path adds, at every Field access (A), the location the read yielded. GSE
-// branches only there, and sibling branches yield different locations
+// Path adds, at every Field access (A) of a reference field, the location
+// the read yielded, and at every If (sym) the branch's fact. GSE branches
+// only there, and sibling branches yield different locations or facts
 // (l_null, the new location, or one distinct alias each), so distinct GSE
 // paths have distinct Path digests, and a concrete run making the same
 // initialization choices has the same one: locations are numbered in
@@ -37,8 +38,16 @@ func startDigests(s *machine.State) Digests {
 func (d Digests) extend(rule string, s *machine.State) Digests {
 	key := s.ControlKey()
 	out := Digests{Control: d.Control.Extend(rule, key)}
-	if rule == machine.RuleFieldA {
+	if rule == machine.RuleFieldA && s.Val.IsRef() {
+		// A read of a primitive field branches nowhere: its value is the
+		// field's term, the same on every path through the read.
 		key = fmt.Sprintf("%s@%d", key, s.Get(s.Val.Ref())[0].Loc)
+	}
+	if rule == machine.RuleIfSym && s.Facts != nil {
+		// The branch an If (sym) took: its fact, t or ¬t, the newest of
+		// φ. The control does not show it when both branches are values
+		// of one sort ((if c 4 else 0): a term is keyed by its sort).
+		key += "|" + s.Facts.F.String()
 	}
 	out.Path = d.Path.Extend(rule, key)
 	return out

@@ -87,6 +87,17 @@ func TestBounds(t *testing.T) {
 	c, err = engine.AtK("lazier:stamp-kbound", 1)
 	require.NoError(t, err)
 	require.Equal(t, "lazier:stamp-kbound", c)
+	// Named without a variant, an engine is served at a finite k by its
+	// variant with GSE's bound.
+	c, err = engine.AtK("pose", 2)
+	require.NoError(t, err)
+	require.Equal(t, "pose:world-exact+kbound", c)
+	c, err = engine.AtK("uber", 1)
+	require.NoError(t, err)
+	require.Equal(t, "uber:defer+kbound", c)
+	info, _, _ := engine.Lookup("pose")
+	require.Equal(t, engine.BoundGSE, info.BoundOf("jpose-eq+kbound"))
+	require.Equal(t, engine.PapersK, info.DefaultK("world-exact+kbound"))
 	_, err = engine.AtK("pose:jpose-eq", 2)
 	require.ErrorContains(t, err, "pose:jpose-eq has no k-bound")
 	require.ErrorContains(t, err, "-k -1")

@@ -48,7 +48,7 @@ type methodInfo struct {
 	ret    ty
 	params []ty // params[0] is x, the guard parameter; without data always exactly x
 	// counted: x is an int bound, never symbolic: callers pass a literal
-	// 0..2, the method's self-call passes (x + 1) under (if (x < n) …),
+	// 0 or 1, the method's self-call passes (x + 1) under (if (x < n) …),
 	// so integer-guarded recursion terminates on every path.
 	counted bool
 	m       *javalite.Method

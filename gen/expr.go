@@ -526,7 +526,7 @@ func (b *builder) callOf(c ctx, m *methodInfo, d int) javalite.Expr {
 			// (if (x < n) …), so x reaches n and the recursion stops.
 			arg = &javalite.Binary{Op: javalite.OpAdd, L: &javalite.Var{Name: paramName}, R: &javalite.IntLit{Val: 1}}
 		case i == 0 && m.counted:
-			arg = &javalite.IntLit{Val: int64(b.intn("count", 0, 2))}
+			arg = &javalite.IntLit{Val: int64(b.intn("count", 0, 1))}
 		default:
 			arg = b.expr(c, pt, d-1, false)
 		}
@@ -552,8 +552,11 @@ func (b *builder) guard(c ctx, t ty, d int, strict bool) javalite.Expr {
 	if c.m.params[0] == tyInt {
 		// The integer guard (if (x < n) R else E): x is a counted bound,
 		// never symbolic, and R's self-call passes (x + 1).
-		n := int64(b.intn("bound", 1, 2))
-		cond = &javalite.Binary{Op: javalite.OpLt, L: cond, R: &javalite.IntLit{Val: n}}
+		// The bound 1 gives one round from 0, as a bool guard does: a
+		// larger one multiplies path lengths when counted methods nest
+		// (a self-call in an argument of a call of another counted
+		// method), and paths must end well within the step bound.
+		cond = &javalite.Binary{Op: javalite.OpLt, L: cond, R: &javalite.IntLit{Val: 1}}
 	}
 	in := c
 	in.selfOK = true

@@ -36,9 +36,9 @@
 // only to methods later in a global order (a DAG), except a method may call
 // itself inside the then-branch of a guard on its first parameter x: on a
 // bool x, (if x … else …) with the argument false; on an int x that is a
-// counted bound, (if (x < n) … else …) with the argument (x + 1), n a
-// literal 1 or 2. A counted x is never symbolic: every other call passes a
-// literal 0..2 and an entry parameter is 0. Parameters are never assigned,
+// counted bound, (if (x < 1) … else …) with the argument (x + 1). A
+// counted x is never symbolic: every other call passes a
+// literal 0 or 1 and an entry parameter is 0 (at most one round). Parameters are never assigned,
 // so every generated program terminates on every path (the engines' step
 // bound is a safety net, not the normal way a path ends). Recursion on
 // symbolic data (the BST's descent while key < k) is not generated: its

@@ -62,6 +62,7 @@ func TestProgramWithAnyConfig(t *testing.T) {
 			MaxDepth:       rapid.IntRange(-1, 4).Draw(t, "maxDepth"),
 			MaxBegin:       rapid.IntRange(-1, 4).Draw(t, "maxBegin"),
 			MaxPath:        rapid.IntRange(-1, 3).Draw(t, "maxPath"),
+			Data:           DataMode(rapid.IntRange(-1, 2).Draw(t, "data")),
 		}
 		p := ProgramWith(cfg).Draw(t, "program")
 		checkRoundTrip(t, p)
@@ -93,6 +94,18 @@ func TestValidate(t *testing.T) {
 	if err := Default.Validate(); err != nil {
 		t.Fatalf("Default: %v", err)
 	}
+	if err := NoData.Validate(); err != nil {
+		t.Fatalf("NoData: %v", err)
+	}
+	for _, s := range []string{"none", "mixed"} {
+		d, err := ParseDataMode(s)
+		if err != nil || d.String() != s {
+			t.Fatalf("ParseDataMode(%q) = %v, %v", s, d, err)
+		}
+	}
+	if _, err := ParseDataMode("some"); err == nil {
+		t.Fatalf("ParseDataMode accepted some")
+	}
 	bad := []Config{
 		{},
 		{MinClasses: 2, MaxClasses: 1, MinMethods: 1, MaxMethods: 1, MaxPath: 1},
@@ -101,6 +114,7 @@ func TestValidate(t *testing.T) {
 		{MinClasses: 1, MaxClasses: 1, MinMethods: 0, MaxMethods: 1, MaxPath: 1},
 		{MinClasses: 1, MaxClasses: 1, MinMethods: 1, MaxMethods: 1, MaxPath: 0},
 		{MinClasses: 1, MaxClasses: 1, MinMethods: 1, MaxMethods: 1, MaxPath: 1, MaxDepth: -1},
+		{MinClasses: 1, MaxClasses: 1, MinMethods: 1, MaxMethods: 1, MaxPath: 1, Data: 7},
 	}
 	for _, c := range bad {
 		if err := c.Validate(); err == nil {

@@ -30,13 +30,13 @@ func (k EndKind) String() string {
 
 // Stats describes one exploration.
 type Stats struct {
-	Paths  int64
-	Ends   [4]int64 // by EndKind
+	Paths int64
+	Ends  [4]int64 // by EndKind
 	// Pruned counts the ends rule Assume pruned (PRIMITIVES.md §3): not
 	// paths, reported beside them.
 	Pruned int64
-	States int64    // states created, the initial one included
-	Steps  int64    // rule applications
+	States int64 // states created, the initial one included
+	Steps  int64 // rule applications
 	Rules  map[string]int64
 	Wall   time.Duration
 	// Complete is false when the exploration stopped early (context
@@ -78,7 +78,7 @@ func ExploreWith[T any](ctx context.Context, init *State, eng Engine, bound int,
 	n := 0
 	for len(work) > 0 {
 		n++
-		if n&1023 == 0 && ctx.Err() != nil {
+		if n&15 == 0 && ctx.Err() != nil {
 			st.Wall = time.Since(begin)
 			return st, nil
 		}

@@ -60,6 +60,9 @@ func (s *State) ControlKey() string {
 		put(int64(s.Expr.ID()))
 	case ModeValue:
 		put(s.Val.key())
+		if s.Origin != nil {
+			put(-1 - int64(s.Origin.ID()))
+		}
 	}
 	putEnv(s.Env)
 	for k := s.K; k != nil; k = k.Next {

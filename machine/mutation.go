@@ -19,6 +19,13 @@ type Mutation struct {
 	// GSEEqualsNotRecordsEq: GSE's rule E′ records r0 = r1 in the path
 	// condition instead of r0 ≠ r1 (read by package gse).
 	GSEEqualsNotRecordsEq bool
+	// IfSymThenOnly: rule If (sym) takes only the then branch when both
+	// are feasible (PRIMITIVES.md §3, issue 22's example mutant).
+	IfSymThenOnly bool
+	// NewPrimSymbolic: rule New leaves a new object's primitive fields
+	// symbolic (the initial-value symbols of an input object) instead of
+	// Java's defaults.
+	NewPrimSymbolic bool
 }
 
 // Differences lists the mutations of m, one line each.
@@ -32,6 +39,12 @@ func (m Mutation) Differences() []string {
 	}
 	if m.GSEEqualsNotRecordsEq {
 		out = append(out, "mutant: GSE E′ records r0 = r1")
+	}
+	if m.IfSymThenOnly {
+		out = append(out, "mutant: If (sym) takes only the then branch when both are feasible")
+	}
+	if m.NewPrimSymbolic {
+		out = append(out, "mutant: New leaves primitive fields symbolic")
 	}
 	return out
 }

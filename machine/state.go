@@ -288,6 +288,11 @@ type State struct {
 	Expr javalite.Expr // when Mode == ModeExpr
 	Val  Value         // when Mode == ModeValue
 	K    *Kont         // nil is end
+	// Origin is the literal a control literal value came from, set only
+	// by a branch of If (sym) and cleared by the next step (SetValue,
+	// SetExpr): it keeps the two branches of (if t true else true) two
+	// controls (ControlKey; FINDINGS.md D1). Nil everywhere else.
+	Origin javalite.Expr
 
 	NextStack, NextInput, NextFresh Ref
 	Steps                           int
@@ -495,7 +500,7 @@ func (s *State) Clone() *State {
 
 // SetPruned marks the state pruned by rule Assume.
 func (s *State) SetPruned() {
-	s.Mode, s.Expr, s.Val, s.K = ModePruned, nil, Value{}, nil
+	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModePruned, nil, Value{}, nil, nil
 }
 
 // Pruned reports whether rule Assume pruned the state.
@@ -503,12 +508,12 @@ func (s *State) Pruned() bool { return s.Mode == ModePruned }
 
 // SetError makes the state (L R φ η error end).
 func (s *State) SetError() {
-	s.Mode, s.Expr, s.Val, s.K = ModeError, nil, Value{}, nil
+	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModeError, nil, Value{}, nil, nil
 }
 
 // SetValue makes e the value v with continuation k.
 func (s *State) SetValue(v Value, k *Kont) {
-	s.Mode, s.Expr, s.Val, s.K = ModeValue, nil, v, k
+	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModeValue, nil, v, k, nil
 }
 
 // SetExpr makes e the expression x with continuation k. The literals true
@@ -519,7 +524,7 @@ func (s *State) SetExpr(x javalite.Expr, k *Kont) {
 		s.SetValue(BoolVal(lit.Kind == javalite.LitTrue), k)
 		return
 	}
-	s.Mode, s.Expr, s.Val, s.K = ModeExpr, x, Value{}, k
+	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModeExpr, x, Value{}, k, nil
 }
 
 // Roots returns every stack reference in η, e and k: the references a

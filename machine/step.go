@@ -124,6 +124,16 @@ type Options struct {
 	// default): Step applies Invoke itself with static lookup, also on a
 	// null receiver. False (Java): Step hands the call to HeapRules.Invoke.
 	NullCallProceeds bool
+	// IfSymLiteralValues selects PRIMITIVES.md §3's If (sym) as written
+	// together with RULES.md §1's literals-are-values: a branch that is
+	// the literal true or false becomes a value at once, so the two
+	// successors of (if t true else true) have one control and the
+	// engine two paths for one control-flow sequence (C13; FINDINGS.md
+	// D1). False (the fix): the value keeps the literal it came from as
+	// part of its control (State.Origin) until the next step, so the
+	// branches are two controls, as the two edges of the program's
+	// control-flow graph are; no step is added.
+	IfSymLiteralValues bool
 	// Mutation is a deliberate error for mutation testing (mutation.go);
 	// the zero value is none.
 	Mutation Mutation
@@ -261,6 +271,13 @@ func stepExpr(s *State, opt Options) (string, error) {
 	case *javalite.New: // Rule: New
 		r := s.StackR()
 		l := s.NewLoc(LocInfo{Class: e.Class}, RNull)
+		if opt.Mutation.NewPrimSymbolic {
+			// mutant: symbols (of an identity no input object has)
+			// instead of Java's defaults
+			for _, f := range e.Class.PrimFields {
+				s.SetPrimField(l, f, InitialValue(Ref(1<<20+int(l)), f))
+			}
+		}
 		s.Set(r, Single(l))
 		s.SetValue(RefVal(r), k)
 		return RuleNew, nil
@@ -316,6 +333,9 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			return one(s, RuleEqBool)
 		}
 		if v.IsPrim() { // Rule: Equals (prim)
+			if !f.Val.IsPrim() || f.Val.Term().Sort() != v.Term().Sort() {
+				return "", nil, fmt.Errorf("machine: %s = %s compares values of different sorts", f.Val, v)
+			}
 			s.SetValue(PrimVal(smt.EqT(f.Val.Term(), v.Term())), k)
 			return one(s, RuleEqPrim)
 		}
@@ -323,24 +343,45 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 	case KIf:
 		e := f.Expr.(*javalite.If)
 		t := v.Term()
+		if t == nil || t.Sort() != smt.SortBool {
+			return "", nil, fmt.Errorf("machine: if on %s, not a bool", v)
+		}
+		// A data condition that folded to a constant takes its branch
+		// as If (sym) would (setBranch): whether a term folds depends on
+		// the engine (GSE's α < α is false, the summary engine's
+		// ite(φ, α, β) < α is not), the control of a branch must not.
 		if t.IsTrue() { // Rule: If (true)
-			s.SetExpr(e.Then, k)
+			if v.IsTerm() {
+				s.setBranch(e.Then, k, opt)
+			} else {
+				s.SetExpr(e.Then, k)
+			}
 			return one(s, RuleIfTrue)
 		}
 		if t.IsFalse() { // Rule: If (false)
-			s.SetExpr(e.Else, k)
+			if v.IsTerm() {
+				s.setBranch(e.Else, k, opt)
+			} else {
+				s.SetExpr(e.Else, k)
+			}
 			return one(s, RuleIfFalse)
 		}
-		return heap(ifSym(s, h, t, e, k))
+		return heap(ifSym(s, h, t, e, k, opt))
 	case KBinL: // Rule: Binary (r-operand eval)
 		b := f.Expr.(*javalite.Binary)
 		s.SetExpr(b.R, s.kont(Kont{Kind: KBinR, Expr: b, Val: v, Next: k}))
 		return one(s, RuleBinREval)
 	case KBinR: // Rule: Binary
 		b := f.Expr.(*javalite.Binary)
+		if err := ints(f.Val, v); err != nil {
+			return "", nil, err
+		}
 		s.SetValue(PrimVal(binaryTerm(b.Op, f.Val.Term(), v.Term())), k)
 		return one(s, RuleBinary)
 	case KAssume:
+		if !v.IsPrim() || v.Term().Sort() != smt.SortBool {
+			return "", nil, fmt.Errorf("machine: assume of %s, not a bool", v)
+		}
 		return heap(assume(s, h, v.Term(), k))
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
@@ -439,7 +480,7 @@ func binaryTerm(op javalite.BinOp, a, b *smt.Formula) *smt.Formula {
 // ifSym is rule If (sym): t is not literal; the then branch under φ ∧ t
 // when S(φ ∧ t), the else branch under φ ∧ ¬t when S(φ ∧ ¬t); both may
 // fire. It is the one new branching point (PRIMITIVES.md §3).
-func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Succ, error) {
+func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, opt Options) ([]Succ, error) {
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
@@ -453,6 +494,9 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Su
 	if err != nil {
 		return nil, err
 	}
+	if yes && no && opt.Mutation.IfSymThenOnly {
+		no = false // mutant: the else branch is lost when both are feasible
+	}
 	var out []Succ
 	if yes {
 		y := s
@@ -460,12 +504,12 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont) ([]Su
 			y = s.Clone()
 		}
 		pc.Strengthen(y, t)
-		y.SetExpr(e.Then, k)
+		y.setBranch(e.Then, k, opt)
 		out = append(out, Succ{S: y, Rule: RuleIfSym})
 	}
 	if no {
 		pc.Strengthen(s, nt)
-		s.SetExpr(e.Else, k)
+		s.setBranch(e.Else, k, opt)
 		out = append(out, Succ{S: s, Rule: RuleIfSym})
 	}
 	return out, nil
@@ -499,4 +543,28 @@ func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
 	pc.Strengthen(s, t)
 	s.SetValue(VTrue, k)
 	return []Succ{{S: s, Rule: RuleAssume}}, nil
+}
+
+// ints is the premise of rule Binary: both operands are int terms. A
+// deliberately wrong common rule (a mutant) can make a state that breaks
+// it; that is an error of the step, which the checker reports, never a
+// panic.
+func ints(a, b Value) error {
+	for _, v := range []Value{a, b} {
+		if !v.IsTerm() || v.Term().Sort() != smt.SortInt {
+			return fmt.Errorf("machine: arithmetic on %s, not an int", v)
+		}
+	}
+	return nil
+}
+
+// setBranch is SetExpr for a branch of If (sym): a literal true or false
+// becomes a value at once (RULES.md §1) that remembers the literal it came
+// from (State.Origin) until the next step, unless the as-written reading
+// is selected (Options.IfSymLiteralValues; FINDINGS.md D1).
+func (s *State) setBranch(x javalite.Expr, k *Kont, opt Options) {
+	s.SetExpr(x, k)
+	if lit, ok := x.(*javalite.Lit); ok && lit.Kind != javalite.LitNull && !opt.IfSymLiteralValues {
+		s.Origin = lit
+	}
 }

@@ -75,6 +75,12 @@ type Engine struct {
 	solver *smt.Solver
 	opt    machine.Options
 	stats  Stats
+	// K is the k-bound of variant kbound (K < 0: none); the specified
+	// POSE-J ignores it.
+	K int
+	// depths holds, under kbound, the depth formulas of every symbol the
+	// engine has made (kbound.go).
+	depths map[depthKey][]*smt.Formula
 }
 
 // Stats are engine-level counts since the engine was created.
@@ -236,9 +242,11 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 				return nil, err
 			}
 			if ok {
-				if err := e.assume(sa, en.Loc, f, en.Guard, gu, phiP); err != nil {
+				bound, err := e.assume(sa, en.Loc, f, en.Guard, gu, phiP)
+				if err != nil {
 					return nil, err
 				}
+				phiP = smt.And(phiP, bound) // kbound's conjunct (true otherwise)
 			}
 		}
 		vs, err := e.vs(sa, r, f, phiP)
@@ -277,7 +285,15 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phi *smt
 
 // assume is Getfield (r2) on field f of the symbolic location l = l_Y,
 // reached by the read in the worlds g, ⊥ in the worlds gu.
-func (e *Engine) assume(s *machine.State, l machine.Loc, f *javalite.Field, g, gu, phi *smt.Formula) error {
+func (e *Engine) assume(s *machine.State, l machine.Loc, f *javalite.Field, g, gu, phi *smt.Formula) (bound *smt.Formula, err error) {
+	bound = smt.True()
+	err = e.assumeBounded(s, l, f, g, gu, phi, &bound)
+	return bound, err
+}
+
+// assumeBounded is assume; under kbound it sets *bound to the k-bound's
+// conjunct of the path condition.
+func (e *Engine) assumeBounded(s *machine.State, l machine.Loc, f *javalite.Field, g, gu, phi *smt.Formula, bound **smt.Formula) error {
 	// Rule: Assume (r2)
 	e.stats.Assume++
 	mut := e.v.Mutation
@@ -323,6 +339,15 @@ func (e *Engine) assume(s *machine.State, l machine.Loc, f *javalite.Field, g, g
 	lz, err2 := e.freshSymbol(s, f.Class, z, s.Locs[l].Depth+1, gz, phi)
 	if err2 != nil {
 		return err2
+	}
+	if e.v.KBound && lz >= 0 {
+		// Rule: k-bound (RULES.md §4), variant kbound (kbound.go)
+		b, err := e.kbound(s, l, lz)
+		if err != nil {
+			return err
+		}
+		*bound = b
+		phi = smt.And(phi, b)
 	}
 	if lz >= 0 {
 		add(gz, lz)

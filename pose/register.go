@@ -23,14 +23,23 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return New(v, cfg.Solver, cfg.Machine), nil
+			e := New(v, cfg.Solver, cfg.Machine)
+			e.K = cfg.K
+			return e, nil
 		},
 		// The mutants: every row of Mutations on world-exact ("world-exact+
 		// no-update"), hunted at k = −1: POSE-J has no k-bound of its own
 		// (its symbolic locations stand for every depth), so against GSE at a
 		// finite k it represents heaps GSE's bound cuts off (ENGINES.md §8.4).
-		// POSE-J has no k-bound (docs/POSE.md D6): Config.K is ignored.
-		Bound: func(string) engine.Bound { return engine.BoundNone },
+		// POSE-J has no k-bound (docs/POSE.md D6): Config.K is ignored,
+		// except by variant kbound, which implements GSE's.
+		Bound: func(variant string) engine.Bound {
+			if v, err := Lookup(variant); err == nil && v.KBound {
+				return engine.BoundGSE
+			}
+			return engine.BoundNone
+		},
+		KBound: "kbound",
 		Mutants: &engine.Mutants{Base: Default, K: -1, Steps: 60, List: func() []engine.Mutant {
 			var out []engine.Mutant
 			for _, x := range Mutations {

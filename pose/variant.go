@@ -20,6 +20,9 @@ type Variant struct {
 	// JPoseEq reproduces P-EQ (jPOSE stepComputationHandleEq): a new
 	// location compared with an ite is false.
 	JPoseEq bool
+	// KBound is GSE's k-bound (kbound.go): a symbol read from an object
+	// of depth k is null or an alias of a symbol bound before the read.
+	KBound bool
 	// Mutation is a deliberate defect (zero: none).
 	Mutation Mutation
 }
@@ -109,6 +112,7 @@ var variants = []struct {
 	{Default, "POSE-J as ENGINES.md §4.3, world-exact (no change)", func(*Variant) {}},
 	{"pose-published-merge", "P-MERGE: a ⊥ part becomes a fresh initial-value symbol at an ite merge (seed 003 mergeHPf/mergeHGf)", func(v *Variant) { v.PublishedMerge = true }},
 	{"jpose-eq", "P-EQ: a new location compared with an ite is false (jPOSE stepComputationHandleEq)", func(v *Variant) { v.JPoseEq = true }},
+	{"kbound", "GSE's k-bound (POSE has none): a symbol read from an object of depth k is null or aliases a symbol bound before the read", func(v *Variant) { v.KBound = true }},
 }
 
 // Lookup parses a variant name: "+"-separated variant and mutation names.

@@ -138,14 +138,6 @@ func DataFacts(p *machine.State) *smt.Formula {
 // reference half holds. The outcome names the world or the GSE state that
 // breaks it.
 func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
-	heaps, complete, err := concretizeState(q, solver, budget, true)
-	if err != nil {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: concretization: " + err.Error()}
-	}
-	if !complete {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
-			Reason: fmt.Sprintf("data: more than %d concretization leaves: enumeration incomplete", budget.Models)}
-	}
 	ps := make([]dataSide, len(P))
 	facts := make([]*smt.Formula, len(P))
 	byKey := map[string][]int{}
@@ -158,49 +150,61 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		facts[i] = ps[i].rename(DataFacts(p))
 		byKey[ps[i].key] = append(byKey[ps[i].key], i)
 	}
+	// The worlds of q are its complete reference valuations: every
+	// partition of the references its guards, its existence guards, its
+	// path condition and its terms mention, consistent with φ_q (data
+	// included). Not the concretizer's heaps: two valuations can build
+	// the same heap and still differ where the heap no longer shows it
+	// (a field read, compared, then overwritten), and the data read
+	// through that field differs with them.
 	phiQ := q.PathCondition()
-	ws := make([]dataSide, len(heaps))
-	worlds := make([]*smt.Formula, len(heaps))
-	byWorld := map[string][]int{}
-	undecided := func(what string, err error) ExactResult {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
-	}
-	for j, h := range heaps {
-		ws[j] = sideOf(q, h, true)
-		// φ_q[w]: the world's references fixed. The concretizer's
-		// literals decide the heap; one valuation of the references
-		// that satisfies them and φ_q decides every guard and every ite
-		// over references in φ_q and in the slot terms, so that what is
-		// left is data only and the per-input quantifier of (a) is over
-		// data alone.
-		assign := h.AssignmentFormula()
-		if assign == nil {
-			assign = smt.True()
+	refSet := map[smt.Ref]bool{}
+	addRefs := func(f *smt.Formula) {
+		if f == nil {
+			return
 		}
-		w := smt.And(phiQ, assign)
-		refs := map[smt.Ref]bool{}
-		for _, g := range append([]*smt.Formula{w}, ws[j].data...) {
-			for _, r := range g.Refs() {
-				refs[r] = true
-			}
-		}
-		var rs []smt.Ref
-		for r := range refs {
+		for _, r := range f.Refs() {
 			if r != smt.Null {
-				rs = append(rs, r)
+				refSet[r] = true
 			}
 		}
-		slices.Sort(rs)
-		parts, _, err := solver.Partitions(w, rs, 1)
-		if err != nil {
-			return undecided(fmt.Sprintf("world %d", j), err)
+	}
+	addRefs(phiQ)
+	for _, a := range ConcretizationAtoms(q) {
+		addRefs(a)
+	}
+	for l, info := range q.Locs {
+		for _, f := range info.Class.PrimFields {
+			addRefs(q.PrimField(machine.Loc(l), f))
 		}
-		if len(parts) == 0 {
-			worlds[j] = smt.False() // no input reaches this world
-			byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
-			continue
-		}
-		part := parts[0]
+	}
+	for _, t := range q.Slots() {
+		addRefs(t)
+	}
+	refs := make([]smt.Ref, 0, len(refSet))
+	for r := range refSet {
+		refs = append(refs, r)
+	}
+	slices.Sort(refs)
+	limit := budget.Models
+	if limit <= 0 {
+		limit = DefaultBudget.Models
+	}
+	parts, complete, err := solver.Partitions(phiQ, refs, limit)
+	if err != nil {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
+	}
+	if !complete {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1,
+			Reason: fmt.Sprintf("data: more than %d reference worlds of q: enumeration incomplete", limit)}
+	}
+	var (
+		heaps   []*Heap
+		ws      []dataSide
+		worlds  []*smt.Formula
+		byWorld = map[string][]int{}
+	)
+	for _, part := range parts {
 		rep := func(r smt.Ref) smt.Ref {
 			if x, ok := part[r]; ok {
 				return x
@@ -208,11 +212,22 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 			return r
 		}
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-		for i, t := range ws[j].data {
-			ws[j].data[i] = smt.Subst(t, same)
+		h, err := buildHeap(q, func(f *smt.Formula) bool { return f == nil || smt.Subst(f, same).IsTrue() }, nil)
+		if err != nil {
+			return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
 		}
-		worlds[j] = smt.Subst(ws[j].rename(phiQ), same)
-		byWorld[ws[j].key] = append(byWorld[ws[j].key], j)
+		w := sideOf(q, h, true)
+		for i, t := range w.data {
+			w.data[i] = smt.Subst(t, same)
+		}
+		j := len(heaps)
+		heaps = append(heaps, h)
+		ws = append(ws, w)
+		worlds = append(worlds, smt.Subst(w.rename(phiQ), same))
+		byWorld[w.key] = append(byWorld[w.key], j)
+	}
+	undecided := func(what string, err error) ExactResult {
+		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
 	}
 	fails := func(ambiguous bool, res ExactResult) ExactResult {
 		res.Heaps = len(heaps)

@@ -18,7 +18,7 @@ import (
 // "summary:kbound-assume+v7-uninit-guard" name engines.
 func init() {
 	engine.Register(engine.Info{
-		Data: true, // PRIMITIVES.md §4
+		Data:    true, // PRIMITIVES.md §4
 		Name:    "summary",
 		Doc:     "symbolic execution with heap summaries (RULES.md §6), the engine the project began with",
 		Default: "published",

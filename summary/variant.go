@@ -38,6 +38,10 @@ type Variant struct {
 	// null, common rules like V9 (machine.Options; the zero value is Java,
 	// set both with WithSemantics from a -semantics name).
 	VarRestoresEnv, NullCallProceeds bool
+	// D1: If (sym) as written (PRIMITIVES.md §3 with RULES.md §1's
+	// literal values): a literal branch is a value at once (a common
+	// rule: machine.Options.IfSymLiteralValues; FINDINGS.md D1).
+	IfSymLiteralValues bool
 	// What Summarize does with the world in which r_f would be a new
 	// location when the k-bound leaves θ_new out (RULES.md §4 says only
 	// that θ_new is left out; see docs/FINDINGS.md).
@@ -250,7 +254,7 @@ type Mutation struct {
 // be run with the same options when the two engines are compared.
 func (v Variant) MachineOptions() machine.Options {
 	return machine.Options{InvokeExtendsEnv: v.InvokeExtendsEnv,
-		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds, Mutation: v.Common}
+		VarRestoresEnv: v.VarRestoresEnv, NullCallProceeds: v.NullCallProceeds, IfSymLiteralValues: v.IfSymLiteralValues, Mutation: v.Common}
 }
 
 // IsPublished reports whether v makes every default choice.
@@ -340,6 +344,9 @@ var Table = &choice.Table[Variant]{
 			Doc: "V8 published: the error state of A′/W′ keeps φ_g instead of φ_g ∧ ⋁θ_0"},
 		{Name: "v9-extend-env", Kind: choice.Reading, Change: set(func(v *Variant) { v.InvokeExtendsEnv = true }),
 			Doc: "V9 as in the papers: Invoke extends the caller's η (GSE must use the same machine options)"},
+		{Name: "d1-if-sym-values", Kind: choice.Reading, Change: set(func(v *Variant) { v.IfSymLiteralValues = true }),
+			Doc: "PRIMITIVES.md §3 as written (FINDINGS.md D1): a literal branch of If (sym) is a value at once, so (if t true else true) " +
+				"gives two paths with one control; the default keeps the literal for one step (rule Bool)"},
 		{Name: "idle-null", Kind: choice.Fix, Change: set(func(v *Variant) { v.IdleRef = IdleNull }),
 			Doc: "PROPOSED FIX for phantom aliases (docs/FINDINGS.md F3): conjoin φ_s ∨ r_f = r_null, so that r_f is not free " +
 				"in the worlds where Summarize does not apply and a later alias entry cannot reach a location that was never created"},
@@ -443,6 +450,12 @@ var Table = &choice.Table[Variant]{
 		{Name: "m-begin-first-twice", Kind: choice.Mutation, Mutant: true,
 			Change: set(func(v *Variant) { v.Common.BeginFirstTwice = true }),
 			Doc:    "Begin (first) evaluates the first expression of the block twice (blind spot 2: ORC)"},
+		{Name: "m-if-sym-then-only", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.IfSymThenOnly = true }),
+			Doc:    "If (sym) takes only the then branch when both are feasible (data; blind spot 2: ORC)"},
+		{Name: "m-new-prim-symbolic", Kind: choice.Mutation, Mutant: true,
+			Change: set(func(v *Variant) { v.Common.NewPrimSymbolic = true }),
+			Doc:    "New leaves a new object's int and bool fields symbolic instead of 0 and false (data; blind spot 2: ORC)"},
 	},
 }
 

@@ -12,7 +12,7 @@ import (
 // view.Deferred, the Shape engine.OnePerControl.
 func init() {
 	engine.Register(engine.Info{
-		Data: true, // PRIMITIVES.md §4
+		Data:     true, // PRIMITIVES.md §4
 		Name:     "uber",
 		Doc:      "uber-lazy U-DEFER (seed 004, ENGINES.md §6.2): unresolved reads, Summarize's θ at first use; one state per control",
 		Default:  "defer",

@@ -27,9 +27,15 @@
 // process is killed and a later request starts another. An answer
 // {"error":{"kind":"rule"}} is the engine's own statement that its rule
 // does not apply, judged as a Go engine's error is.
+//
+// Serve is the other side, the engine's, for an engine written in Go: a
+// registered engine served through the protocol is checked exactly as it
+// is in-process, which tests the serialization both ways and measures what
+// the protocol costs (examples/engines/goserve).
 package extern
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"weak"
@@ -154,9 +160,13 @@ func init() {
 	}})
 }
 
-// Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:".
+// Split splits "COMMAND[#VARIANT]", the part of a spec after "exec:": the
+// variant follows the last '#' when something follows it that has no
+// space, quote or backslash, so "exec:goserve lazier#" is the command
+// "goserve lazier#" and "exec:goserve lazier##default" its variant
+// default.
 func Split(rest string) (command, variant string) {
-	if i := strings.LastIndexByte(rest, '#'); i >= 0 {
+	if i := strings.LastIndexByte(rest, '#'); i >= 0 && i < len(rest)-1 && !strings.ContainsAny(rest[i+1:], " \t'\"\\") {
 		return strings.TrimSpace(rest[:i]), rest[i+1:]
 	}
 	return strings.TrimSpace(rest), ""
@@ -284,12 +294,16 @@ func (e *Engine) exprs(p *javalite.Program) []javalite.Expr {
 }
 
 // request sends one request about state s (with the program loaded first
-// if the process does not have it) and decodes the answer into reply.
-func (e *Engine) request(s *machine.State, req map[string]any, reply any) error {
+// if the process does not have it) and returns the answer.
+func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) {
+	if hasData(s) {
+		return nil, &Failure{Command: e.pool.command, Kind: "unsupported",
+			Msg: "the state has primitive data, which this lockstep does not send through the protocol yet (PROTOCOL.md §6)"}
+	}
 	table := e.exprs(s.Prog)
 	pr, err := e.pool.get()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if pr.loaded.Value() != s.Prog || pr.key != e.key {
 		load := map[string]any{"op": "load", "program": encProgram(s.Prog, table), "variant": e.variant, "k": e.cfg.K,
@@ -301,21 +315,23 @@ func (e *Engine) request(s *machine.State, req map[string]any, reply any) error 
 		var ok struct {
 			OK bool `json:"ok"`
 		}
-		if err := pr.call(load, &ok); err != nil {
-			return e.failed(pr, err)
+		_, raw, err := pr.call(load)
+		if err != nil {
+			return nil, e.failed(pr, err)
 		}
-		if !ok.OK {
+		if json.Unmarshal(raw, &ok) != nil || !ok.OK {
 			pr.kill()
-			return e.failed(pr, pr.fail("protocol", "the load answer is not {\"ok\": true}"))
+			return nil, e.failed(pr, pr.fail("protocol", "the load answer is not {\"ok\": true}"))
 		}
 		pr.loaded, pr.key = weak.Make(s.Prog), e.key
 	}
 	req["state"] = encState(s)
-	if err := pr.call(req, reply); err != nil {
-		return e.failed(pr, err)
+	ans, _, err := pr.call(req)
+	if err != nil {
+		return nil, e.failed(pr, err)
 	}
 	e.pool.put(pr)
-	return nil
+	return ans, nil
 }
 
 // failed returns pr to the pool if the error was the engine's own rule
@@ -335,17 +351,13 @@ type jSucc struct {
 	Enter bool    `json:"enter"`
 }
 
-type succAnswer struct {
-	Successors *[]jSucc `json:"successors"`
-}
-
 // heap sends a heap-rule request and decodes its successors; rules lists
 // the lockstep rules the answer may name (a successor's rule may add the
 // engine's own after " / ", as Go engines do).
 func (e *Engine) heap(s *machine.State, op string, args map[string]any, rules []string, enter func(*machine.State) machine.Succ) ([]machine.Succ, error) {
 	args["op"] = op
-	var ans succAnswer
-	if err := e.request(s, args, &ans); err != nil {
+	ans, err := e.request(s, args)
+	if err != nil {
 		return nil, err
 	}
 	fail := func(format string, a ...any) error {
@@ -420,10 +432,8 @@ func (e *Engine) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c
 
 // View implements engine.UnderTest by request view.
 func (e *Engine) View(s *machine.State) (*machine.State, error) {
-	var ans struct {
-		State *jState `json:"state"`
-	}
-	if err := e.request(s, map[string]any{"op": "view"}, &ans); err != nil {
+	ans, err := e.request(s, map[string]any{"op": "view"})
+	if err != nil {
 		return nil, err
 	}
 	d := &decoder{p: s.Prog, table: e.table}

@@ -26,6 +26,13 @@ func TestMain(m *testing.M) {
 		fakeEngine(os.Args[2])
 		os.Exit(0)
 	}
+	if len(os.Args) == 3 && os.Args[1] == "serve" {
+		if err := extern.ServeRegistered(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
@@ -162,4 +169,13 @@ func TestSpecs(t *testing.T) {
 	cmd, v := extern.Split("python3 'a b.py' --x#v1")
 	require.Equal(t, "python3 'a b.py' --x", cmd)
 	require.Equal(t, "v1", v)
+	cmd, v = extern.Split("goserve lazier#")
+	require.Equal(t, "goserve lazier#", cmd)
+	require.Equal(t, "", v)
+	cmd, v = extern.Split("goserve lazier##default")
+	require.Equal(t, "goserve lazier#", cmd)
+	require.Equal(t, "default", v)
+	cmd, v = extern.Split("sh -c 'x #y'")
+	require.Equal(t, "sh -c 'x #y'", cmd)
+	require.Equal(t, "", v)
 }

@@ -57,19 +57,18 @@ func init() {
 // goroutines when several workers run.
 var Trace func(toEngine bool, msg []byte)
 
-type line struct {
-	b   []byte
-	err error
-}
-
 // proc is one engine process.
 type proc struct {
 	command string
 	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	out     chan line
-	stderr  *tail
-	nextID  int64
+	stdin   *os.File // written with a deadline too: a process that stops reading cannot block lockstep
+	// stdout is read in the goroutine of the request, with a deadline
+	// (a pipe is pollable): no reader goroutine, no channel, no timer
+	// per message.
+	stdout *os.File
+	out    *bufio.Reader
+	stderr *tail
+	nextID int64
 	// loaded is the program the process has (its load message), as a
 	// weak pointer so that a finished program is not kept alive.
 	loaded weak.Pointer[javalite.Program]
@@ -102,37 +101,31 @@ func (p *proc) fail(kind, format string, args ...any) *Failure {
 	return &Failure{Command: p.command, Kind: kind, Msg: fmt.Sprintf(format, args...), Stderr: p.stderr.String()}
 }
 
-// start runs argv and reads its standard output line by line.
+// start runs argv.
 func start(command string, argv []string) (*proc, error) {
-	p := &proc{command: command, stderr: &tail{}, out: make(chan line, 1)}
+	p := &proc{command: command, stderr: &tail{}}
 	p.cmd = exec.Command(argv[0], argv[1:]...)
 	p.cmd.Stderr = p.stderr
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+	in, stdin, err := os.Pipe()
+	if err != nil {
 		return nil, p.fail("start", "%v", err)
 	}
+	p.cmd.Stdin, p.stdin = in, stdin
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		return nil, p.fail("start", "%v", err)
 	}
-	if err := p.cmd.Start(); err != nil {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil, p.fail("start", "standard output is no pipe")
+	}
+	p.stdout, p.out = f, bufio.NewReaderSize(f, 1<<16)
+	err = p.cmd.Start()
+	in.Close() // the child's end
+	if err != nil {
+		stdin.Close()
 		return nil, p.fail("start", "%v", err)
 	}
-	go func() {
-		r := bufio.NewReaderSize(stdout, 1<<16)
-		for {
-			b, err := r.ReadBytes('\n')
-			if err != nil {
-				if len(b) > 0 {
-					p.out <- line{b: b}
-				}
-				p.out <- line{err: err}
-				close(p.out)
-				return
-			}
-			p.out <- line{b: b}
-		}
-	}()
 	return p, nil
 }
 
@@ -142,11 +135,7 @@ func (p *proc) kill() {
 		_ = p.cmd.Process.Kill()
 	}
 	_ = p.stdin.Close()
-	go func() {
-		for range p.out { // let the reader finish
-		}
-		_ = p.cmd.Wait()
-	}()
+	go func() { _ = p.cmd.Wait() }()
 }
 
 // close ends the process politely: end of input, then kill after a grace.
@@ -154,8 +143,6 @@ func (p *proc) close() {
 	_ = p.stdin.Close()
 	done := make(chan struct{})
 	go func() {
-		for range p.out {
-		}
 		_ = p.cmd.Wait()
 		close(done)
 	}()
@@ -163,76 +150,74 @@ func (p *proc) close() {
 	case <-done:
 	case <-time.After(2 * time.Second):
 		_ = p.cmd.Process.Kill()
+		<-done
 	}
 }
 
-// call sends one request and reads its answer into reply. Any failure
+// call sends one request and reads its answer (the raw line too, for the
+// messages without a state, which the caller decodes). Any failure
 // kills the process (its state is unknown after it): the caller must not
 // reuse it.
-func (p *proc) call(req map[string]any, reply any) error {
+func (p *proc) call(req map[string]any) (*answer, []byte, error) {
 	p.nextID++
 	id := p.nextID
 	req["id"] = id
 	b, err := json.Marshal(req)
 	if err != nil {
 		p.kill()
-		return p.fail("internal", "encoding the request: %v", err)
+		return nil, nil, p.fail("internal", "encoding the request: %v", err)
 	}
 	if t := Trace; t != nil {
 		t(true, b)
 	}
 	b = append(b, '\n')
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(Timeout))
 	if _, err := p.stdin.Write(b); err != nil {
 		p.kill()
-		return p.fail("crash", "writing the %v request: %v", req["op"], err)
-	}
-	var l line
-	select {
-	case got, ok := <-p.out:
-		if !ok {
-			got.err = io.EOF
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, nil, p.fail("timeout", "the process did not read the %v request within %v", req["op"], Timeout)
 		}
-		l = got
-	case <-time.After(Timeout):
-		p.kill()
-		return p.fail("timeout", "no answer to the %v request within %v", req["op"], Timeout)
+		return nil, nil, p.fail("crash", "writing the %v request: %v", req["op"], err)
 	}
-	if l.err != nil {
+	_ = p.stdout.SetReadDeadline(time.Now().Add(Timeout))
+	b, rerr := p.out.ReadBytes('\n')
+	if rerr != nil && len(b) > 0 && errors.Is(rerr, io.EOF) {
+		rerr = nil // a last line without its newline
+	}
+	if errors.Is(rerr, os.ErrDeadlineExceeded) {
+		p.kill()
+		return nil, nil, p.fail("timeout", "no answer to the %v request within %v", req["op"], Timeout)
+	}
+	if rerr != nil {
 		p.kill()
 		msg := "its standard output ended"
-		if !errors.Is(l.err, io.EOF) {
-			msg = l.err.Error()
+		if !errors.Is(rerr, io.EOF) {
+			msg = rerr.Error()
 		}
-		return p.fail("crash", "no answer to the %v request: %s", req["op"], msg)
+		return nil, nil, p.fail("crash", "no answer to the %v request: %s", req["op"], msg)
 	}
+	l := struct{ b []byte }{b}
 	if t := Trace; t != nil {
 		t(false, l.b)
 	}
-	var head struct {
-		ID    *int64     `json:"id"`
-		Error *errAnswer `json:"error"`
-	}
-	if err := json.Unmarshal(l.b, &head); err != nil {
+	head, err := parseAnswer(l.b)
+	if err != nil {
 		p.kill()
-		return p.fail("malformed", "answer to the %v request is not JSON: %v: %.200q", req["op"], err, l.b)
+		return nil, nil, p.fail("malformed", "answer to the %v request is not valid: %v: %.200q", req["op"], err, l.b)
 	}
 	if head.ID == nil || *head.ID != id {
 		p.kill()
-		return p.fail("protocol", "answer to request %d carries id %v", id, idString(head.ID))
+		return nil, nil, p.fail("protocol", "answer to request %d carries id %v", id, idString(head.ID))
 	}
 	if head.Error != nil {
 		if head.Error.Kind == "rule" {
 			// The engine says its rule does not apply to this state, as a Go
 			// engine's rule returns an error: the checker judges that.
-			return &RuleError{Msg: head.Error.Message}
+			return nil, nil, &RuleError{Msg: head.Error.Message}
 		}
-		return p.fail("internal", "the engine reports: %s", head.Error.Message)
+		return nil, nil, p.fail("internal", "the engine reports: %s", head.Error.Message)
 	}
-	if err := json.Unmarshal(l.b, reply); err != nil {
-		p.kill()
-		return p.fail("malformed", "answer to the %v request: %v", req["op"], err)
-	}
-	return nil
+	return head, l.b, nil
 }
 
 func idString(id *int64) string {
@@ -303,9 +288,14 @@ func (pl *pool) start() (*proc, error) {
 		return nil, err
 	}
 	var h Hello
-	if err := pr.call(map[string]any{"op": "hello", "protocol": ProtocolVersion}, &h); err != nil {
+	_, raw, err := pr.call(map[string]any{"op": "hello", "protocol": ProtocolVersion})
+	if err != nil {
 		pr.kill()
 		return nil, err
+	}
+	if err := json.Unmarshal(raw, &h); err != nil {
+		pr.kill()
+		return nil, pr.fail("malformed", "handshake: %v", err)
 	}
 	if err := h.check(); err != nil {
 		pr.kill()

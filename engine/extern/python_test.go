@@ -56,6 +56,10 @@ func TestPythonGSEHolds(t *testing.T) {
 		require.Positive(t, rep.Checked[checker.P2], f)
 		require.Positive(t, rep.Checked[checker.L2], f)
 	}
+	rep, err := checker.Run(context.Background(), callsProgram(t), opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, checker.Holds, rep.Verdict.Status, rep.Text(false))
+	require.Positive(t, rep.Checked[checker.L11])
 	opt.Steps = 60
 	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{N: 12, Seed: 1, Workers: 2})
 	require.NoError(t, err)
@@ -78,6 +82,12 @@ func TestPythonGSEMistakeRefuted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checker.Violated, rep.Verdict.Status, rep.Text(false))
 	require.Equal(t, checker.P2, rep.Verdict.Lemma)
+	// The same mistake by the engine's own argument.
+	arg := opt
+	arg.Engine = spec + " --mistake"
+	rep, err = checker.Run(context.Background(), load(t, "selfref.jl"), arg, solver)
+	require.NoError(t, err)
+	require.Equal(t, checker.P2, rep.Verdict.Lemma, rep.Text(false))
 
 	opt.Steps = 60
 	res, err := checker.Hunt(context.Background(), opt, checker.HuntOptions{N: 40, Seed: 1, Workers: 2, ShrinkTime: 5 * time.Second})

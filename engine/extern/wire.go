@@ -1,14 +1,15 @@
 package extern
 
-// wire.go is the whole serialization of the protocol (docs/PROTOCOL.md):
-// the program, formulas, values, states. Decoding validates everything an
-// engine process sends before it becomes a machine.State, so that a wrong
-// answer is a failure of the engine (malformed), never a panic of the
-// machine. Primitive data (PRIMITIVES.md §2) is in the schema already:
-// values {"term": F}, formula nodes int/sym/add/sub/lt/le/eqt/ite, the
-// heap's "prim" rows; this file encodes none of them yet (the machine has
-// no data) and refuses them on decoding, so adding data is adding their
-// cases here.
+// wire.go is the serialization of the protocol (docs/PROTOCOL.md): the
+// program, formulas, values, states, and their validation (parse.go only
+// reads the JSON text of answers into the types here, data fields
+// included). Decoding validates everything an engine process sends before
+// it becomes a machine.State, so that a wrong answer is a failure of the
+// engine (malformed), never a panic of the machine. Primitive data
+// (PRIMITIVES.md §2) is in the schema already: values {"term": F}, formula
+// nodes int/sym/add/sub/lt/le/eqt/ite, the heap's "prim" rows; this file
+// encodes none of them yet (the machine has no data) and refuses them on
+// decoding, so adding data is adding their cases here.
 
 import (
 	"fmt"
@@ -30,6 +31,7 @@ type jFormula struct {
 	Ref   *int32      `json:"ref,omitempty"`
 	Field *int        `json:"field,omitempty"`
 	Sort  string      `json:"sort,omitempty"`
+	I     *int        `json:"i,omitempty"`
 }
 
 // jValue is one of {"ref":R}, {"bool":B}, {"undef":true}, {"term":F}.
@@ -77,18 +79,19 @@ type jNext struct {
 
 // jState is (L R φ η e k) with the bookkeeping of machine.State.
 type jState struct {
-	Locs  []jLoc        `json:"locs"`
-	L     []jBinding    `json:"L"`
-	R     [][]int32     `json:"R"`
-	Prim  [][]*jFormula `json:"prim,omitempty"`
-	Phi   *jFormula     `json:"phi"`
-	Env   []jValue      `json:"env"`
-	Mode  string        `json:"mode"`
-	Expr  *int          `json:"expr,omitempty"`
-	Val   *jValue       `json:"val,omitempty"`
-	K     []jFrame      `json:"k"`
-	Next  jNext         `json:"next"`
-	Steps int           `json:"steps"`
+	Locs     []jLoc        `json:"locs"`
+	L        []jBinding    `json:"L"`
+	R        [][]int32     `json:"R"`
+	Prim     [][]*jFormula `json:"prim,omitempty"`
+	Formulas []*jFormula   `json:"formulas,omitempty"`
+	Phi      *jFormula     `json:"phi"`
+	Env      []jValue      `json:"env"`
+	Mode     string        `json:"mode"`
+	Expr     *int          `json:"expr,omitempty"`
+	Val      *jValue       `json:"val,omitempty"`
+	K        []jFrame      `json:"k"`
+	Next     jNext         `json:"next"`
+	Steps    int           `json:"steps"`
 }
 
 var frameKinds = [...]string{
@@ -110,7 +113,17 @@ var modes = [...]string{machine.ModeExpr: "expr", machine.ModeValue: "value", ma
 
 // ---- encoding ----
 
-func encFormula(f *smt.Formula) *jFormula {
+// formulas encodes the formulas of one state: every compound node once,
+// in the state's table "formulas" (children before parents), referred to
+// as {"op":"formula","i":N}; atoms and constants inline. Guards of a heap
+// summary share most of their subformulas, so trees written out in full
+// grow with the number of references to a node instead of the nodes.
+type formulas struct {
+	index map[*smt.Formula]int
+	table []*jFormula
+}
+
+func (fs *formulas) enc(f *smt.Formula) *jFormula {
 	switch f.Op() {
 	case smt.OpTrue:
 		return &jFormula{Op: "true"}
@@ -119,6 +132,9 @@ func encFormula(f *smt.Formula) *jFormula {
 	case smt.OpEq:
 		a, b := f.Atom()
 		return &jFormula{Op: "eq", Refs: []int32{int32(a), int32(b)}}
+	}
+	if i, ok := fs.index[f]; ok {
+		return &jFormula{Op: "formula", I: &i}
 	}
 	j := &jFormula{}
 	switch f.Op() {
@@ -132,9 +148,15 @@ func encFormula(f *smt.Formula) *jFormula {
 		panic(fmt.Sprintf("extern: formula operator %v has no encoding", f.Op()))
 	}
 	for _, k := range f.Kids() {
-		j.Args = append(j.Args, encFormula(k))
+		j.Args = append(j.Args, fs.enc(k))
 	}
-	return j
+	i := len(fs.table)
+	fs.table = append(fs.table, j)
+	if fs.index == nil {
+		fs.index = map[*smt.Formula]int{}
+	}
+	fs.index[f] = i
+	return &jFormula{Op: "formula", I: &i}
 }
 
 func encValue(v machine.Value) jValue {
@@ -167,6 +189,8 @@ func exprID(e javalite.Expr) *int {
 
 // encState serializes s; φ is the whole path condition (Phi and Facts).
 func encState(s *machine.State) *jState {
+	fs := &formulas{}
+	encFormula := fs.enc
 	j := &jState{
 		Phi:   encFormula(s.PathCondition()),
 		Env:   encValues(s.Env),
@@ -205,13 +229,14 @@ func encState(s *machine.State) *jState {
 		v := encValue(s.Val)
 		j.Val = &v
 	}
+	j.Formulas = fs.table
 	for k := s.K; k != nil; k = k.Next {
 		fr := jFrame{Kind: frameKinds[k.Kind], Expr: exprID(k.Expr), Idx: k.Idx}
 		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
 			v := encValue(k.Val)
 			fr.Val = &v
 		}
-		if k.Kind == machine.KPop {
+		if k.Kind == machine.KPop || k.Kind == machine.KCallArg {
 			fr.Env = encValues(k.Env)
 		}
 		j.K = append(j.K, fr)
@@ -394,6 +419,8 @@ type decoder struct {
 	p     *javalite.Program
 	table []javalite.Expr
 	nlocs int
+	// shared are the decoded entries of the state's table "formulas".
+	shared []*smt.Formula
 }
 
 func (d *decoder) ref(r int32) (machine.Ref, error) {
@@ -453,6 +480,11 @@ func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
 			return smt.Or(args...), nil
 		}
 		return nil, fmt.Errorf("not needs one arg, has %d", len(args))
+	case "formula":
+		if j.I == nil || *j.I < 0 || *j.I >= len(d.shared) {
+			return nil, fmt.Errorf("formula reference %v outside the table's %d entries before it", j.I, len(d.shared))
+		}
+		return d.shared[*j.I], nil
 	case "int", "sym", "add", "sub", "lt", "le", "eqt", "ite":
 		return nil, fmt.Errorf("formula node %q: primitive data is not supported by this lockstep yet", j.Op)
 	}
@@ -499,11 +531,13 @@ func (d *decoder) values(js []jValue) ([]machine.Value, error) {
 	return out, nil
 }
 
-// decState decodes a successor of the heap rule applied to req (or req's
+// state decodes a successor of the heap rule applied to req (or req's
 // View). A heap rule never changes η and only pops frames, so the
 // successor's η must have req's length and its k must be a suffix of
 // req's continuation, which is then shared (as a Go engine shares it);
 // its e is a value or error (the machine's common rules make expressions).
+// With req nil (Serve: a state lockstep sent) every frame is decoded and
+// e may be an expression.
 func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.State, error) {
 	if j == nil {
 		return nil, fmt.Errorf("missing state")
@@ -511,7 +545,18 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 	if len(j.Prim) > 0 {
 		return nil, fmt.Errorf("prim: primitive data is not supported by this lockstep yet")
 	}
-	s := &machine.State{Prog: d.p, Steps: req.Steps}
+	d.shared = d.shared[:0]
+	for i, jf := range j.Formulas {
+		f, err := d.formula(jf) // refers only to earlier entries
+		if err != nil {
+			return nil, fmt.Errorf("formulas[%d]: %w", i, err)
+		}
+		d.shared = append(d.shared, f)
+	}
+	s := &machine.State{Prog: d.p, Steps: j.Steps}
+	if req != nil {
+		s.Steps = req.Steps
+	}
 	d.nlocs = len(j.Locs)
 	nf := len(d.p.Fields)
 	if len(j.R) != len(j.Locs) {
@@ -579,7 +624,7 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 	if s.Env, err = d.values(j.Env); err != nil {
 		return nil, fmt.Errorf("env: %w", err)
 	}
-	if len(s.Env) != len(req.Env) {
+	if req != nil && len(s.Env) != len(req.Env) {
 		return nil, fmt.Errorf("env has %d slots, the state it came from %d (heap rules do not change η)", len(s.Env), len(req.Env))
 	}
 	for _, v := range s.Env {
@@ -591,6 +636,9 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		return nil, fmt.Errorf("next: counters %+v are not in their partitions", j.Next)
 	}
 	s.NextStack, s.NextInput, s.NextFresh = machine.Ref(j.Next.Stack), machine.Ref(j.Next.Input), machine.Ref(j.Next.Fresh)
+	if req == nil {
+		return d.control(s, j)
+	}
 	k, err := d.suffix(j.K, req.K)
 	if err != nil {
 		return nil, err
@@ -666,7 +714,7 @@ func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
 			return false
 		}
 	}
-	if f.Kind == machine.KPop {
+	if f.Kind == machine.KPop || f.Kind == machine.KCallArg {
 		env, err := d.values(j.Env)
 		if err != nil || len(env) != len(f.Env) {
 			return false
@@ -685,4 +733,135 @@ func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
 // which lockstep applies rule Invoke.
 func (d *decoder) enterState(j *jState, req *machine.State) (*machine.State, error) {
 	return d.state(j, req, true)
+}
+
+// frameExpr checks that a frame's expression is of the node type the
+// machine's rule for that frame expects (stepValue's type assertions).
+func frameExpr(kind machine.KKind, e javalite.Expr) bool {
+	switch kind {
+	case machine.KField:
+		_, ok := e.(*javalite.FieldAccess)
+		return ok
+	case machine.KWrite:
+		_, ok := e.(*javalite.FieldWrite)
+		return ok
+	case machine.KEqL, machine.KEqR:
+		_, ok := e.(*javalite.Equals)
+		return ok
+	case machine.KIf:
+		_, ok := e.(*javalite.If)
+		return ok
+	case machine.KVar, machine.KPopVar:
+		_, ok := e.(*javalite.VarDecl)
+		return ok
+	case machine.KCallRecv, machine.KCallArg:
+		_, ok := e.(*javalite.Call)
+		return ok
+	case machine.KAssign:
+		_, ok := e.(*javalite.Assign)
+		return ok
+	case machine.KBegin:
+		b, ok := e.(*javalite.Begin)
+		return ok && b != nil
+	case machine.KPop:
+		return e == nil
+	}
+	return false
+}
+
+// control decodes e and k of a state lockstep sent (Serve), every frame.
+func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
+	expr := func(id *int) (javalite.Expr, error) {
+		if id == nil {
+			return nil, nil
+		}
+		if *id < 0 || *id >= len(d.table) || d.table[*id] == nil {
+			return nil, fmt.Errorf("expression %d is not in the program", *id)
+		}
+		return d.table[*id], nil
+	}
+	var k *machine.Kont
+	for i := len(j.K) - 1; i >= 0; i-- {
+		jf := j.K[i]
+		kind := -1
+		for n, name := range frameKinds {
+			if name == jf.Kind {
+				kind = n
+			}
+		}
+		if kind < 0 {
+			return nil, fmt.Errorf("k frame %d: unknown kind %q", i, jf.Kind)
+		}
+		f := &machine.Kont{Kind: machine.KKind(kind), Idx: jf.Idx, Next: k}
+		e, err := expr(jf.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("k frame %d: %w", i, err)
+		}
+		if !frameExpr(f.Kind, e) {
+			return nil, fmt.Errorf("k frame %d (%s): wrong expression", i, jf.Kind)
+		}
+		f.Expr = e
+		if f.Kind == machine.KEqR || f.Kind == machine.KCallArg || f.Kind == machine.KPopVar {
+			if f.Val, err = d.value(jf.Val); err != nil {
+				return nil, fmt.Errorf("k frame %d: %w", i, err)
+			}
+		}
+		if f.Kind == machine.KPop || f.Kind == machine.KCallArg {
+			if f.Env, err = d.values(jf.Env); err != nil {
+				return nil, fmt.Errorf("k frame %d: %w", i, err)
+			}
+		}
+		if b, ok := e.(*javalite.Begin); ok && (f.Idx < 0 || f.Idx > len(b.Exprs)) {
+			return nil, fmt.Errorf("k frame %d: begin index %d", i, f.Idx)
+		}
+		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= len(s.Env)) {
+			return nil, fmt.Errorf("k frame %d: popvar slot %d", i, f.Idx)
+		}
+		k = f
+	}
+	switch j.Mode {
+	case "expr":
+		e, err := expr(j.Expr)
+		if err != nil || e == nil {
+			return nil, fmt.Errorf("expr: %v", err)
+		}
+		s.Mode, s.Expr, s.K = machine.ModeExpr, e, k
+	case "value":
+		v, err := d.value(j.Val)
+		if err != nil {
+			return nil, fmt.Errorf("val: %w", err)
+		}
+		s.SetValue(v, k)
+	case "error":
+		s.SetError()
+	default:
+		return nil, fmt.Errorf("unknown mode %q", j.Mode)
+	}
+	return s, nil
+}
+
+// hasData reports whether s holds primitive data (PRIMITIVES.md §2): a
+// primitive field or a term value. This lockstep's protocol carries none
+// yet (the schema has room for it), so such a state is not sent.
+func hasData(s *machine.State) bool {
+	if s.Prim != nil {
+		return true
+	}
+	term := func(vs ...machine.Value) bool {
+		for _, v := range vs {
+			if v.IsTerm() {
+				return true
+			}
+		}
+		return false
+	}
+	if term(s.Env...) || (s.Mode == machine.ModeValue && term(s.Val)) {
+		return true
+	}
+	for k := s.K; k != nil; k = k.Next {
+		if term(k.Val) || term(k.Env...) {
+			return true
+		}
+	}
+	return false
 }

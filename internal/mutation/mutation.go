@@ -52,6 +52,7 @@ import (
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	_ "github.com/lockstep-dev/lockstep/engine/builtin"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -215,6 +216,10 @@ type Result struct {
 	Seconds      float64 `json:"seconds"`
 	Holds        int     `json:"holds"`
 	Inconclusive int     `json:"inconclusive"`
+	// Undecided are the stream indices of the inconclusive programs, so
+	// that a merge of shards counts those before a kill as an unsharded
+	// run does.
+	Undecided []int `json:"inconclusive_programs,omitempty"`
 	// FoundLines and ShrunkLines are the sizes of the counterexample as
 	// found and after shrinking (Shrunk false: rapid could not reproduce
 	// it, ShrunkLines = FoundLines).
@@ -262,8 +267,13 @@ func (r Result) Status() string {
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.checkOptions(m)
 	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent}
+	// An engine without data rules hunts on the reference-only stream.
+	data := gen.DataMixed
+	if checker.RefuseData(copt) != nil {
+		data = gen.DataNone
+	}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
-		N: opt.N, Seed: opt.Seed, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
+		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -273,6 +283,9 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 		return res, nil
 	}
 	res.Programs, res.Holds, res.Inconclusive, res.Seconds = h.Programs, h.Holds, h.Inconclusive, h.Elapsed.Seconds()
+	for _, u := range h.Undecided {
+		res.Undecided = append(res.Undecided, u.Index)
+	}
 	cx := h.Counterexamples[h.First]
 	if cx == nil {
 		return res, nil

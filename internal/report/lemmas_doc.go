@@ -35,8 +35,13 @@ program like the others:
   the one numbering both sides use (input location i is object i, the n-th (new C) location is
   object inputs+n), which is heap isomorphism made concrete. A GSE step that cannot be taken
   (a common rule that leaves a variable unbound, say) violates ORC too: the interpreter runs
-  every well-typed program to an end. Budget: at most 2000 runs per program, every path up to
-  1000, then every 16th path (checker.Options.OracleMax). Checked[ORC] counts the runs. Killed
-  mutants: Invoke pushing (pop η_callee k), Begin evaluating its first expression twice.
+  every well-typed program to an end. With data (PRIMITIVES.md §6) a path's concretizations also
+  value its input symbols α(l, f) from concrete.Domain (every literal of the program, ±1, and 0;
+  false and true): every valuation that meets the path's data facts is run (at most 8 per path,
+  from a sample of at most 512), the path's result term evaluated under it is the value to
+  match, and a case whose integers leave int64 is out of range, no result. Budget: at most 2000
+  runs per program, every path up to 1000, then every 16th path (checker.Options.OracleMax).
+  Checked[ORC] counts the runs. Killed mutants: Invoke pushing (pop η_callee k), Begin
+  evaluating its first expression twice (also on a program with data).
 
 `

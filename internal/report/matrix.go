@@ -19,6 +19,11 @@ import (
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
+// The lemma matrix (docs/LEMMAS.md) of `lockstep lemmas -all` and
+// `-engines`, made from the surveys (LemmasMarkdown), and the regression
+// cases of `lemmas -fixedbugs` (WriteFixedBugs). Neither writes anywhere
+// the caller did not name: the CLI writes the matrix only to -o FILE.
+
 // Revision is the VCS revision the binary was built from, if recorded.
 func Revision() string {
 	info, ok := debug.ReadBuildInfo()

@@ -401,13 +401,23 @@ func mergeSurvey(parts []Survey) (Survey, error) {
 	for i, p := range parts {
 		var idx []int
 		var seeds []int64
+		violations, undecided := 0, 0
 		for _, l := range p.Lemmas {
+			if l.Programs < 0 || l.Programs > p.Programs || l.Checks < 0 || l.Violations < 0 {
+				return Survey{}, fmt.Errorf("%s, shard %s: lemma %s claims %d checks on %d of %d programs", what, p.Shard, l.Lemma, l.Checks, l.Programs, p.Programs)
+			}
+			violations += l.Violations
+			undecided += len(l.Undecided)
 			for _, u := range l.Undecided {
 				idx, seeds = append(idx, u.Index), append(seeds, u.Seed)
 			}
 			if l.Counterexample != nil {
 				idx, seeds = append(idx, l.ProgramIndex), append(seeds, l.ProgramSeed)
 			}
+		}
+		// Every program counts once, by the lemma of its first failure.
+		if violations != p.Violated || undecided != p.Inconclusive {
+			return Survey{}, fmt.Errorf("%s, shard %s: its lemmas count %d violated and %d undecided programs, its summary %d and %d", what, p.Shard, violations, undecided, p.Violated, p.Inconclusive)
 		}
 		if err := counts(what+", shard "+p.Shard, shs[i], p.N, p.Seed, p.Programs, p.Holds, p.Inconclusive, p.Violated, p.Interrupted, idx, seeds); err != nil {
 			return Survey{}, err
@@ -564,12 +574,29 @@ func mergeMutant(rs []mutation.Result) mutation.Result {
 			kill = r
 		}
 	}
+	var undecided []int
+	for _, r := range rs {
+		undecided = append(undecided, r.Undecided...)
+	}
+	slices.Sort(undecided)
 	if kill != nil {
+		// The unsharded run stops at the earliest kill of the stream:
+		// count the programs before it (the undecided among them are
+		// listed; a part without the list, of an older lockstep, gives its
+		// sums).
 		m := *kill
 		m.Programs, m.Holds, m.Inconclusive = m.Index+1, holds, inconcl
+		if len(undecided) == inconcl {
+			m.Undecided = slices.DeleteFunc(undecided, func(i int) bool { return i > m.Index })
+			m.Inconclusive = len(m.Undecided)
+			m.Holds = m.Index - m.Inconclusive
+		}
+		if len(m.Undecided) == 0 {
+			m.Undecided = nil
+		}
 		return m
 	}
 	m := rs[0]
-	m.Programs, m.Holds, m.Inconclusive, m.Seconds = programs, holds, inconcl, secs
+	m.Programs, m.Holds, m.Inconclusive, m.Seconds, m.Undecided = programs, holds, inconcl, secs, undecided
 	return m
 }

@@ -124,3 +124,35 @@ func TestMergeDocuments(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ps, 2)
 }
+
+// TestMergeSurveysRefuses: survey parts whose lemmas do not add up to
+// their summary, or that claim more programs than their shard has, are
+// refused; consistent ones merge.
+func TestMergeSurveysRefuses(t *testing.T) {
+	sv := func(i int) Survey {
+		sh := checker.Shard{I: i, N: 2}
+		p := sh.Len(5)
+		s := Survey{Variant: "fixed", Semantics: "java", K: 2, Steps: 60, Seed: 1, N: 5, Shard: sh.String(), Timeout: "1m0s",
+			Programs: p, Holds: p - 1, Inconclusive: 1, Verdict: "inconclusive",
+			Lemmas: []Lemma{{Lemma: "L1", Checks: 3, Programs: p}, {Lemma: "T11", Checks: 2, Programs: p,
+				Undecided: []Undecided{{Index: i, Seed: checker.ProgramSeed(1, i), Reason: "budget"}}}}}
+		s.ExitCode = ExitInconclusive
+		return s
+	}
+	m, _, err := MergeSurveys([]Survey{sv(0), sv(1)})
+	require.NoError(t, err)
+	require.Len(t, m, 1)
+	require.Equal(t, 5, m[0].Programs)
+	require.Equal(t, ExitInconclusive, m[0].ExitCode)
+
+	bad := sv(1)
+	bad.Inconclusive, bad.Holds = 0, bad.Programs // the lemmas list one undecided program
+	_, _, err = MergeSurveys([]Survey{sv(0), bad})
+	require.ErrorContains(t, err, "undecided")
+	big := sv(1)
+	big.Programs, big.Holds = 1000, 999
+	_, _, err = MergeSurveys([]Survey{sv(0), big})
+	require.Error(t, err)
+	_, _, err = MergeSurveys([]Survey{sv(0)})
+	require.ErrorContains(t, err, "missing shard")
+}

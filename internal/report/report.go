@@ -81,14 +81,17 @@ type Undecided struct {
 	Reason string `json:"reason"`
 }
 
-// Generated is the -json result of `check -gen`.
+// Generated is the -json result of `check -gen`. Field names are those of
+// the flags that set them (k, steps, n, seed, shard: the step bound, the
+// length of the whole stream, the stream's seed, this part of it); counts
+// are of programs, each counted once by how its check ended.
 type Generated struct {
 	Variant    string `json:"variant"`
 	Semantics  string `json:"semantics"`
 	K          int    `json:"k"`
-	Steps      int    `json:"steps"`
-	N          int    `json:"n"`
-	StreamSeed int64  `json:"seed"`
+	Steps      int    `json:"steps"` // the step bound (-steps)
+	N          int    `json:"n"`     // programs in the whole stream (-n), over every shard
+	StreamSeed int64  `json:"seed"`  // the stream's seed (-seed); each program's is failing_seed, program_seed
 	Shard      string `json:"shard,omitempty"`
 	// Programs checked, and how their checks ended (each program counts
 	// once, by its first failure).
