@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -14,20 +15,28 @@ import (
 
 // TestPoseDataPrograms: POSE-J holds at k = −1 on every hand-written data
 // program of testdata/data, with the data half of exactness (L12, L13 and
-// INV-P on primitive fields checked).
+// INV-P on primitive fields checked), and so does its kbound variant at
+// k = 1 (GSE's bound: what `pose` at a finite k runs).
 func TestPoseDataPrograms(t *testing.T) {
 	files, err := filepath.Glob("../testdata/data/*.jl")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	sol := testutil.Solver(t)
 	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			rep, err := Run(context.Background(), testutil.Program(t, file), poseOptions("pose"), sol)
-			require.NoError(t, err)
-			require.Equal(t, Holds, rep.Verdict.Status, rep.Text(false))
-			assert.Positive(t, rep.Checked[INVP])
-			assert.Positive(t, rep.Checked[L13]+rep.Checked[L12])
-		})
+		for _, k := range []int{-1, 1} {
+			t.Run(fmt.Sprintf("%s/k=%d", filepath.Base(file), k), func(t *testing.T) {
+				opt := poseOptions("pose")
+				if k >= 0 {
+					opt = poseOptions("pose:world-exact+kbound")
+					opt.K = k
+				}
+				rep, err := Run(context.Background(), testutil.Program(t, file), opt, sol)
+				require.NoError(t, err)
+				require.Equal(t, Holds, rep.Verdict.Status, rep.Text(false))
+				assert.Positive(t, rep.Checked[INVP])
+				assert.Positive(t, rep.Checked[L13]+rep.Checked[L12])
+			})
+		}
 	}
 }
 
