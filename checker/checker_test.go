@@ -278,3 +278,29 @@ func TestOwnBoundIsKB(t *testing.T) {
 	require.NotNil(t, j.FiniteK)
 	require.False(t, *j.FiniteK)
 }
+
+// TestPoseKBoundDepth: the depth of a POSE-J symbol's object depends on
+// the world (z = this.g is, where it aliases y = this.f.f, an object of
+// depth 2), so pose's kbound keeps it as formulas: with the symbol's
+// static depth instead (the receiver's + 1), w = z.f would be a new object
+// at k = 2 where GSE allows only null or an alias, an L2 violation at
+// step 19 (found while writing kbound; docs/POSE.md D6).
+func TestPoseKBoundDepth(t *testing.T) {
+	p, err := javalite.ParseAndCheck("depth.jl", []byte(`(((class C ([C f] [C g])
+    ((bool main [bool u]
+       (var C x := (this $ f) in (var C y := (x $ f) in
+         (var C z := (this $ g) in (var C w := (z $ f) in ((w $ f) = y)))))))))
+ (C main))`))
+	require.NoError(t, err)
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	for _, k := range []int{1, 2, 3} {
+		opt := DefaultOptions()
+		opt.Engine, opt.K = "pose", k
+		rep, err := Run(context.Background(), p, opt, solver)
+		require.NoError(t, err)
+		require.Equal(t, "pose:world-exact+kbound", rep.Engine)
+		require.Equal(t, Holds, rep.Verdict.Status, "k=%d:\n%s", k, rep.Text(false))
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 )
 
@@ -56,13 +57,64 @@ func TestDataPrograms(t *testing.T) {
 	}
 }
 
+// An engine without the data rules (engine.Info.Data false), registered
+// for the tests only: the refusal is about such an engine, a researcher's
+// own (every built-in engine has the data rules).
+func init() {
+	engine.Register(engine.Info{
+		Name: "nodata-test",
+		Doc:  "summary:fixed registered without the data rules (tests only)",
+		New: func(variant string, cfg engine.Config) (engine.UnderTest, error) {
+			return engine.New("summary:fixed", cfg)
+		},
+	})
+}
+
 // TestDataRefused: an engine without the data rules refuses a program with
 // data instead of giving a verdict on rules it does not have.
 func TestDataRefused(t *testing.T) {
 	p := testutil.Program(t, "../testdata/data/write_alias.jl")
 	opt := DefaultOptions()
-	opt.Engine = "lazier#"
+	opt.Engine = "nodata-test"
 	opt.K = -1
 	_, err := Run(context.Background(), p, opt, testutil.Solver(t))
 	require.ErrorContains(t, err, "no rules for int and bool data")
+}
+
+// TestDataPartition: partition exactness with data (PRIMITIVES.md §5) for
+// lazier and lazier# at k = −1. if_join.jl has two siblings with one heap
+// shape that differ only in data (If (sym) joining at one control): each
+// stands for the GSE states its data is compatible with, and the data half
+// holds over them; a mutant that materializes without the initial-value
+// symbols is refuted by the data half ((b): a slot value no GSE state has).
+func TestDataPartition(t *testing.T) {
+	solver := testutil.Solver(t)
+	for _, c := range []struct {
+		file, engine string
+		want         Status
+		reason       string
+	}{
+		{"if_join.jl", "lazier", Holds, ""},
+		{"if_join.jl", "lazier#", Holds, ""},
+		{"alias_constrained.jl", "lazier", Holds, ""},
+		{"alias_constrained.jl", "lazier#", Holds, ""},
+		{"alias_constrained.jl", "lazier#:default+fresh-prim-defaults", Violated, "(b) data"},
+	} {
+		t.Run(c.file+"/"+c.engine, func(t *testing.T) {
+			p := testutil.Program(t, "../testdata/data/"+c.file)
+			opt := DefaultOptions()
+			opt.Engine, opt.K, opt.Steps = c.engine, -1, 120
+			rep, err := Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			require.Equal(t, c.want, rep.Verdict.Status, "%s: %s", rep.Verdict.Lemma, rep.Verdict.Reason)
+			if c.want == Holds {
+				require.Positive(t, rep.Checked[P1], "siblings compared")
+				require.Positive(t, rep.Checked[P3])
+				require.Positive(t, rep.Checked[L12])
+			} else {
+				require.Equal(t, L2, rep.Verdict.Lemma)
+				require.Contains(t, rep.Verdict.Reason, c.reason)
+			}
+		})
+	}
 }

@@ -139,7 +139,7 @@ func liftFact(f *smt.Formula, q *machine.State) (*smt.Formula, error) {
 		a, b := f.Atom()
 		ga, gb := q.Get(a), q.Get(b)
 		if len(ga) == 0 || len(gb) == 0 {
-			return nil, fmt.Errorf("the GSE fact %s names a reference the summary state does not have", f)
+			return nil, fmt.Errorf("the GSE fact %s names a reference the engine state (its View) does not have", f)
 		}
 		var or []*smt.Formula
 		for _, ea := range ga {

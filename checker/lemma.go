@@ -25,7 +25,7 @@ const (
 	T11 Lemma = "T11" // ⊏ is a bisimulation
 	C12 Lemma = "C12" // same control-flow sequences
 	C13 Lemma = "C13" // summary path count = distinct GSE control-flow sequences
-	WF  Lemma = "WF"  // every summary state is well formed
+	WF  Lemma = "WF"  // every engine state (its View) is well formed
 
 	// Additions of ENGINES.md §8.3 for engines other than the summary
 	// engine (Partition engines, and Views that are not the identity).
@@ -70,10 +70,10 @@ var Claim = map[Lemma]string{
 	T11:  "⊏ is a bisimulation",
 	C12:  "the two engines produce the same control-flow sequences",
 	C13:  "summary path count = distinct GSE control-flow sequences",
-	WF:   "every summary state is well formed (type consistent, total, stack-only roots)",
+	WF:   "every engine state (its View) is well formed (type consistent, total, stack-only roots)",
 	P1:   "the successors of an engine state at one control have pairwise unsatisfiable path conditions (sibling disjointness: case optimality of a step)",
 	P2:   "the successors of an engine state at one control together represent every GSE successor there (cover: relative completeness, Deng Prop. 1)",
-	P3:   "Σ |P_end| over the engine's path ends = the number of GSE paths (path accounting)",
+	P3:   "the distinct GSE paths carried to the engine's path ends = the number of GSE paths (path accounting, by identity)",
 	P4:   "#summary ≤ #lazier# ≤ #lazier ≤ #GSE paths (ordering; a k = −1 claim, reported, not enforced)",
 	FEAS: "the View of every engine state has a concretization (no empty engine state)",
 	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",

@@ -136,19 +136,32 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		r.rep.Checked[lemma]++
 		// P_q': the GSE states this sibling represents.
 		var P []*machine.State
-		var ids []uint64
+		var idx []int
 		for j, p := range g.states {
 			res := relation.RepresentsWellFormed(p, v, r.solver, r.budget())
 			switch res.Outcome {
 			case relation.Holds:
 				P = append(P, p)
-				ids = append(ids, g.ids[j])
-				represented[j]++
+				idx = append(idx, j)
 			case relation.Inconclusive:
 				if undecidedP < 0 {
 					undecidedP, undecidedWhy = j, res.Reason
 				}
 			}
+		}
+		if r.data && len(P) > 0 {
+			// The data half (PRIMITIVES.md §5): the sibling stands for the
+			// GSE states whose heaps it represents and whose data some
+			// input shares with it, and reaches exactly their slot
+			// values, input by input.
+			if P, idx, err = r.partitionData(base, lemma, P, idx, v); err != nil {
+				return nil, err
+			}
+		}
+		ids := make([]uint64, len(idx))
+		for i, j := range idx {
+			represented[j]++
+			ids[i] = g.ids[j]
 		}
 		// GPC on the states this sibling represents, against its View:
 		// their own facts hold in their heaps (a), and the View's φ implies
@@ -208,6 +221,45 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		r.rep.Checked[P1]++
 	}
 	return out, nil
+}
+
+// partitionData is the data half of partition exactness for one sibling
+// with View v (PRIMITIVES.md §5): sort consistency of v, the GSE states P
+// (indices idx in the group) it represents by heap narrowed to those its
+// data is compatible with, and ExactData, (a) and (b), over them
+// (relation.ExactDataCompatible: siblings may share a heap shape and
+// differ only in data), charged to the rule's lemma.
+func (r *run) partitionData(base Verdict, lemma Lemma, P []*machine.State, idx []int, v *machine.State) ([]*machine.State, []int, error) {
+	if viol := relation.SortConsistent(v); viol != nil {
+		base.Lemma, base.Reason = WF, "sort consistency: "+viol.Error()
+		return nil, nil, r.fail(base)
+	}
+	// With no compatible state left, (b) still asks whether some input
+	// reaches a world of v: then v stands for data no GSE state has.
+	keep, res := relation.ExactDataCompatible(P, v, r.solver, r.budget())
+	var kp []*machine.State
+	var ki []int
+	for i, ok := range keep {
+		if ok {
+			kp, ki = append(kp, P[i]), append(ki, idx[i])
+		}
+	}
+	switch res.Outcome {
+	case relation.Holds:
+		return kp, ki, nil
+	case relation.Inconclusive:
+		return nil, nil, r.undecidedExact(lemma, res)
+	}
+	if res.PIndex >= 0 {
+		kp = []*machine.State{P[res.PIndex]}
+		res.PIndex = 0
+	}
+	base.Lemma, base.Reason = lemma, res.Reason
+	if len(kp) > 0 {
+		base.GSE = kp
+	}
+	base.Witness = r.witness(res)
+	return nil, nil, r.fail(base)
 }
 
 // accounting is P3: the GSE paths at the engine's path ends are the GSE

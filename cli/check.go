@@ -81,9 +81,10 @@ func (c *checkFlags) options() (checker.Options, error) {
 		opt.Engine = name
 	}
 	if c.versus != "" {
-		if opt.Versus, err = engine.Canonical(c.versus); err != nil {
+		if _, err = engine.Canonical(c.versus); err != nil {
 			return checker.Options{}, err
 		}
+		opt.Versus = c.versus // as given: at a finite k "pose" may be served (engine.AtK)
 	}
 	opt.Timeout, opt.NoExactness, opt.MaxGroup = c.timeout, c.noExact, c.maxGroup
 	if c.k.set {
@@ -315,7 +316,11 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 		}
 		fmt.Fprintf(w, "picture: %s\n", path)
 	}
-	write("summary.dot", sum, "summary state, "+string(rep.Verdict.Lemma))
+	side, _ := engine.Split(rep.Engine) // the picture names the engine ("pose state")
+	if side == "" {
+		side = "summary"
+	}
+	write("summary.dot", sum, side+" state, "+string(rep.Verdict.Lemma))
 	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
 }
 

@@ -80,3 +80,46 @@ func TestEngineFlag(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "reference")
 }
+
+// TestEngineBounds: `lockstep engines` shows each engine's k-bound and
+// default k; check uses the engine's default k, serves a finite k with the
+// engine's kbound variant when it is named without a variant, and refuses
+// a finite k to a variant with no bound (exit 2, one line saying what to
+// use).
+func TestEngineBounds(t *testing.T) {
+	out := runOK(t, "engines")
+	require.Regexp(t, `pose +one-per-control +world-exact \(\d+ variants\) +bound none \(\+kbound: gse\) k=-1 `, out)
+	require.Regexp(t, `summary +one-per-control +published \(\d+ variants\) +bound gse +k=2 `, out)
+	require.Regexp(t, `lazier# +partition +default \(\d+ variants\) +bound own +k=-1 `, out)
+	// The list, whether -json prints it as an array or under "engines".
+	var raw any
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "engines", "-json")), &raw))
+	items, _ := raw.([]any)
+	if doc, ok := raw.(map[string]any); ok {
+		items, _ = doc["engines"].([]any)
+	}
+	found := false
+	for _, it := range items {
+		e, _ := it.(map[string]any)
+		if e["name"] != "uber" {
+			continue
+		}
+		found = true
+		require.Equal(t, "own", e["bound"])
+		require.Equal(t, float64(-1), e["default_k"])
+		require.Equal(t, "kbound", e["kbound_variant"])
+		require.Contains(t, e["lemmas"], string(checker.KB), "an own bound's divergence is KB")
+	}
+	require.True(t, found, "no uber in engines -json")
+
+	hasnull := "../testdata/programs/hasnull.jl"
+	code, out, stderr := runCode("check", "-engine", "pose", hasnull)
+	require.Equal(t, exitOK, code, "%s\n%s", out, stderr)
+	code, out, stderr = runCode("check", "-engine", "pose", "-k", "2", "-json", hasnull)
+	require.Equal(t, exitOK, code, "%s\n%s", out, stderr)
+	require.Contains(t, out, `pose:world-exact+kbound`)
+	code, out, stderr = runCode("check", "-engine", "pose:world-exact", "-k", "2", hasnull)
+	require.Equal(t, exitUsage, code, out)
+	require.Contains(t, stderr, "pose:world-exact has no k-bound")
+	require.Contains(t, stderr, "pose:world-exact+kbound")
+}

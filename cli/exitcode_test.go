@@ -28,8 +28,8 @@ func TestExitCodes(t *testing.T) {
 		{"unknown variant", []string{"check", "-variant", "no-such", llFile}, exitUsage},
 		// An engine without the data rules is refused a program with data
 		// (one line, exit 2), never judged on rules it does not have.
-		{"data refused", []string{"check", "-engine", "lazier", "../testdata/data/write_alias.jl"}, exitUsage},
-		{"data refused run", []string{"run", "-engine", "lazier", "../testdata/data/write_alias.jl"}, exitUsage},
+		{"data refused", []string{"check", "-engine", "nodata-test", "../testdata/data/write_alias.jl"}, exitUsage},
+		{"data refused run", []string{"run", "-engine", "nodata-test", "../testdata/data/write_alias.jl"}, exitUsage},
 		{"data holds", []string{"check", "-variant", "fixed", "-k", "2", "../testdata/data/write_alias.jl"}, exitOK},
 		// Every program runs out of time at once: nothing violated,
 		// nothing decided.

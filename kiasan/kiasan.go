@@ -21,6 +21,14 @@
 // so the View (package engine/view, Unresolved) can say which GSE heaps a
 // state stands for from the state alone.
 //
+// Data (PRIMITIVES.md §4, data.go): primitive fields exist only on
+// materialized locations. A primitive field access or write RESOLVEs an
+// unresolved receiver like any dereference, then applies GSE's rule; a
+// fresh materialization gives the location its initial-value symbols, an
+// alias resolution reads the existing object's fields. If (sym) and
+// Assume extend the fact list (machine.PathCond), of which only the data
+// facts are ever in question.
+//
 // The engines differ from GSE only in when they branch: lazier at a read
 // of an uninitialized field (null vs δ) and at the first dereference or
 // comparison of each δ; lazier# only at the first dereference or
@@ -51,6 +59,7 @@ import (
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/engine/view"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Mode selects the algorithm.
@@ -166,6 +175,10 @@ type Engine struct {
 	Mut Mutation
 	// Opt are the common-rule choices.
 	Opt machine.Options
+	// Solver decides the data part of the path condition for If (sym) and
+	// Assume (data.go). Programs without data never use it; when it is nil
+	// and a program with data needs it, the engine makes one for itself.
+	Solver *smt.Solver
 }
 
 // New returns the engine for mode, a variant spec ("" or names joined by

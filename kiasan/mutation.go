@@ -31,6 +31,20 @@ const (
 	// MutNoNullAtRead: lazier's read of an uninitialized field has no
 	// GETFIELD3-S (null) successor.
 	MutNoNullAtRead
+	// MutFreshPrimDefaults: a fresh materialization leaves the primitive
+	// fields at Java's defaults instead of the initial-value symbols α(l, f).
+	MutFreshPrimDefaults
+	// MutPrimNoResolve: a primitive field of an unresolved receiver is read
+	// without RESOLVE, as the δ's own initial value α(l_u, f).
+	MutPrimNoResolve
+	// MutAliasOwnSymbols: an alias resolution gives the existing object the
+	// δ's initial-value symbols α(l_u, f), losing what was written to its
+	// primitive fields or assumed about them (PRIMITIVES.md §8).
+	MutAliasOwnSymbols
+	// MutStampKeepSymbols: stamp-kbound gives an object an older symbol's
+	// identity without renaming its initial-value symbols (the variant as
+	// ENGINES.md §3.2 words it, before data: docs/FINDINGS.md K-STAMP).
+	MutStampKeepSymbols
 )
 
 // MutationInfo names and documents a mutation: one row of the mutation
@@ -77,6 +91,11 @@ var Mutations = []MutationInfo{
 	{Mut: MutMayBeNullAsNonNull, Name: "ifnull-maybenull-nonnull", Doc: "a δ̂ null test treats MayBeNull as non-null (no null branch)", Modes: sharpOnly},
 	{Mut: MutSameUnequal, Name: "acmpeq-same-unequal", Doc: "IF_ACMPEQ1: an unresolved location compared with itself is unequal"},
 	{Mut: MutNoNullAtRead, Name: "lazier-no-null-read", Doc: "lazier reads an uninitialized field without the GETFIELD3-S null branch", Modes: lazierOnly},
+	{Mut: MutFreshPrimDefaults, Name: "fresh-prim-defaults", Doc: "RESOLVE's fresh object keeps Java's defaults in its primitive fields instead of its initial-value symbols"},
+	{Mut: MutPrimNoResolve, Name: "prim-read-no-resolve", Doc: "a primitive field of an unresolved receiver is read without RESOLVE (as the δ's own initial value)"},
+	{Mut: MutStampKeepSymbols, Name: "stamp-keep-symbols", Doc: "stamp-kbound re-identifies an object with an older symbol but keeps its initial-value symbols under the younger identity",
+		Equivalent: "only stamp-kbound re-identifies objects: on the catalog's base (default) the mutation changes nothing; on lazier#:stamp-kbound it is killed (L2, testdata/fixedbugs/kiasan-stamp-symbols_L2.jl)"},
+	{Mut: MutAliasOwnSymbols, Name: "resolve-alias-own-symbols", Doc: "an alias resolution gives the existing object the δ's initial-value symbols, losing its primitive fields' writes and constraints"},
 }
 
 func (m Mutation) String() string {

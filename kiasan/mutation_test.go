@@ -35,7 +35,11 @@ func TestMutantsKilled(t *testing.T) {
 		{MutSameUnequal, LazierSharp, sameSrc, -1},
 		{MutNoNullAtRead, Lazier, "programs/nullderef.jl", -1},
 	}
-	require.Len(t, cases, len(Mutations), "one case per mutation")
+	// The mutations of the data rules are invisible to this heap-only
+	// comparison: TestDataMutantsKilled (data_test.go) kills them with the
+	// checker's lemma verdicts.
+	data := []Mutation{MutFreshPrimDefaults, MutPrimNoResolve, MutAliasOwnSymbols, MutStampKeepSymbols}
+	require.Len(t, cases, len(Mutations)-len(data), "one case per mutation")
 	for _, c := range cases {
 		t.Run(c.mut.String(), func(t *testing.T) {
 			var p *javalite.Program

@@ -72,9 +72,11 @@ func register(mode Mode, doc string) {
 			}
 			e.Mut = mut
 			e.Opt = cfg.Machine
+			e.Solver = cfg.Solver
 			return e, nil
 		},
 		Mutants: mutants(mode),
+		Data:    true, // PRIMITIVES.md §4: data.go
 		// Every variant resolves against the objects existing at resolution
 		// time, GSE against those at read time (ENGINES.md §3.2):
 		// stamp-kbound and alias-pending narrow the divergence but do not

@@ -64,9 +64,20 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 		nonNull(b)
 		if e.Var.StampKbound && a.Ref > ru && b.Locs[a.Loc].Input {
 			// The object was materialized from a younger symbol; in GSE it
-			// is created by the read of this older one, with its depth.
+			// is created by the read of this older one, with its depth,
+			// and its initial values are that symbol's.
 			b.Locs[a.Loc].Identity = ru
 			b.Locs[a.Loc].Depth = info.Depth
+			if e.Mut != MutStampKeepSymbols { // Mutant stamp-keep-symbols
+				renameInput(b, a.Ref, ru)
+			}
+		}
+		if e.Mut == MutAliasOwnSymbols {
+			// Mutant resolve-alias-own-symbols: the object's primitive
+			// fields are taken to be the δ's own initial values.
+			for _, f := range b.Locs[a.Loc].Class.PrimFields {
+				b.SetPrimField(a.Loc, f, machine.InitialValue(ru, f))
+			}
 		}
 		out = append(out, resolution{s: b, to: a.Loc})
 	}
@@ -81,8 +92,7 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 		for _, a := range b.InputLocs(info.Class) {
 			b.AddFact(smt.Neq(rw, a.Ref))
 		}
-		wi := &b.Locs[w]
-		wi.Unresolved, wi.MayBeNull, wi.Input, wi.Exists = false, false, true, smt.True()
+		e.materialize(b, w)
 		e.substitute(b, lu, w, at)
 		b.AddFact(smt.Eq(ru, rw))
 		nonNull(b)
@@ -90,14 +100,14 @@ func (e *Engine) resolve(s *machine.State, lu machine.Loc, at machine.Ref, withN
 	}
 	if fresh {
 		// init-sym-loc*(σ, δ) ∋ init-sym-loc(σ, δ, j), j ∉ dom h, if m ≥ 0:
-		// l_u itself becomes the materialized input location (fields r_un).
+		// l_u itself becomes the materialized input location (reference
+		// fields r_un, primitive fields α(l_u, f)).
 		b := take()
 		nonNull(b)
 		for _, a := range b.InputLocs(info.Class) {
 			b.AddFact(smt.Neq(ru, a.Ref))
 		}
-		li := &b.Locs[lu]
-		li.Unresolved, li.MayBeNull, li.Input, li.Exists = false, false, true, smt.True()
+		e.materialize(b, lu)
 		out = append(out, resolution{s: b, to: lu})
 	}
 	return out

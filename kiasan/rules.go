@@ -54,8 +54,17 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 		s.SetError()
 		return one(s, ruleName(machine.RuleFieldANull, []string{"GETFIELD7-S"})), nil
 	}
+	prim := fa.Field.IsPrim()
 	if !unresolved(s, l) {
+		if prim {
+			return []machine.Succ{readPrim(s, l, fa.Field, k, nil)}, nil
+		}
 		return e.read(s, l, fa.Field, k, nil), nil
+	}
+	if prim && e.Mut == MutPrimNoResolve {
+		// Mutant prim-read-no-resolve: no RESOLVE, the δ's own α(l_u, f).
+		s.SetValue(machine.PrimVal(machine.InitialValue(s.Locs[l].Identity, fa.Field)), k)
+		return one(s, ruleName(machine.RuleFieldA, []string{"GETFIELD1-S"})), nil
 	}
 	// Rule: Field access (A) / GETFIELD1-A (lazier: init-sym-loc* on δ)
 	// Rule: Field access (A) / GETFIELD1-B, GETFIELD1-A (lazier#: init-sym-ref* on δ̂, then init-sym-loc*)
@@ -67,6 +76,11 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 			// Rule: Field access (A′) / GETFIELD1-B, GETFIELD7-S
 			res.s.SetError()
 			out = append(out, machine.Succ{S: res.s, Rule: ruleName(machine.RuleFieldANull, []string{"GETFIELD1-B", "GETFIELD7-S"})})
+			continue
+		}
+		if prim {
+			// Rule: Field access (A) on a primitive field / GETFIELD1-A, GETFIELD1-S
+			out = append(out, readPrim(res.s, res.to, fa.Field, k, pre))
 			continue
 		}
 		out = append(out, e.read(res.s, res.to, fa.Field, k, pre)...)
@@ -135,6 +149,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		return one(s, ruleName(machine.RuleWriteWNull, []string{"PUTFIELD2-S"})), nil
 	}
 	if !unresolved(s, l) {
+		if fw.Field.IsPrim() {
+			return []machine.Succ{writePrim(s, l, fw.Field, k, nil)}, nil
+		}
 		return []machine.Succ{write(s, l, r, fw.Field, k, nil)}, nil
 	}
 	// Rule: Field write (W) / init-sym-loc*, PUTFIELD1-S (a δ receiver)
@@ -147,6 +164,11 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			// Rule: Field write (W′) / init-sym-ref*, PUTFIELD2-S
 			res.s.SetError()
 			out = append(out, machine.Succ{S: res.s, Rule: ruleName(machine.RuleWriteWNull, []string{initSymRef, "PUTFIELD2-S"})})
+			continue
+		}
+		if fw.Field.IsPrim() {
+			// Rule: Field write (W) on a primitive field / init-sym-loc*, PUTFIELD1-S
+			out = append(out, writePrim(res.s, res.to, fw.Field, k, pre))
 			continue
 		}
 		out = append(out, write(res.s, res.to, r, fw.Field, k, pre))

@@ -134,17 +134,27 @@ func DataFacts(p *machine.State) *smt.Formula {
 	return smt.And(fs...)
 }
 
-// ExactData checks the data half of P ⊏ q (see above) for a group whose
-// reference half holds. The outcome names the world or the GSE state that
-// breaks it.
-func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+// dataWorlds is the common preparation of ExactData and
+// ExactDataCompatible: both sides renamed into one namespace, q's worlds
+// with their references fixed.
+type dataWorlds struct {
+	heaps   []*Heap
+	ps, ws  []dataSide
+	facts   []*smt.Formula // per p: its data facts, renamed
+	worlds  []*smt.Formula // per world: φ_q[w], renamed
+	byKey   map[string][]int
+	byWorld map[string][]int
+}
+
+// prepareData builds dataWorlds, or the inconclusive result that stops it.
+func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (*dataWorlds, *ExactResult) {
 	ps := make([]dataSide, len(P))
 	facts := make([]*smt.Formula, len(P))
 	byKey := map[string][]int{}
 	for i, p := range P {
 		h, err := HeapOf(p)
 		if err != nil {
-			return ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
+			return nil, &ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
 		}
 		ps[i] = sideOf(p, h, false)
 		facts[i] = ps[i].rename(DataFacts(p))
@@ -190,12 +200,12 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 	if limit <= 0 {
 		limit = DefaultBudget.Models
 	}
-	parts, complete, err := solver.Partitions(phiQ, refs, limit)
+	parts, complete, err := worldPartitions(solver, phiQ, refs, limit)
 	if err != nil {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
 	}
 	if !complete {
-		return ExactResult{Outcome: Inconclusive, PIndex: -1,
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1,
 			Reason: fmt.Sprintf("data: more than %d reference worlds of q: enumeration incomplete", limit)}
 	}
 	var (
@@ -214,7 +224,7 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
 		h, err := buildHeap(q, func(f *smt.Formula) bool { return f == nil || smt.Subst(f, same).IsTrue() }, nil)
 		if err != nil {
-			return ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
+			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
 		}
 		w := sideOf(q, h, true)
 		for i, t := range w.data {
@@ -226,6 +236,62 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		worlds = append(worlds, smt.Subst(w.rename(phiQ), same))
 		byWorld[w.key] = append(byWorld[w.key], j)
 	}
+	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
+}
+
+// worldPartitions is solver.Partitions(phi, refs, limit), without Z3's
+// enumeration when phi's data does not touch the references: when every
+// conjunct of phi is either free of data or free of reference atoms (a
+// Kiasan state's facts: resolution facts and data facts, never mixed),
+// the two parts share no variable, so the partitions of phi are those of
+// its reference part (the Go decider's question) when its data part is
+// satisfiable, and none otherwise. A conjunct with both (a summary
+// state's ite over reference guards) leaves the question to Z3 whole.
+func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
+	if !phi.HasData() {
+		return solver.Partitions(phi, refs, limit)
+	}
+	conj := []*smt.Formula{phi}
+	if phi.Op() == smt.OpAnd {
+		conj = phi.Kids()
+	}
+	var refPart, dataPart []*smt.Formula
+	for _, c := range conj {
+		switch {
+		case !c.HasData():
+			refPart = append(refPart, c)
+		case len(c.Refs()) == 0:
+			dataPart = append(dataPart, c)
+		default:
+			return solver.Partitions(phi, refs, limit)
+		}
+	}
+	ok, err := solver.Sat(smt.And(dataPart...))
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
+	}
+	return solver.Partitions(smt.And(refPart...), refs, limit)
+}
+
+// ExactData checks the data half of P ⊏ q (see above) for a group whose
+// reference half holds. The outcome names the world or the GSE state that
+// breaks it.
+func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
+	d, stop := prepareData(P, q, solver, budget)
+	if stop != nil {
+		return *stop
+	}
+	return d.exact(nil, solver)
+}
+
+// exact is ExactData over the states of P whose keep is true (all of them
+// when keep is nil); a PIndex is an index into P.
+func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
+	heaps, ps, ws, facts, worlds, byKey, byWorld := d.heaps, d.ps, d.ws, d.facts, d.worlds, d.byKey, d.byWorld
+	in := func(i int) bool { return keep == nil || keep[i] }
 	undecided := func(what string, err error) ExactResult {
 		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
 	}
@@ -244,6 +310,9 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		var alts []*smt.Formula
 		amb := ws[j].ambiguous
 		for _, i := range byKey[ws[j].key] {
+			if !in(i) {
+				continue
+			}
 			eq, ok := equal(ps[i].data, ws[j].data)
 			if !ok {
 				continue
@@ -260,7 +329,10 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		}
 	}
 	// (a) every GSE state's data is reached by q.
-	for i := range P {
+	for i := range ps {
+		if !in(i) {
+			continue
+		}
 		js := byWorld[ps[i].key]
 		if len(js) == 0 {
 			return ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(heaps),
@@ -284,6 +356,42 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 		}
 	}
 	return ExactResult{Outcome: Holds, PIndex: -1, Heaps: len(heaps)}
+}
+
+// ExactDataCompatible is the data half of exactness for a sibling of a
+// Partition engine (PRIMITIVES.md §5, partition exactness). P are the GSE
+// states whose heaps q represents; keep[i] says whether P[i] also meets
+// the satisfiability half of the data condition of representation,
+// S(φ_p^h ∧ φ_q ∧ HC_h): some input reaches both P[i] and a world of q
+// isomorphic to it. Siblings may share a heap shape and differ only in
+// data (the two branches of If (sym) joining at one control, as in
+// (if c true else true)), so the GSE states a sibling stands for are the
+// compatible ones, and res is ExactData, (a) and (b), over them alone.
+// Where the canonical isomorphism is not the only one (unreachable
+// locations of one class), an incompatibility under it decides nothing
+// and the state is kept: ExactData then reports inconclusive, never a
+// violation. keep is nil when res is inconclusive before it was decided.
+func ExactDataCompatible(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (keep []bool, res ExactResult) {
+	d, stop := prepareData(P, q, solver, budget)
+	if stop != nil {
+		return nil, *stop
+	}
+	keep = make([]bool, len(P))
+	for i := range P {
+		var alts []*smt.Formula
+		for _, j := range d.byWorld[d.ps[i].key] {
+			alts = append(alts, d.worlds[j])
+		}
+		if len(alts) == 0 {
+			continue
+		}
+		ok, err := solver.Sat(smt.And(d.facts[i], smt.Or(alts...)))
+		if err != nil {
+			return nil, ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(d.heaps), Reason: fmt.Sprintf("data: compatibility of P[%d]: %v", i, err)}
+		}
+		keep[i] = ok || d.ps[i].ambiguous
+	}
+	return keep, d.exact(keep, solver)
 }
 
 // SortConsistent is well-formedness's sort consistency (PRIMITIVES.md §5):

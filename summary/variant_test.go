@@ -26,7 +26,7 @@ func TestVariantsCatalog(t *testing.T) {
 	}
 	want := []string{"published", "v1-all-candidates", "v2-keep-phi", "v3-stuck", "v4-init-before-write",
 		"v5-literal-outer", "v5-literal-inner", "v6-min-ref", "v7-uninit-guard", "v8-keep-phi",
-		"v9-extend-env", "kbound-assume", "idle-null", "fixed", "seed000"}
+		"v9-extend-env", "d1-if-sym-values", "kbound-assume", "idle-null", "fixed", "seed000"}
 	seen := map[string]bool{}
 	for _, v := range append(Variants(), Mutants()...) {
 		if seen[v.Name] {

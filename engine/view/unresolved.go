@@ -23,7 +23,9 @@ import (
 //
 // with base = r_u ≠ null ∧ ⋀_a r_u ≠ r_a. The guards of one expansion are
 // pairwise exclusive without the path condition (Def. 11). In the View l_u
-// is an input location (fields r_un, as in the engine state) with
+// is an input location (reference fields r_un, as in the engine state;
+// primitive fields its initial-value symbols α(l_u, f), PRIMITIVES.md §4,
+// where the engine state has the defaults no rule reads) with
 // Exists = base ∧ ⋀_{u'<u} r_u ≠ r_u' — the worlds in which it is an
 // object of its own — and
 //
@@ -174,6 +176,12 @@ func unresolvedView(s *machine.State, k int, stamp bool) (*machine.State, error)
 			info.Exists = exp[machine.Loc(l)].exists
 		}
 		info.Unresolved, info.MayBeNull, info.Input = false, false, true
+		// In the worlds where l_u is an object of its own it is the input
+		// object a fresh resolution would make: its primitive fields are
+		// its initial-value symbols α(l_u, f) (the engine state holds
+		// Java's defaults there, which no rule reads before RESOLVE, and
+		// no term of the state mentions α(l_u, f) yet).
+		v.InitPrimFields(machine.Loc(l))
 	}
 	for i, g := range v.L {
 		touched := false

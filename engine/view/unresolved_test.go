@@ -230,3 +230,29 @@ func TestViewStamped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, hs, 1, "only f = this")
 }
+
+// TestUnresolvedPrimFields: an unresolved location holds Java's defaults in
+// its primitive fields (it was no input object when NewLoc made it, and no
+// rule reads them before RESOLVE); in the View it is the input object a
+// fresh resolution would make, with its initial-value symbols α(l_u, f).
+// The engine state is not modified, and a replaced (dead) location keeps
+// what it had.
+func TestUnresolvedPrimFields(t *testing.T) {
+	p, err := javalite.ParseAndCheck("prim.jl", []byte(`(((class Node ([Node f] [Node g] [int key] [bool red])
+    ((bool main [bool x] true))))
+ (Node main))`))
+	require.NoError(t, err)
+	s := machine.Initial(p)
+	key, red := field(s, "key"), field(s, "red")
+	lu := unresolvedAt(s, "f", true, 1)
+	require.Equal(t, smt.Int(0), s.PrimField(lu, key), "NewLoc gives a non-input location the defaults")
+	require.Equal(t, smt.False(), s.PrimField(lu, red))
+	v, err := Unresolved(s, -1)
+	require.NoError(t, err)
+	ru := s.Locs[lu].Identity
+	assert.Equal(t, machine.InitialValue(ru, key), v.PrimField(lu, key))
+	assert.Equal(t, machine.InitialValue(ru, red), v.PrimField(lu, red))
+	assert.Equal(t, machine.InitialValue(s.Locs[0].Identity, key), v.PrimField(0, key), "l_0 keeps its own symbols")
+	assert.Equal(t, smt.Int(0), s.PrimField(lu, key), "the View does not modify the engine state")
+	assert.Nil(t, relation.SortConsistent(v))
+}
