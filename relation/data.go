@@ -3,6 +3,8 @@ package relation
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -257,7 +259,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 // state's ite over reference guards) leaves the question to Z3 whole.
 func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
 	if !phi.HasData() {
-		return solver.Partitions(phi, refs, limit)
+		return cachedPartitions(solver, phi, refs, limit)
 	}
 	conj := []*smt.Formula{phi}
 	if phi.Op() == smt.OpAnd {
@@ -281,7 +283,7 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 	if !ok {
 		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
 	}
-	parts, complete, err := solver.Partitions(smt.And(refPart...), refs, limit)
+	parts, complete, err := cachedPartitions(solver, smt.And(refPart...), refs, limit)
 	if err != nil || len(mixed) == 0 {
 		return parts, complete, err
 	}
@@ -439,4 +441,47 @@ func SortConsistent(q *machine.State) *Violation {
 		}
 	}
 	return nil
+}
+
+// partsCache keeps the complete partition lists of reference parts: along
+// a path most steps leave φ_q's reference part and q's references as they
+// were, and its all-SAT was most of the data half's time (PERFORMANCE.md).
+// Formulas are hash-consed, so the formula and the sorted references are
+// the key; the lists are never modified by their readers.
+var partsCache struct {
+	sync.Mutex
+	m map[partsKey][]map[smt.Ref]smt.Ref
+}
+
+type partsKey struct {
+	f    *smt.Formula
+	refs string
+}
+
+const partsCacheMax = 4096
+
+func cachedPartitions(solver *smt.Solver, f *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
+	var b strings.Builder
+	for _, r := range refs {
+		fmt.Fprintf(&b, "%d,", r)
+	}
+	fmt.Fprintf(&b, "/%d", limit)
+	key := partsKey{f, b.String()}
+	partsCache.Lock()
+	parts, ok := partsCache.m[key]
+	partsCache.Unlock()
+	if ok {
+		return parts, true, nil
+	}
+	parts, complete, err := solver.Partitions(f, refs, limit)
+	if err != nil || !complete {
+		return parts, complete, err
+	}
+	partsCache.Lock()
+	if partsCache.m == nil || len(partsCache.m) >= partsCacheMax {
+		partsCache.m = map[partsKey][]map[smt.Ref]smt.Ref{}
+	}
+	partsCache.m[key] = parts
+	partsCache.Unlock()
+	return parts, true, nil
 }
