@@ -38,7 +38,7 @@ const (
 	KB   Lemma = "KB"   // finite-k agreement of the k-bounds
 	// INVP is POSE-J's invariant (ENGINES.md §4.3), checked on the
 	// engine's own states through engine.Invariant.
-	INVP Lemma = "INV-P" // aliased symbols agree on every field initialized in both
+	INVP Lemma = "INV-P" // aliased symbols agree, where both exist, on every field initialized in both
 	// VS compares two engines without GSE (Options.Versus).
 	VS Lemma = "VS" // same concretizations at every common control
 
@@ -78,7 +78,7 @@ var Claim = map[Lemma]string{
 	FEAS: "the View of every engine state has a concretization (no empty engine state)",
 	VIEW: "the View of every engine state is deterministic and total (a failure is a View bug, not an engine bug)",
 	KB:   "at a finite k the engine agrees with GSE as it does at k = −1 (finite-k divergence, reported apart from exactness)",
-	INVP: "two symbolic locations of one class agree, in every world of φ where their symbols are equal, on every field initialized in both (POSE-J's INV-P, ENGINES.md §4.3; pinpoints P-MERGE)",
+	INVP: "two symbolic locations of one class agree, in every world of φ where their symbols are equal and both exist, on every field initialized in both (POSE-J's INV-P, ENGINES.md §4.3; pinpoints P-MERGE)",
 	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
 	GPC:  "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
 	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps); with data, every concrete input within the k-bound runs along some GSE path",

@@ -128,7 +128,7 @@ type Info struct {
 type ErrNoData struct{ Engine string }
 
 func (e ErrNoData) Error() string {
-	return fmt.Sprintf("engine %s has no rules for int and bool data yet (PRIMITIVES.md §4; the tree-benchmark issue teaches them): use summary, uber or gse for a program with data", e.Engine)
+	return fmt.Sprintf("engine %s has no rules for int and bool data (PRIMITIVES.md §4; engine.Info.Data): check a program with data with an engine that has them (every built-in engine does: lockstep engines)", e.Engine)
 }
 
 // SupportsData reports whether the engine named spec ("NAME[:VARIANT]")

@@ -210,7 +210,11 @@ func (d *dotWriter) write(title string) string {
 			// Primitive fields are drawn inside their location, with
 			// their terms (PRIMITIVES.md §2): they are values, not edges.
 			for _, f := range info.Class.PrimFields {
-				text += "\n" + f.Name + " = " + wrapFormula(s.PrimField(l, f), 40)
+				if t := s.PrimField(l, f); t != nil {
+					text += "\n" + f.Name + " = " + wrapFormula(t, 40)
+				} else {
+					text += "\n" + f.Name + " = ⊥"
+				}
 			}
 			fmt.Fprintf(&b, "  %s [shape=box, style=%s, label=%s];\n", locID(l), style, dotQuote(text))
 		}

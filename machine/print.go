@@ -29,7 +29,7 @@ func (s *State) Dump() string {
 		var fs []string
 		for _, f := range info.Class.Fields {
 			if f.IsPrim() {
-				fs = append(fs, fmt.Sprintf("%s=%s", f.Name, smt.Short(s.PrimField(l, f))))
+				fs = append(fs, fmt.Sprintf("%s=%s", f.Name, primString(s.PrimField(l, f))))
 				continue
 			}
 			fs = append(fs, fmt.Sprintf("%s→%s", f.Name, RefString(s.Field(l, f))))
@@ -103,4 +103,14 @@ func (s *State) Reachable() ([]Ref, []Loc) {
 	}
 	sort.Slice(locs, func(i, j int) bool { return locs[i] < locs[j] })
 	return refs, locs
+}
+
+// primString prints a primitive field's term, ⊥ for nil: an engine may
+// keep a field unbound until its first use (POSE-J's symbolic locations,
+// pose/data.go); its View binds it.
+func primString(t *smt.Formula) string {
+	if t == nil {
+		return "⊥"
+	}
+	return smt.Short(t)
 }

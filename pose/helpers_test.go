@@ -56,7 +56,8 @@ func (f *failure) String() string {
 // with machine.Step, as the checker does for a one-per-control engine:
 // GSE successors grouped by control, one POSE-J successor per control
 // (forward, backward, no duplicate control), each POSE-J state's View well
-// formed and exact for its group, and INV-P on every POSE-J state. It
+// formed and exact for its group (with the data half on a program with
+// data), and INV-P on every POSE-J state. It
 // returns the first failure (nil if everything held up to the step bound)
 // and the number of pairs checked. An inconclusive check fails the test.
 func lockstep(t testing.TB, p *javalite.Program, v Variant, steps int) (*failure, int) {
@@ -142,6 +143,14 @@ func lockstepBounded(t testing.TB, p *javalite.Program, v Variant, steps int, in
 					Reason: viol.Error()}, checked
 			}
 			res := relation.Exact(gs, vw, sol, relation.DefaultBudget)
+			if res.Outcome == relation.Holds && machine.UsesData(p) {
+				// The data half (PRIMITIVES.md §5), as the checker does.
+				if v := relation.SortConsistent(vw); v != nil {
+					return &failure{Step: sc.S.Steps, Rule: sc.Rule, Control: sc.S.ControlString(), Q: sc.S, View: vw, GSE: gs,
+						Reason: "sort consistency: " + v.Error()}, checked
+				}
+				res = relation.ExactData(gs, vw, sol, relation.DefaultBudget)
+			}
 			checked++
 			switch res.Outcome {
 			case relation.Inconclusive:

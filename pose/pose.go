@@ -223,6 +223,9 @@ func errorState(s *machine.State, phiG *smt.Formula, theta0 []*smt.Formula) {
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
 	return guarded.Pair(s, r, e.nullGuards, func(sa *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		if f.IsPrim() {
+			return e.accessPrim(sa, r, f, p, k) // data.go
+		}
 		// Rule: Field access (A), with Getfield (c1)/(c5) reading and
 		// Getfield (r1)/(r2) refining; (r1)'s ¬(Y = null) is φ'_g.
 		phiP := p.PhiPrime() // φ'_g
@@ -379,7 +382,9 @@ func (e *Engine) freshSymbol(s *machine.State, c *javalite.Class, z machine.Ref,
 	if err != nil || !ok {
 		return -1, err
 	}
-	return s.NewLoc(machine.LocInfo{Class: c, Input: true, Symbolic: true, Depth: depth, Identity: z, Exists: gz}, machine.RUn), nil
+	l := s.NewLoc(machine.LocInfo{Class: c, Input: true, Symbolic: true, Depth: depth, Identity: z, Exists: gz}, machine.RUn)
+	unbindPrims(s, l) // primitive fields are ⊥ until bound (data.go)
+	return l, nil
 }
 
 // mergeSymbol is the published merge of a ⊥ part (variant
@@ -422,6 +427,9 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		return nil, err
 	}
 	return guarded.Pair(s, rx, e.nullGuards, func(sw *machine.State, p guarded.Premises) ([]machine.Succ, error) {
+		if f.IsPrim() {
+			return e.writePrim(sw, rx, f, p, k) // data.go
+		}
 		// Rule: Field write (W), Putfield (c1)/(c5) per receiver entry,
 		// merged as (c2) does.
 		phiP := p.PhiPrime() // φ'_g

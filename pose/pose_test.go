@@ -48,8 +48,9 @@ func TestLockstepExact(t *testing.T) {
 }
 
 // Every mutation of pose.Mutations is killed: on one of these programs,
-// on which the unmutated engine holds (TestLockstepExact), the lockstep
-// comparison with GSE fails.
+// on which the unmutated engine holds (TestLockstepExact, TestDataExact),
+// the lockstep comparison with GSE fails (the data mutants, prim-*, on the
+// data programs; checker TestPoseDataMutantsKilled names their lemmas).
 func TestMutantsKilled(t *testing.T) {
 	programs := []string{
 		"testdata/programs/swap.jl",
@@ -57,6 +58,8 @@ func TestMutantsKilled(t *testing.T) {
 		"testdata/programs/alias_write_read.jl",
 		"testdata/programs/pose_ite_read.jl",
 		"testdata/programs/pose_ite_write.jl",
+		"testdata/data/pose_prim_update.jl",
+		"testdata/data/pose_prim_ite.jl",
 	}
 	for _, m := range Mutations {
 		t.Run(m.Name, func(t *testing.T) {
@@ -108,4 +111,31 @@ func TestINVP(t *testing.T) {
 	v, err = CheckINVP(build(machine.Single(machine.LUn)), sol)
 	require.NoError(t, err)
 	require.Nil(t, v)
+}
+
+// INV-P compares two symbols only in the worlds where both exist (D15):
+// Y1 exists only where it is not this, so its field (null) and this.f
+// (this) are never one object's field, whatever r_Y1 = r_in0 allows.
+func TestINVPOnlyWhereBothExist(t *testing.T) {
+	p := parse(t, `(((class A ([A f]) ((bool main [bool u] true)))) (A main))`)
+	A := p.Classes[0]
+	f := A.Fields[0]
+	s := machine.Initial(p)
+	y := s.InitR()
+	in0 := s.Locs[0].Identity
+	l1 := s.NewLoc(machine.LocInfo{Class: A, Input: true, Symbolic: true, Identity: y,
+		Exists: smt.And(smt.Neq(y, machine.RNull), smt.Neq(y, in0))}, machine.RUn)
+	r0, r1 := s.FreshR(), s.FreshR()
+	s.Set(r0, machine.Single(0))
+	s.SetField(0, f, r0)
+	s.Set(r1, machine.Single(machine.LNull))
+	s.SetField(l1, f, r1)
+	v, err := CheckINVP(s, newSolver(t))
+	require.NoError(t, err)
+	require.Nil(t, v)
+	// Where Y1 may be this and exists, the same fields break it.
+	s.Locs[l1].Exists = smt.Neq(y, machine.RNull)
+	v, err = CheckINVP(s, newSolver(t))
+	require.NoError(t, err)
+	require.NotNil(t, v)
 }

@@ -5,6 +5,7 @@ import "github.com/lockstep-dev/lockstep/engine"
 func init() {
 	engine.Register(engine.Info{
 		Name:    "pose",
+		Data:    true,
 		Doc:     "POSE-J: path-optimal symbolic execution (seed 003) with symbolic locations, Assume, update and a canonicalizing View",
 		Default: Default,
 		Variants: func() []engine.Variant {

@@ -58,6 +58,22 @@ type Mutation struct {
 	// NullIgnored never takes the null worlds of a dereference (POSE's
 	// (r1) without lockstep's error end).
 	NullIgnored bool
+
+	// The data rules (PRIMITIVES.md §4, data.go).
+
+	// PrimUpdateSwapped writes the update ite of a primitive field with its
+	// branches swapped: ite(Y = Y', H(Y')(f), σ').
+	PrimUpdateSwapped bool
+	// PrimNoUpdate drops the update of the aliases on a primitive write.
+	PrimNoUpdate bool
+	// PrimAssumeNoAliases binds a primitive field to its initial value
+	// α(r_Y, f), ignoring the aliases bound before.
+	PrimAssumeNoAliases bool
+	// PrimWriteDropsOld writes t in every world, not ite(g, t, old).
+	PrimWriteDropsOld bool
+	// PrimReadLast reads a primitive field through the last receiver entry
+	// only, not the ite over all of them.
+	PrimReadLast bool
 }
 
 // Mutations lists the named mutations with their one-line docs: the
@@ -78,6 +94,11 @@ var Mutations = []struct {
 	{Name: "write-drops-old", Doc: "a write forgets the old value in the worlds it does not touch", Set: func(m *Mutation) { m.WriteDropsOld = true }},
 	{Name: "eq-symbols-false", Doc: "two distinct symbols always compare false", Set: func(m *Mutation) { m.EqSymbolsFalse = true }},
 	{Name: "null-ignored", Doc: "no A′/W′/Invoke′: the null worlds of a dereference are dropped", Set: func(m *Mutation) { m.NullIgnored = true }},
+	{Name: "prim-update-swapped", Doc: "the update ite of a primitive write has its branches swapped: ite(Y = Y', old, new)", Set: func(m *Mutation) { m.PrimUpdateSwapped = true }},
+	{Name: "prim-no-update", Doc: "a primitive write does not update the aliases of the receiver symbol", Set: func(m *Mutation) { m.PrimNoUpdate = true }},
+	{Name: "prim-assume-no-aliases", Doc: "a primitive field is bound to its initial value, ignoring the aliases bound before", Set: func(m *Mutation) { m.PrimAssumeNoAliases = true }},
+	{Name: "prim-write-drops-old", Doc: "a primitive write through a receiver with several targets writes every target in every world", Set: func(m *Mutation) { m.PrimWriteDropsOld = true }},
+	{Name: "prim-read-last", Doc: "a primitive read through a receiver with several targets reads only the last one", Set: func(m *Mutation) { m.PrimReadLast = true }},
 }
 
 // Default is the name of the default variant.

@@ -3,6 +3,8 @@ package relation
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -222,7 +224,15 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 			return r
 		}
 		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-		h, err := buildHeap(q, func(f *smt.Formula) bool { return f == nil || smt.Subst(f, same).IsTrue() }, nil)
+		h, err := buildHeap(q, func(f *smt.Formula) bool {
+			if f == nil {
+				return true
+			}
+			if !f.HasData() {
+				return f.Eval(same) // a guard: references only
+			}
+			return smt.Subst(f, same).IsTrue()
+		}, nil)
 		if err != nil {
 			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
 		}
@@ -249,13 +259,13 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 // state's ite over reference guards) leaves the question to Z3 whole.
 func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
 	if !phi.HasData() {
-		return solver.Partitions(phi, refs, limit)
+		return cachedPartitions(solver, phi, refs, limit)
 	}
 	conj := []*smt.Formula{phi}
 	if phi.Op() == smt.OpAnd {
 		conj = phi.Kids()
 	}
-	var refPart, dataPart []*smt.Formula
+	var refPart, dataPart, mixed []*smt.Formula
 	for _, c := range conj {
 		switch {
 		case !c.HasData():
@@ -263,7 +273,7 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 		case len(c.Refs()) == 0:
 			dataPart = append(dataPart, c)
 		default:
-			return solver.Partitions(phi, refs, limit)
+			mixed = append(mixed, c)
 		}
 	}
 	ok, err := solver.Sat(smt.And(dataPart...))
@@ -273,7 +283,32 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 	if !ok {
 		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
 	}
-	return solver.Partitions(smt.And(refPart...), refs, limit)
+	parts, complete, err := cachedPartitions(solver, smt.And(refPart...), refs, limit)
+	if err != nil || len(mixed) == 0 {
+		return parts, complete, err
+	}
+	// Data over reference guards (a summary engine's ite): each world of
+	// the reference part, with its references substituted, leaves a
+	// question on data alone, which many worlds share (and the solver
+	// caches): cheaper than an all-SAT through Z3 over the whole.
+	rest := smt.And(append(mixed, dataPart...)...)
+	var out []map[smt.Ref]smt.Ref
+	for _, part := range parts {
+		rep := func(r smt.Ref) smt.Ref {
+			if x, ok := part[r]; ok {
+				return x
+			}
+			return r
+		}
+		ok, err := solver.Sat(smt.Subst(rest, func(a, b smt.Ref) bool { return rep(a) == rep(b) }))
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out = append(out, part)
+		}
+	}
+	return out, complete, nil
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose
@@ -406,4 +441,47 @@ func SortConsistent(q *machine.State) *Violation {
 		}
 	}
 	return nil
+}
+
+// partsCache keeps the complete partition lists of reference parts: along
+// a path most steps leave φ_q's reference part and q's references as they
+// were, and its all-SAT was most of the data half's time (PERFORMANCE.md).
+// Formulas are hash-consed, so the formula and the sorted references are
+// the key; the lists are never modified by their readers.
+var partsCache struct {
+	sync.Mutex
+	m map[partsKey][]map[smt.Ref]smt.Ref
+}
+
+type partsKey struct {
+	f    *smt.Formula
+	refs string
+}
+
+const partsCacheMax = 4096
+
+func cachedPartitions(solver *smt.Solver, f *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
+	var b strings.Builder
+	for _, r := range refs {
+		fmt.Fprintf(&b, "%d,", r)
+	}
+	fmt.Fprintf(&b, "/%d", limit)
+	key := partsKey{f, b.String()}
+	partsCache.Lock()
+	parts, ok := partsCache.m[key]
+	partsCache.Unlock()
+	if ok {
+		return parts, true, nil
+	}
+	parts, complete, err := solver.Partitions(f, refs, limit)
+	if err != nil || !complete {
+		return parts, complete, err
+	}
+	partsCache.Lock()
+	if partsCache.m == nil || len(partsCache.m) >= partsCacheMax {
+		partsCache.m = map[partsKey][]map[smt.Ref]smt.Ref{}
+	}
+	partsCache.m[key] = parts
+	partsCache.Unlock()
+	return parts, true, nil
 }

@@ -28,7 +28,9 @@ import (
 //   - the existence guard of l_Y into m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y″<Y} ¬(r_Y = r_Y″ ∧ m(Y″));
 //   - field f of l_Y' into the (canonicalized) entries of the first
 //     materialized symbol Y, in creation order, with r_Y = r_Y' whose f has
-//     a non-l_un entry in that world, and l_un in the remaining worlds.
+//     a non-l_un entry in that world, and l_un in the remaining worlds;
+//   - a primitive field f of l_Y' into the ite of the same choice over the
+//     symbols whose f is bound, α(r_Y', f) where none is (primField).
 //
 // The engine guarantees that an entry (g, l_Y) has g ⇒ r_Y ≠ null ∧ m(Y);
 // where it does not, the View is not total and relation.WellFormed says so
@@ -116,7 +118,10 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 	for _, c := range order {
 		ls := syms[c]
 		for _, y2 := range ls {
-			for _, f := range c.Fields {
+			for _, f := range c.PrimFields {
+				v.SetPrimField(y2, f, primField(s, ls, y2, f, m))
+			}
+			for _, f := range c.RefFields {
 				var out machine.GVS
 				var covered []*smt.Formula
 				for _, y := range ls {
@@ -174,6 +179,33 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 		}
 	}
 	return v, nil
+}
+
+// primField is the primitive field f of the canonical location l_Y' in
+// the View: the term of the first materialized symbol Y, in creation
+// order, with r_Y = r_Y' whose f is bound, and in the remaining worlds the
+// initial value α(r_Y', f) (a field still ⊥ in every symbol of the object
+// was never read nor written: it holds its initial value):
+//
+//	ite(r_Y1 = r_Y' ∧ m(Y1), Y1.f, … ite(r_Yn = r_Y' ∧ m(Yn), Yn.f, α(r_Y', f)))
+//
+// over the symbols Y_i whose f is bound. The engine names the fresh symbol
+// of Getfield (r2) α(r_Y, f) (pose/data.go), so in a world where l_Y' is
+// canonical every symbol the term resolves to is canonical too and
+// relation.ExactData's renaming by canonical names is all the renaming
+// the data needs. The ite is left to the world (ExactData resolves it):
+// the View asks no solver.
+func primField(s *machine.State, ls []machine.Loc, y2 machine.Loc, f *javalite.Field, m func(machine.Loc) *smt.Formula) *smt.Formula {
+	id := s.Locs[y2].Identity
+	v := machine.InitialValue(id, f)
+	for i := len(ls) - 1; i >= 0; i-- {
+		t := s.PrimField(ls[i], f)
+		if t == nil {
+			continue
+		}
+		v = smt.Ite(smt.And(smt.Eq(s.Locs[ls[i]].Identity, id), m(ls[i])), t, v)
+	}
+	return v
 }
 
 // isSymbolic reports whether a location of a POSE-J state is a symbolic

@@ -169,3 +169,46 @@ func TestSymbolicNotTotalWhenNotMaterialized(t *testing.T) {
 	require.NotNil(t, viol)
 	require.Equal(t, relation.CheckTotal, viol.Check)
 }
+
+// Primitive fields (PRIMITIVES.md §4): the View gives the canonical object
+// the term of the first materialized symbol whose field is bound, and the
+// canonical initial value where none is. this.v is ⊥ (never used) and P.v
+// was written 5: where P = this the object is this and its v is 5; where P
+// is another object, this.v is α(this, v). The data half of exactness
+// holds against GSE's two value ends; a wrong term in P.v breaks it.
+func TestSymbolicPrimFields(t *testing.T) {
+	src := `(((class A ([A g] [int v]) ((int main (var A p := (this $ g) in (begin (p $ v := 5) (p $ v))))))) (A main))`
+	p, err := javalite.ParseAndCheck("view.jl", []byte(src))
+	require.NoError(t, err)
+	A := p.Classes[0]
+	g, v := A.Fields[0], A.Fields[1]
+	build := func(pv *smt.Formula) *machine.State {
+		s := machine.Initial(p)
+		s.SetPrimField(0, v, nil) // ⊥: POSE-J binds a field at its first use
+		l1, y1, val := symbol(s, A, func(y machine.Ref) *smt.Formula { return smt.Neq(y, machine.RNull) }, smt.True())
+		setField(s, 0, g, val)
+		s.SetPrimField(l1, v, pv)
+		s.Phi = smt.And(s.Phi, smt.Neq(y1, machine.RNull))
+		s.SetValue(machine.PrimVal(smt.Int(5)), nil)
+		return s
+	}
+	want := gseValueEnds(t, p)
+	require.Len(t, want, 2)
+	sol := symSolver(t)
+
+	q := build(smt.Int(5))
+	vw := checkView(t, q, want, 2)
+	y1 := q.Locs[1].Identity
+	require.Equal(t, smt.Ite(smt.And(smt.Eq(y1, q.Locs[0].Identity), smt.Neq(y1, machine.RNull)), smt.Int(5), machine.InitialValue(q.Locs[0].Identity, v)).String(),
+		vw.PrimField(0, v).String())
+	require.Nil(t, relation.SortConsistent(vw))
+	res := relation.ExactData(want, vw, sol, relation.DefaultBudget)
+	require.Equal(t, relation.Holds, res.Outcome, res.Reason)
+
+	// P.v holding its initial value instead: where P = this, this.v
+	// would be α(this, v), not 5.
+	bad, err := Symbolic(build(machine.InitialValue(y1, v)))
+	require.NoError(t, err)
+	res = relation.ExactData(want, bad, sol, relation.DefaultBudget)
+	require.Equal(t, relation.Fails, res.Outcome, res.Reason)
+}
