@@ -474,6 +474,11 @@ func gseValue(s *machine.State, obj map[machine.Loc]int, d *pathData) (concrete.
 // in the callee's environment leaves the caller's locals unbound), and as a
 // verdict it shrinks like any other.
 func (r *run) gseFailed(p *machine.State, err error) error {
+	// GSE asks the solver at If (sym) and Assume: an answer it could not
+	// get (unknown, a cancellation, the time limit) decides nothing.
+	if u := undecided(ORC, err); u != err {
+		return u
+	}
 	return r.fail(Verdict{Lemma: ORC, Step: p.Steps + 1, Control: p.ControlString(),
 		GSE:    []*machine.State{p},
 		Reason: "GSE cannot take a step the concrete interpreter takes (it runs every well-typed program to an end): " + err.Error()})
