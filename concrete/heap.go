@@ -266,7 +266,7 @@ func Domain(p *javalite.Program) []int64 {
 	d := []int64{0}
 	for _, c := range p.Classes {
 		for _, m := range c.Methods {
-			walk(m.Body, func(e javalite.Expr) {
+			javalite.Walk(m.Body, func(e javalite.Expr) {
 				if n, ok := e.(*javalite.IntLit); ok {
 					d = append(d, n.Val-1, n.Val, n.Val+1)
 				}
@@ -275,46 +275,6 @@ func Domain(p *javalite.Program) []int64 {
 	}
 	slices.Sort(d)
 	return slices.Compact(d)
-}
-
-// walk calls f on e and every subexpression of e.
-func walk(e javalite.Expr, f func(javalite.Expr)) {
-	if e == nil {
-		return
-	}
-	f(e)
-	switch e := e.(type) {
-	case *javalite.FieldAccess:
-		walk(e.X, f)
-	case *javalite.FieldWrite:
-		walk(e.Value, f)
-	case *javalite.Equals:
-		walk(e.L, f)
-		walk(e.R, f)
-	case *javalite.Binary:
-		walk(e.L, f)
-		walk(e.R, f)
-	case *javalite.Assume:
-		walk(e.X, f)
-	case *javalite.If:
-		walk(e.Cond, f)
-		walk(e.Then, f)
-		walk(e.Else, f)
-	case *javalite.VarDecl:
-		walk(e.Init, f)
-		walk(e.Body, f)
-	case *javalite.Call:
-		walk(e.Recv, f)
-		for _, a := range e.Args {
-			walk(a, f)
-		}
-	case *javalite.Assign:
-		walk(e.Value, f)
-	case *javalite.Begin:
-		for _, x := range e.Exprs {
-			walk(x, f)
-		}
-	}
 }
 
 // Inputs calls visit on every input of p: every heap shape of Heaps(p,

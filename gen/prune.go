@@ -31,7 +31,7 @@ func prune(p *javalite.Program) {
 		for _, prm := range m.Params {
 			usedClass[prm.Type.Name] = true
 		}
-		walk(m.Body, func(e javalite.Expr) {
+		javalite.Walk(m.Body, func(e javalite.Expr) {
 			switch e := e.(type) {
 			case *javalite.Call:
 				if callee := byName[e.MethodName]; callee != nil && !live[callee] {
@@ -97,42 +97,4 @@ func prune(p *javalite.Program) {
 		classes = append(classes, cl)
 	}
 	p.Classes = classes
-}
-
-// walk calls f on e and every subexpression of e, in pre-order.
-func walk(e javalite.Expr, f func(javalite.Expr)) {
-	if e == nil {
-		return
-	}
-	f(e)
-	for _, x := range subexprs(e) {
-		walk(x, f)
-	}
-}
-
-// subexprs lists the direct subexpressions of e in evaluation order.
-func subexprs(e javalite.Expr) []javalite.Expr {
-	switch e := e.(type) {
-	case *javalite.FieldAccess:
-		return []javalite.Expr{e.X}
-	case *javalite.FieldWrite:
-		return []javalite.Expr{e.Value}
-	case *javalite.Equals:
-		return []javalite.Expr{e.L, e.R}
-	case *javalite.If:
-		return []javalite.Expr{e.Cond, e.Then, e.Else}
-	case *javalite.VarDecl:
-		return []javalite.Expr{e.Init, e.Body}
-	case *javalite.Call:
-		return append([]javalite.Expr{e.Recv}, e.Args...)
-	case *javalite.Binary:
-		return []javalite.Expr{e.L, e.R}
-	case *javalite.Assume:
-		return []javalite.Expr{e.X}
-	case *javalite.Assign:
-		return []javalite.Expr{e.Value}
-	case *javalite.Begin:
-		return e.Exprs
-	}
-	return nil
 }

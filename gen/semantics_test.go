@@ -28,7 +28,7 @@ func enclosingAssign(p *javalite.Program) bool {
 			visit(e.Body, map[string]bool{e.Name: true})
 			return
 		}
-		for _, x := range subexprs(e) {
+		for _, x := range javalite.Children(e) {
 			visit(x, inner)
 		}
 	}

@@ -29,7 +29,7 @@ func hasSyntheticBug(p *javalite.Program) bool {
 	bug := false
 	for _, cl := range p.Classes {
 		for _, m := range cl.Methods {
-			walk(m.Body, func(e javalite.Expr) {
+			javalite.Walk(m.Body, func(e javalite.Expr) {
 				if bg, ok := e.(*javalite.Begin); ok && writeThenOtherRead(bg, true) {
 					bug = true
 				}
@@ -190,7 +190,7 @@ func hasData(p *javalite.Program) bool {
 					data = true
 				}
 			}
-			walk(m.Body, func(e javalite.Expr) {
+			javalite.Walk(m.Body, func(e javalite.Expr) {
 				switch e := e.(type) {
 				case *javalite.IntLit, *javalite.Binary, *javalite.Assume:
 					data = true
@@ -214,7 +214,7 @@ func TestShrinkData(t *testing.T) {
 		found := false
 		for _, cl := range p.Classes {
 			for _, m := range cl.Methods {
-				walk(m.Body, func(e javalite.Expr) {
+				javalite.Walk(m.Body, func(e javalite.Expr) {
 					if l, ok := e.(*javalite.IntLit); ok && l.Val >= 3 {
 						found = true
 					}
@@ -227,7 +227,7 @@ func TestShrinkData(t *testing.T) {
 		found := false
 		for _, cl := range p.Classes {
 			for _, m := range cl.Methods {
-				walk(m.Body, func(e javalite.Expr) {
+				javalite.Walk(m.Body, func(e javalite.Expr) {
 					if eq, ok := e.(*javalite.Equals); ok && eq.Refs && !isNull(eq.L) && !isNull(eq.R) {
 						found = true
 					}

@@ -39,7 +39,7 @@ func featuresOf(p *javalite.Program) features {
 			if len(m.Params) >= 2 {
 				ft.params = true
 			}
-			walk(m.Body, func(e javalite.Expr) {
+			javalite.Walk(m.Body, func(e javalite.Expr) {
 				switch e := e.(type) {
 				case *javalite.FieldAccess:
 					if v, ok := e.X.(*javalite.Var); ok && v.Name == "this" && m == p.Entry {
@@ -139,7 +139,7 @@ func writeThenOtherRead(bg *javalite.Begin, compared bool) bool {
 					}
 				}
 			}
-			walk(later, func(e javalite.Expr) {
+			javalite.Walk(later, func(e javalite.Expr) {
 				if !compared {
 					check(e)
 				} else if eq, ok := e.(*javalite.Equals); ok && eq.Refs {

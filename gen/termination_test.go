@@ -27,7 +27,7 @@ func terminationViolation(p *javalite.Program) (violation string) {
 	counted := map[*javalite.Method]bool{}
 	for _, cl := range p.Classes {
 		for _, m := range cl.Methods {
-			walk(m.Body, func(e javalite.Expr) {
+			javalite.Walk(m.Body, func(e javalite.Expr) {
 				if c, ok := e.(*javalite.Call); ok && c.Method == m && len(m.Params) > 0 && m.Params[0].T.Kind == javalite.KindInt {
 					counted[m] = true
 				}
@@ -96,7 +96,7 @@ func terminationViolation(p *javalite.Program) (violation string) {
 				return
 			}
 		}
-		for _, x := range subexprs(e) {
+		for _, x := range javalite.Children(e) {
 			visit(m, x, guarded)
 		}
 	}

@@ -68,13 +68,7 @@ func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
 		}
 		e.Solver = sv
 	}
-	fs := []*smt.Formula{t}
-	for f := s.Facts; f != nil; f = f.Next {
-		if f.F.HasData() {
-			fs = append(fs, f.F)
-		}
-	}
-	return e.Solver.Sat(smt.And(fs...))
+	return e.Solver.Sat(smt.And(append(s.DataFacts(), t)...))
 }
 
 // Strengthen implements machine.PathCond: the fact joins GSE's facts.

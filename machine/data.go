@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // usesData caches UsesData per program (programs are immutable once
@@ -36,7 +37,7 @@ func UsesData(p *javalite.Program) bool {
 					found = true
 				}
 			}
-			walkExpr(m.Body, func(x javalite.Expr) {
+			javalite.Walk(m.Body, func(x javalite.Expr) {
 				switch e := x.(type) {
 				case *javalite.IntLit, *javalite.Binary, *javalite.Assume:
 					found = true
@@ -50,4 +51,21 @@ func UsesData(p *javalite.Program) bool {
 	}
 	usesData.Store(p, found)
 	return found
+}
+
+// DataFacts lists the conjuncts of the path condition that have a term in
+// them (If (sym), Assume): for GSE and Kiasan, whose reference facts are
+// fixed by the heap shape, the only part of φ ever in question
+// (PathCond.Feasible), and the data facts the relations compare.
+func (s *State) DataFacts() []*smt.Formula {
+	var fs []*smt.Formula
+	for f := s.Facts; f != nil; f = f.Next {
+		if f.F.HasData() {
+			fs = append(fs, f.F)
+		}
+	}
+	if s.Phi != nil && s.Phi.HasData() {
+		fs = append(fs, s.Phi)
+	}
+	return fs
 }

@@ -414,7 +414,7 @@ func indexMethods(p *javalite.Program) map[int]*javalite.Method {
 	m := map[int]*javalite.Method{}
 	for _, c := range p.Classes {
 		for _, meth := range c.Methods {
-			walkExpr(meth.Body, func(x javalite.Expr) { m[x.ID()] = meth })
+			javalite.Walk(meth.Body, func(x javalite.Expr) { m[x.ID()] = meth })
 		}
 	}
 	return m
@@ -428,7 +428,7 @@ func slotNames(m *javalite.Method) func(int) string {
 		for _, prm := range m.Params {
 			names[prm.Slot] = prm.Name
 		}
-		walkExpr(m.Body, func(x javalite.Expr) {
+		javalite.Walk(m.Body, func(x javalite.Expr) {
 			if d, ok := x.(*javalite.VarDecl); ok {
 				names[d.Slot] = d.Name
 			}
@@ -439,45 +439,5 @@ func slotNames(m *javalite.Method) func(int) string {
 			return n
 		}
 		return fmt.Sprintf("η[%d]", i)
-	}
-}
-
-// walkExpr calls visit on e and every subexpression.
-func walkExpr(e javalite.Expr, visit func(javalite.Expr)) {
-	if e == nil {
-		return
-	}
-	visit(e)
-	switch x := e.(type) {
-	case *javalite.FieldAccess:
-		walkExpr(x.X, visit)
-	case *javalite.FieldWrite:
-		walkExpr(x.Value, visit)
-	case *javalite.Equals:
-		walkExpr(x.L, visit)
-		walkExpr(x.R, visit)
-	case *javalite.If:
-		walkExpr(x.Cond, visit)
-		walkExpr(x.Then, visit)
-		walkExpr(x.Else, visit)
-	case *javalite.VarDecl:
-		walkExpr(x.Init, visit)
-		walkExpr(x.Body, visit)
-	case *javalite.Call:
-		walkExpr(x.Recv, visit)
-		for _, a := range x.Args {
-			walkExpr(a, visit)
-		}
-	case *javalite.Binary:
-		walkExpr(x.L, visit)
-		walkExpr(x.R, visit)
-	case *javalite.Assume:
-		walkExpr(x.X, visit)
-	case *javalite.Assign:
-		walkExpr(x.Value, visit)
-	case *javalite.Begin:
-		for _, y := range x.Exprs {
-			walkExpr(y, visit)
-		}
 	}
 }

@@ -121,20 +121,9 @@ func equal(a, b []*smt.Formula) (*smt.Formula, bool) {
 	return smt.And(eqs...), true
 }
 
-// DataFacts is the data part of a GSE state's path condition: the facts
-// with a term in them (If (sym), Assume).
-func DataFacts(p *machine.State) *smt.Formula {
-	var fs []*smt.Formula
-	for f := p.Facts; f != nil; f = f.Next {
-		if f.F.HasData() {
-			fs = append(fs, f.F)
-		}
-	}
-	if p.Phi != nil && p.Phi.HasData() {
-		fs = append(fs, p.Phi)
-	}
-	return smt.And(fs...)
-}
+// DataFacts is the data part of a GSE state's path condition
+// (machine.(*State).DataFacts).
+func DataFacts(p *machine.State) *smt.Formula { return smt.And(p.DataFacts()...) }
 
 // dataWorlds is the common preparation of ExactData and
 // ExactDataCompatible: both sides renamed into one namespace, q's worlds

@@ -314,7 +314,7 @@ func exprTable(p *javalite.Program) []javalite.Expr {
 		if id := e.ID(); id >= 0 && id < len(out) {
 			out[id] = e
 		}
-		for _, k := range kids(e) {
+		for _, k := range javalite.Children(e) {
 			walk(k)
 		}
 	}
@@ -324,28 +324,6 @@ func exprTable(p *javalite.Program) []javalite.Expr {
 		}
 	}
 	return out
-}
-
-func kids(e javalite.Expr) []javalite.Expr {
-	switch e := e.(type) {
-	case *javalite.FieldAccess:
-		return []javalite.Expr{e.X}
-	case *javalite.FieldWrite:
-		return []javalite.Expr{e.Value}
-	case *javalite.Equals:
-		return []javalite.Expr{e.L, e.R}
-	case *javalite.If:
-		return []javalite.Expr{e.Cond, e.Then, e.Else}
-	case *javalite.VarDecl:
-		return []javalite.Expr{e.Init, e.Body}
-	case *javalite.Call:
-		return append([]javalite.Expr{e.Recv}, e.Args...)
-	case *javalite.Assign:
-		return []javalite.Expr{e.Value}
-	case *javalite.Begin:
-		return e.Exprs
-	}
-	return nil
 }
 
 func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
@@ -376,7 +354,7 @@ func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
 			continue
 		}
 		je := jExpr{ID: e.ID(), Pos: e.Pos().String(), Type: e.Type().String()}
-		for _, k := range kids(e) {
+		for _, k := range javalite.Children(e) {
 			je.Kids = append(je.Kids, k.ID())
 		}
 		slot := func(n int) *int { return &n }
