@@ -176,3 +176,19 @@ func TestDataStream(t *testing.T) {
 		})
 	}
 }
+
+// TestSiblingInputs: two siblings can concretize to one heap shape whose
+// isomorphism maps an input object to another; the data half of partition
+// exactness gives each GSE state to the sibling that reaches all of its
+// inputs, and the cover is over the union (program 120 of the data stream
+// of seed 1, where the per-sibling shape match broke L2 before).
+func TestSiblingInputs(t *testing.T) {
+	p := testutil.Program(t, "testdata/sibling_inputs.jl")
+	solver := testutil.Solver(t)
+	for _, eng := range []string{"lazier", "lazier#"} {
+		rep, err := checker.Run(context.Background(), p, dataOptions(eng), solver)
+		require.NoError(t, err)
+		require.Equal(t, checker.Holds, rep.Verdict.Status, "%s: %s: %s", eng, rep.Verdict.Lemma, rep.Verdict.Reason)
+		require.Positive(t, rep.Checked[checker.P2])
+	}
+}

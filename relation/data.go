@@ -314,8 +314,15 @@ func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget 
 // exact is ExactData over the states of P whose keep is true (all of them
 // when keep is nil); a PIndex is an index into P.
 func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
+	return d.exactParts(keep, keep, solver)
+}
+
+// exactParts is exact with (b) over the states of P whose bKeep is true
+// and (a) over those whose aKeep is true (nil: all of them).
+func (d *dataWorlds) exactParts(bKeep, aKeep []bool, solver *smt.Solver) ExactResult {
 	heaps, ps, ws, facts, worlds, byKey, byWorld := d.heaps, d.ps, d.ws, d.facts, d.worlds, d.byKey, d.byWorld
-	in := func(i int) bool { return keep == nil || keep[i] }
+	in := func(i int) bool { return bKeep == nil || bKeep[i] }
+	inA := func(i int) bool { return aKeep == nil || aKeep[i] }
 	undecided := func(what string, err error) ExactResult {
 		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps), Reason: "data: " + what + ": " + err.Error()}
 	}
@@ -354,7 +361,7 @@ func (d *dataWorlds) exact(keep []bool, solver *smt.Solver) ExactResult {
 	}
 	// (a) every GSE state's data is reached by q.
 	for i := range ps {
-		if !in(i) {
+		if !inA(i) {
 			continue
 		}
 		js := byWorld[ps[i].key]
@@ -400,22 +407,34 @@ func ExactDataCompatible(P []*machine.State, q *machine.State, solver *smt.Solve
 	if stop != nil {
 		return nil, *stop
 	}
+	// P[i] is this sibling's when the sibling reaches every input of it
+	// with its data: (a) for P[i] alone. A shape match is not enough:
+	// two siblings can concretize to one heap shape whose isomorphism
+	// maps an input object to another input object (a δ resolved to an
+	// alias in one sibling, fresh in the other; FINDINGS.md, the Kiasan
+	// data case), and the spec's isomorphism keeps input objects. A state
+	// no sibling keeps breaks the cover (P2), checked by the caller over
+	// the union. (b) is over every state the sibling matches by shape:
+	// each of its worlds must be some GSE state's.
 	keep = make([]bool, len(P))
 	for i := range P {
 		var alts []*smt.Formula
 		for _, j := range d.byWorld[d.ps[i].key] {
-			alts = append(alts, d.worlds[j])
+			eq, ok := equal(d.ps[i].data, d.ws[j].data)
+			if ok {
+				alts = append(alts, smt.And(d.worlds[j], eq))
+			}
 		}
 		if len(alts) == 0 {
 			continue
 		}
-		ok, err := solver.Sat(smt.And(d.facts[i], smt.Or(alts...)))
+		missed, err := solver.Sat(smt.And(d.facts[i], smt.Not(smt.Or(alts...))))
 		if err != nil {
 			return nil, ExactResult{Outcome: Inconclusive, PIndex: i, Heaps: len(d.heaps), Reason: fmt.Sprintf("data: compatibility of P[%d]: %v", i, err)}
 		}
-		keep[i] = ok || d.ps[i].ambiguous
+		keep[i] = !missed || d.ps[i].ambiguous
 	}
-	return keep, d.exact(keep, solver)
+	return keep, d.exactParts(nil, keep, solver)
 }
 
 // SortConsistent is well-formedness's sort consistency (PRIMITIVES.md §5):
