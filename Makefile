@@ -49,6 +49,8 @@ demo: build
 	$(BIN) check -engine pose -vs summary:fixed -k -1 -steps 150 testdata/programs/swap.jl
 	@echo; echo "==> 9. POSE's published merge rule refuted on a small program (VIOLATED, the engine's own invariant INV-P)."
 	-$(BIN) check -engine pose:pose-published-merge -k -1 -steps 150 testdata/programs/pose_merge.jl | head -8
+	@echo; echo "==> 10. Data: a binary-search-tree lookup with int keys and an assume, checked input by input (lemmas L12, L13)."
+	$(BIN) check -variant fixed -k 2 testdata/data/bst_lookup.jl
 
 vet: deps
 	$(GO) vet ./...
