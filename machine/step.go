@@ -351,19 +351,11 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		// the engine (GSE's α < α is false, the summary engine's
 		// ite(φ, α, β) < α is not), the control of a branch must not.
 		if t.IsTrue() { // Rule: If (true)
-			if v.IsTerm() {
-				s.setBranch(e.Then, k, opt)
-			} else {
-				s.SetExpr(e.Then, k)
-			}
+			s.enterBranch(e.Then, k, v, opt)
 			return one(s, RuleIfTrue)
 		}
 		if t.IsFalse() { // Rule: If (false)
-			if v.IsTerm() {
-				s.setBranch(e.Else, k, opt)
-			} else {
-				s.SetExpr(e.Else, k)
-			}
+			s.enterBranch(e.Else, k, v, opt)
 			return one(s, RuleIfFalse)
 		}
 		return heap(ifSym(s, h, t, e, k, opt))
@@ -556,6 +548,17 @@ func ints(a, b Value) error {
 		}
 	}
 	return nil
+}
+
+// enterBranch enters the branch an If with condition v takes: a control
+// literal condition (every reference-only program) as it always did, a
+// data condition as If (sym) does (setBranch).
+func (s *State) enterBranch(x javalite.Expr, k *Kont, v Value, opt Options) {
+	if v.IsTerm() {
+		s.setBranch(x, k, opt)
+		return
+	}
+	s.SetExpr(x, k)
 }
 
 // setBranch is SetExpr for a branch of If (sym): a literal true or false

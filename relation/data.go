@@ -206,13 +206,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		byWorld = map[string][]int{}
 	)
 	for _, part := range parts {
-		rep := func(r smt.Ref) smt.Ref {
-			if x, ok := part[r]; ok {
-				return x
-			}
-			return r
-		}
-		same := func(a, b smt.Ref) bool { return rep(a) == rep(b) }
+		same := sameIn(part)
 		h, err := buildHeap(q, func(f *smt.Formula) bool {
 			if f == nil {
 				return true
@@ -283,13 +277,7 @@ func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit
 	rest := smt.And(append(mixed, dataPart...)...)
 	var out []map[smt.Ref]smt.Ref
 	for _, part := range parts {
-		rep := func(r smt.Ref) smt.Ref {
-			if x, ok := part[r]; ok {
-				return x
-			}
-			return r
-		}
-		ok, err := solver.Sat(smt.Subst(rest, func(a, b smt.Ref) bool { return rep(a) == rep(b) }))
+		ok, err := solver.Sat(smt.Subst(rest, sameIn(part)))
 		if err != nil {
 			return nil, false, err
 		}
@@ -492,4 +480,17 @@ func cachedPartitions(solver *smt.Solver, f *smt.Formula, refs []smt.Ref, limit 
 	partsCache.m[key] = parts
 	partsCache.Unlock()
 	return parts, true, nil
+}
+
+// sameIn is the equality of references in a partition of
+// smt.(*Solver).Partitions (each ref mapped to its class's
+// representative; a ref the partition does not name is alone).
+func sameIn(part map[smt.Ref]smt.Ref) func(a, b smt.Ref) bool {
+	rep := func(r smt.Ref) smt.Ref {
+		if x, ok := part[r]; ok {
+			return x
+		}
+		return r
+	}
+	return func(a, b smt.Ref) bool { return rep(a) == rep(b) }
 }
