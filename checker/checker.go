@@ -876,7 +876,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 			return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(),
 				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
 		}
-		res = relation.ExactData(P, q, r.solver, r.budget())
+		res = r.exactDataMemoized(P, q)
 		if dataPairHook != nil {
 			dataPairHook(P, q, res)
 		}

@@ -26,31 +26,45 @@ import (
 // inconclusive answer is not knowledge. The key is a SHA-256 over the
 // fingerprints of q and of the members of P (sorted: exactness is about
 // the set P), the part of exactness asked, and nothing else of the run's
-// options changes between pairs.
+// options changes between pairs. The data half (relation.ExactData) is
+// memoized the same way, its key adding every state's data
+// (relation.DataFingerprint): a step that moves only the control leaves
+// the terms as they were, and the data half's worlds are as many as the
+// concretization's leaves.
 type exactMemo map[[sha256.Size]byte]relation.ExactResult
 
 // exactKey is the memo key of (P, q), or false when the controls of P and q
-// differ (then the check is not memoized).
-func exactKey(P []*machine.State, q *machine.State, concretize bool) ([sha256.Size]byte, bool) {
+// differ (then the check is not memoized). With data, the key is the data
+// half's.
+func exactKey(P []*machine.State, q *machine.State, concretize, data bool) ([sha256.Size]byte, bool) {
 	ck := q.ControlKey()
 	h := sha256.New()
+	write := func(s *machine.State) {
+		relation.Fingerprint(h, s)
+		if data {
+			relation.DataFingerprint(h, s)
+		}
+	}
 	sums := make([][]byte, len(P))
 	for i, p := range P {
 		if p.ControlKey() != ck {
 			return [sha256.Size]byte{}, false
 		}
 		h.Reset()
-		relation.Fingerprint(h, p)
+		write(p)
 		sums[i] = h.Sum(nil)
 	}
 	slices.SortFunc(sums, bytes.Compare)
 	h.Reset()
-	if concretize {
+	switch {
+	case data:
+		h.Write([]byte{2})
+	case concretize:
 		h.Write([]byte{1})
-	} else {
+	default:
 		h.Write([]byte{0})
 	}
-	relation.Fingerprint(h, q)
+	write(q)
 	for _, s := range sums {
 		h.Write(s)
 	}
@@ -92,7 +106,7 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	if !reuseExact {
 		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}
-	key, ok := exactKey(P, q, !r.opt.NoExactness)
+	key, ok := exactKey(P, q, !r.opt.NoExactness, false)
 	if ok {
 		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++
@@ -137,4 +151,27 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 		r.wellFormedHeld[key] = true
 	}
 	return v, check, err
+}
+
+// exactDataMemoized is relation.ExactData with the Holds answers of this
+// run reused (see exactMemo).
+func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+	if !reuseExact {
+		return relation.ExactData(P, q, r.solver, r.budget())
+	}
+	key, ok := exactKey(P, q, true, true)
+	if ok {
+		if res, seen := r.exactHeld[key]; seen {
+			r.rep.exactReused++
+			return res
+		}
+	}
+	res := relation.ExactData(P, q, r.solver, r.budget())
+	if ok && res.Outcome == relation.Holds {
+		if r.exactHeld == nil {
+			r.exactHeld = exactMemo{}
+		}
+		r.exactHeld[key] = res
+	}
+	return res
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -37,16 +38,16 @@ func TestExactKey(t *testing.T) {
 		require.Equal(t, P[0].ControlKey(), p.ControlKey())
 	}
 	q := P[0]
-	k1, ok := exactKey(P, q, true)
+	k1, ok := exactKey(P, q, true, false)
 	require.True(t, ok)
 	rev := slices.Clone(P)
 	slices.Reverse(rev)
-	k2, ok := exactKey(rev, q, true)
+	k2, ok := exactKey(rev, q, true, false)
 	require.True(t, ok)
 	require.Equal(t, k1, k2, "P is a set")
-	k3, _ := exactKey(P, q, false)
+	k3, _ := exactKey(P, q, false, false)
 	require.NotEqual(t, k1, k3, "part (a) alone is another check")
-	k4, _ := exactKey(P[:1], q, true)
+	k4, _ := exactKey(P[:1], q, true, false)
 	require.NotEqual(t, k1, k4, "another group")
 
 	// A step that only moves the control (here: one more frame that holds
@@ -60,12 +61,12 @@ func TestExactKey(t *testing.T) {
 	for _, p := range P {
 		mP = append(mP, moved(p))
 	}
-	k5, ok := exactKey(mP, moved(q), true)
+	k5, ok := exactKey(mP, moved(q), true, false)
 	require.True(t, ok)
 	require.Equal(t, k1, k5)
 
 	mP[1] = P[1]
-	_, ok = exactKey(mP, moved(q), true)
+	_, ok = exactKey(mP, moved(q), true, false)
 	require.False(t, ok, "controls differ: not memoized")
 }
 
@@ -107,4 +108,40 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 	require.Positive(t, wfReused, "no well-formedness answer was reused")
 	require.Positive(t, reused, "no exactness answer was reused")
 	require.Positive(t, concReused, "no concretization was built from cached leaves")
+}
+
+// TestExactDataReuseSameVerdicts: on programs of the data stream, the
+// memoized data half (exactDataMemoized, and the worlds built from cached
+// concretization leaves) gives the verdicts and counts of the checks
+// without reuse.
+func TestExactDataReuseSameVerdicts(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Engine = "summary:fixed"
+	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+	s := testutil.Solver(t)
+	defer func() { reuseExact, reuseConcretizations = true, true }()
+	reused, withData := 0, 0
+	last := 30
+	if testing.Short() {
+		last = 12
+	}
+	for i := 0; i < last; i++ {
+		p := ProgramOfData(ProgramSeed(1, i), gen.DataMixed)
+		if !machine.UsesData(p) {
+			continue
+		}
+		withData++
+		reuseExact, reuseConcretizations = false, false
+		off, err := Run(context.Background(), p, opt, s)
+		require.NoError(t, err)
+		reuseExact, reuseConcretizations = true, true
+		on, err := Run(context.Background(), p, opt, s)
+		require.NoError(t, err)
+		require.Equal(t, off.Verdict.Status, on.Verdict.Status, "program %d", i)
+		require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "program %d", i)
+		require.Equal(t, off.Checked, on.Checked, "program %d", i)
+		reused += on.exactReused
+	}
+	require.Positive(t, withData, "no program of the data stream has data")
+	require.Positive(t, reused, "no exactness answer was reused")
 }

@@ -40,7 +40,7 @@ import (
 // complete is false when budget.Models leaves were built and the search
 // was cut.
 func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
-	return concretizeState(q, solver, budget, false)
+	return concretizeState(q, solver, budget, false, nil)
 }
 
 // ConcretizeWellFormed is Concretize for a q that the caller has already
@@ -48,18 +48,33 @@ func Concretize(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, b
 // reference in use is trusted without asking, and budget.Cache, if set,
 // is used (reuse.go).
 func ConcretizeWellFormed(q *machine.State, solver *smt.Solver, budget Budget) ([]*Heap, bool, error) {
-	return concretizeState(q, solver, budget, true)
+	return concretizeState(q, solver, budget, true, nil)
+}
+
+// concretizeLeaves runs the search of ConcretizeWellFormed and hands every
+// leaf to yield, isomorphic heaps included, with the branch's literals
+// (h.lits) holding: a leaf is a set of assignments of φ_q, and the
+// leaves partition them. The data half uses the leaves as q's worlds
+// (data.go): two leaves with one heap shape can differ in the data read
+// through references the heap no longer shows. A leaf built from
+// budget.Cache's leaves (reuse.go) may come without its literals
+// asserted: yield asserts h's literals before it asks a question, and
+// releases what it assumed before it returns. complete is false when
+// budget.Models leaves were reached.
+func concretizeLeaves(q *machine.State, solver *smt.Solver, budget Budget, yield func(h *Heap) error) (bool, error) {
+	_, complete, err := concretizeState(q, solver, budget, true, yield)
+	return complete, err
 }
 
 // concretizeState is Concretize; wellFormed says that q is known to be well
 // formed (WellFormedChecks found no violation), so that every reference in
 // use is trusted without asking: determinism makes its guards pairwise
 // exclusive (even without φ_q) and totality makes them cover φ_q.
-func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFormed bool) ([]*Heap, bool, error) {
+func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFormed bool, onLeaf func(*Heap) error) ([]*Heap, bool, error) {
 	if err := checkState(q); err != nil {
 		return nil, false, err
 	}
-	c := &concretizer{q: q, solver: solver, limit: budget.Models, budget: budget, seen: map[string]bool{}, wellFormed: wellFormed}
+	c := &concretizer{q: q, solver: solver, limit: budget.Models, budget: budget, seen: map[string]bool{}, wellFormed: wellFormed, onLeaf: onLeaf}
 	phi := q.PathCondition()
 	ok, err := c.sat(phi)
 	if err != nil || !ok {
@@ -155,6 +170,9 @@ type concretizer struct {
 	// notExists).
 	ors   map[string]*smt.Formula
 	notEx []*smt.Formula
+	// onLeaf, when set, gets every leaf's heap (concretizeLeaves) instead
+	// of out keeping one per isomorphism class.
+	onLeaf func(*Heap) error
 	// recording: every leaf is kept in recorded, for Budget.Cache.
 	recording bool
 	recorded  []*leafRec
@@ -595,6 +613,10 @@ func (c *concretizer) leaf() error {
 	}
 	for _, r := range c.roots {
 		h.Roots = append(h.Roots, Root{Ref: r, To: tgt(c.rootTo[r])})
+	}
+	if c.onLeaf != nil {
+		h.lits = slices.Clone(c.lits[1:])
+		return c.onLeaf(h)
 	}
 	if k := Canonical(h); !c.seen[k] {
 		c.seen[k] = true

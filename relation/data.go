@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -151,141 +150,202 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		facts[i] = ps[i].rename(DataFacts(p))
 		byKey[ps[i].key] = append(byKey[ps[i].key], i)
 	}
-	// The worlds of q are its complete reference valuations: every
-	// partition of the references its guards, its existence guards, its
-	// path condition and its terms mention, consistent with φ_q (data
-	// included). Not the concretizer's heaps: two valuations can build
-	// the same heap and still differ where the heap no longer shows it
-	// (a field read, compared, then overwritten), and the data read
-	// through that field differs with them.
+	// The worlds of q are the leaves of its concretization search
+	// (concretizeLeaves), each refined until it decides every reference
+	// atom of the data it shows: the primitive fields of its locations,
+	// its slots, and the conjuncts of φ_q that mix data with references
+	// (a summary state's ite over guards). Leaves, not heaps: two leaves
+	// can build one heap and still differ where the heap no longer shows
+	// it (a field read, compared, then overwritten), and the data read
+	// through that field differs with them. Not the complete partitions of
+	// q's references either: a world only has to decide what its heap and
+	// its data depend on, and the partitions of every reference (a Bell
+	// number of them) were the data half's cost and its limit
+	// (PERFORMANCE.md). Atoms of φ_q's reference part that neither decides
+	// need no decision: that part is satisfiable with the world's choices
+	// (the search asks with φ_q asserted) and shares no variable with its
+	// data.
 	phiQ := q.PathCondition()
-	refSet := map[smt.Ref]bool{}
-	addRefs := func(f *smt.Formula) {
-		if f == nil {
-			return
-		}
-		for _, r := range f.Refs() {
-			if r != smt.Null {
-				refSet[r] = true
-			}
+	conj := []*smt.Formula{phiQ}
+	if phiQ.Op() == smt.OpAnd {
+		conj = phiQ.Kids()
+	}
+	var dataConj []*smt.Formula
+	for _, c := range conj {
+		if c.HasData() {
+			dataConj = append(dataConj, c)
 		}
 	}
-	addRefs(phiQ)
-	for _, a := range ConcretizationAtoms(q) {
-		addRefs(a)
+	dataPhi := smt.And(dataConj...)
+	slotAtoms := refAtoms(nil, dataPhi)
+	for _, t := range q.Slots() {
+		slotAtoms = refAtoms(slotAtoms, t)
 	}
+	locAtoms := make([][]*smt.Formula, len(q.Locs))
 	for l, info := range q.Locs {
 		for _, f := range info.Class.PrimFields {
-			addRefs(q.PrimField(machine.Loc(l), f))
+			locAtoms[l] = refAtoms(locAtoms[l], q.PrimField(machine.Loc(l), f))
 		}
 	}
-	for _, t := range q.Slots() {
-		addRefs(t)
-	}
-	refs := make([]smt.Ref, 0, len(refSet))
-	for r := range refSet {
-		refs = append(refs, r)
-	}
-	slices.Sort(refs)
 	limit := budget.Models
 	if limit <= 0 {
 		limit = DefaultBudget.Models
-	}
-	parts, complete, err := worldPartitions(solver, phiQ, refs, limit)
-	if err != nil {
-		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: reference worlds of q: " + err.Error()}
-	}
-	if !complete {
-		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1,
-			Reason: fmt.Sprintf("data: more than %d reference worlds of q: enumeration incomplete", limit)}
 	}
 	var (
 		heaps   []*Heap
 		ws      []dataSide
 		worlds  []*smt.Formula
 		byWorld = map[string][]int{}
+		seen    = map[string]bool{}
+		full    bool
 	)
-	for _, part := range parts {
-		same := sameIn(part)
-		h, err := buildHeap(q, func(f *smt.Formula) bool {
-			if f == nil {
+	emit := func(h *Heap, val map[[2]smt.Ref]bool) error {
+		same := func(a, b smt.Ref) bool {
+			if a == b {
 				return true
 			}
-			if !f.HasData() {
-				return f.Eval(same) // a guard: references only
-			}
-			return smt.Subst(f, same).IsTrue()
-		}, nil)
-		if err != nil {
-			return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: a reference world of q builds no heap: " + err.Error()}
+			return val[atomKey(a, b)]
 		}
 		w := sideOf(q, h, true)
 		for i, t := range w.data {
 			w.data[i] = smt.Subst(t, same)
 		}
+		world := smt.Subst(w.rename(dataPhi), same)
+		if world.IsFalse() {
+			return nil
+		}
+		// Leaves that agree on the heap, the data and the world's data
+		// condition are one world (formulas are hash-consed).
+		var b strings.Builder
+		b.WriteString(w.key)
+		for _, t := range append(w.data, world) {
+			fmt.Fprintf(&b, ",%d", t.ID())
+		}
+		if seen[b.String()] {
+			return nil
+		}
+		seen[b.String()] = true
+		if len(heaps) >= limit {
+			full = true
+			return errStop
+		}
 		j := len(heaps)
 		heaps = append(heaps, h)
 		ws = append(ws, w)
-		worlds = append(worlds, smt.Subst(w.rename(phiQ), same))
+		worlds = append(worlds, world)
 		byWorld[w.key] = append(byWorld[w.key], j)
+		return nil
+	}
+	complete, err := concretizeLeaves(q, solver, Budget{Models: limit, Done: budget.Done, Cache: budget.Cache}, func(h *Heap) error {
+		atoms := slices.Clone(slotAtoms)
+		for _, hl := range h.Locs {
+			atoms = append(atoms, locAtoms[hl.Orig]...)
+		}
+		slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmpInt(x.ID(), y.ID()) })
+		atoms = slices.Compact(atoms)
+		if len(atoms) > 0 {
+			// A leaf replayed from the cache comes without its literals.
+			if err := solver.AssumeAll(h.lits); err != nil {
+				return err
+			}
+			defer solver.Release()
+		}
+		return decideAtoms(solver, atoms, map[[2]smt.Ref]bool{}, func(val map[[2]smt.Ref]bool) error { return emit(h, val) })
+	})
+	if full || (err == nil && !complete) {
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1,
+			Reason: fmt.Sprintf("data: more than %d worlds of q: enumeration incomplete", limit)}
+	}
+	if err != nil {
+		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: worlds of q: " + err.Error()}
 	}
 	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
 }
 
-// worldPartitions is solver.Partitions(phi, refs, limit), without Z3's
-// enumeration when phi's data does not touch the references: when every
-// conjunct of phi is either free of data or free of reference atoms (a
-// Kiasan state's facts: resolution facts and data facts, never mixed),
-// the two parts share no variable, so the partitions of phi are those of
-// its reference part (the Go decider's question) when its data part is
-// satisfiable, and none otherwise. A conjunct with both (a summary
-// state's ite over reference guards) leaves the question to Z3 whole.
-func worldPartitions(solver *smt.Solver, phi *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
-	if !phi.HasData() {
-		return cachedPartitions(solver, phi, refs, limit)
+// refAtoms appends the reference atoms (a = b) of f to out.
+func refAtoms(out []*smt.Formula, f *smt.Formula) []*smt.Formula {
+	if f == nil || len(f.Refs()) == 0 {
+		return out
 	}
-	conj := []*smt.Formula{phi}
-	if phi.Op() == smt.OpAnd {
-		conj = phi.Kids()
-	}
-	var refPart, dataPart, mixed []*smt.Formula
-	for _, c := range conj {
-		switch {
-		case !c.HasData():
-			refPart = append(refPart, c)
-		case len(c.Refs()) == 0:
-			dataPart = append(dataPart, c)
-		default:
-			mixed = append(mixed, c)
+	seen := map[*smt.Formula]bool{}
+	var walk func(g *smt.Formula)
+	walk = func(g *smt.Formula) {
+		if seen[g] || len(g.Refs()) == 0 {
+			return
+		}
+		seen[g] = true
+		if g.Op() == smt.OpEq {
+			out = append(out, g)
+			return
+		}
+		for _, k := range g.Kids() {
+			walk(k)
 		}
 	}
-	ok, err := solver.Sat(smt.And(dataPart...))
-	if err != nil {
-		return nil, false, err
+	walk(f)
+	return out
+}
+
+func atomKey(a, b smt.Ref) [2]smt.Ref {
+	if b < a {
+		a, b = b, a
 	}
-	if !ok {
-		return []map[smt.Ref]smt.Ref{}, true, nil // no input reaches any world
+	return [2]smt.Ref{a, b}
+}
+
+func cmpInt(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
 	}
-	parts, complete, err := cachedPartitions(solver, smt.And(refPart...), refs, limit)
-	if err != nil || len(mixed) == 0 {
-		return parts, complete, err
+	return 0
+}
+
+// decideAtoms gives every atom a truth value the solver's assumptions
+// allow, in order, branching where both do, and calls yield with each
+// complete valuation while its choices are assumed.
+func decideAtoms(solver *smt.Solver, atoms []*smt.Formula, val map[[2]smt.Ref]bool, yield func(map[[2]smt.Ref]bool) error) error {
+	if len(atoms) == 0 {
+		return yield(val)
 	}
-	// Data over reference guards (a summary engine's ite): each world of
-	// the reference part, with its references substituted, leaves a
-	// question on data alone, which many worlds share (and the solver
-	// caches): cheaper than an all-SAT through Z3 over the whole.
-	rest := smt.And(append(mixed, dataPart...)...)
-	var out []map[smt.Ref]smt.Ref
-	for _, part := range parts {
-		ok, err := solver.Sat(smt.Subst(rest, sameIn(part)))
+	a, rest := atoms[0], atoms[1:]
+	x, y := a.Atom()
+	key := atomKey(x, y)
+	var can [2]bool // can[1]: a can hold; can[0]: ¬a can
+	for i, lit := range []*smt.Formula{smt.Not(a), a} {
+		if solver.Witnessed(lit) {
+			can[i] = true
+			continue
+		}
+		ok, err := solver.Sat(lit)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
-		if ok {
-			out = append(out, part)
+		can[i] = ok
+	}
+	if can[0] != can[1] {
+		val[key] = can[1]
+		return decideAtoms(solver, rest, val, yield)
+	}
+	if !can[0] {
+		return fmt.Errorf("a leaf of the concretization search is unsatisfiable")
+	}
+	for i, lit := range []*smt.Formula{smt.Not(a), a} {
+		if err := solver.Assume(lit); err != nil {
+			return err
+		}
+		val[key] = i == 1
+		err := decideAtoms(solver, rest, val, yield)
+		if rerr := solver.Release(); err == nil {
+			err = rerr
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return out, complete, nil
+	return nil
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose
@@ -437,49 +497,6 @@ func SortConsistent(q *machine.State) *Violation {
 		}
 	}
 	return nil
-}
-
-// partsCache keeps the complete partition lists of reference parts: along
-// a path most steps leave φ_q's reference part and q's references as they
-// were, and its all-SAT was most of the data half's time (PERFORMANCE.md).
-// Formulas are hash-consed, so the formula and the sorted references are
-// the key; the lists are never modified by their readers.
-var partsCache struct {
-	sync.Mutex
-	m map[partsKey][]map[smt.Ref]smt.Ref
-}
-
-type partsKey struct {
-	f    *smt.Formula
-	refs string
-}
-
-const partsCacheMax = 4096
-
-func cachedPartitions(solver *smt.Solver, f *smt.Formula, refs []smt.Ref, limit int) ([]map[smt.Ref]smt.Ref, bool, error) {
-	var b strings.Builder
-	for _, r := range refs {
-		fmt.Fprintf(&b, "%d,", r)
-	}
-	fmt.Fprintf(&b, "/%d", limit)
-	key := partsKey{f, b.String()}
-	partsCache.Lock()
-	parts, ok := partsCache.m[key]
-	partsCache.Unlock()
-	if ok {
-		return parts, true, nil
-	}
-	parts, complete, err := solver.Partitions(f, refs, limit)
-	if err != nil || !complete {
-		return parts, complete, err
-	}
-	partsCache.Lock()
-	if partsCache.m == nil || len(partsCache.m) >= partsCacheMax {
-		partsCache.m = map[partsKey][]map[smt.Ref]smt.Ref{}
-	}
-	partsCache.m[key] = parts
-	partsCache.Unlock()
-	return parts, true, nil
 }
 
 // sameIn is the equality of references in a partition of

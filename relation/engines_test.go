@@ -254,8 +254,8 @@ func TestConcretizationCacheSameHeaps(t *testing.T) {
 		if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
 			t.Fatalf("summary state at step %d not well formed: %v %v", pr.q.Steps, v, err)
 		}
-		got, c1, err1 := concretizeState(pr.q, sol, cached, true)
-		want, c2, err2 := concretizeState(pr.q, sol, DefaultBudget, true)
+		got, c1, err1 := concretizeState(pr.q, sol, cached, true, nil)
+		want, c2, err2 := concretizeState(pr.q, sol, DefaultBudget, true, nil)
 		if c1 != c2 || (err1 == nil) != (err2 == nil) {
 			t.Fatalf("step %d: with the cache complete %v err %v, without %v %v", pr.q.Steps, c1, err1, c2, err2)
 		}

@@ -95,7 +95,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 			canon[i] = Canonical(h)
 			have[canon[i]] = true
 		}
-		heaps, complete, concErr = concretizeState(q, solver, budget, true) // q is well formed (Exact, ExactWellFormed)
+		heaps, complete, concErr = concretizeState(q, solver, budget, true, nil) // q is well formed (Exact, ExactWellFormed)
 		if concErr == nil {
 			met = make(map[string]bool, len(heaps))
 			for _, h := range heaps {

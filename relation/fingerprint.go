@@ -89,6 +89,26 @@ func Fingerprint(w hash.Hash, s *machine.State) {
 	refs(s.R)
 }
 
+// DataFingerprint writes to w what the data half of exactness reads of s
+// beyond Fingerprint: the term of every primitive field of every location,
+// and the state's slots (the term values of η, e and k, in Slots order).
+// Fingerprint leaves them out so that a step that changes only data does
+// not make the reference half check its pair again.
+func DataFingerprint(w hash.Hash, s *machine.State) {
+	num, form := writers(w)
+	for l, info := range s.Locs {
+		num(int64(len(info.Class.PrimFields)))
+		for _, f := range info.Class.PrimFields {
+			form(s.PrimField(machine.Loc(l), f))
+		}
+	}
+	slots := s.Slots()
+	num(int64(len(slots)))
+	for _, t := range slots {
+		form(t)
+	}
+}
+
 // writers returns the two writers of a fingerprint into w: a number, and a
 // formula by its ID (nil as 0).
 func writers(w hash.Hash) (num func(int64), form func(*smt.Formula)) {

@@ -428,7 +428,7 @@ func TestPropConcretizeMatchesAllSAT(t *testing.T) {
 		// On a well-formed q the search trusts every reference without
 		// asking (exact's path) and must find the same heaps.
 		if v, err := WellFormed(q, sol); err == nil && v == nil {
-			trusted, c3, err3 := concretizeState(q, sol, DefaultBudget, true)
+			trusted, c3, err3 := concretizeState(q, sol, DefaultBudget, true, nil)
 			if err3 != nil || !c3 {
 				t.Fatalf("well-formed q: concretizeState = %v, %v\n%s", c3, err3, dumpState(q))
 			}
