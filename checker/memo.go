@@ -77,6 +77,11 @@ func exactKey(P []*machine.State, q *machine.State, concretize, data bool) ([sha
 // it off).
 var reuseExact = true
 
+// reuseRepresents lets the Partition driver answer p ⊏ v once per heap
+// shape of a group (partitionAt); TestPartitionReuseSameVerdicts compares
+// with it off.
+var reuseRepresents = true
+
 // reuseConcretizations gives exactness a concretization cache per program
 // (relation.ConcretizationCache: the leaves of a state's concretization
 // serve the states that differ from it only in their roots or by a

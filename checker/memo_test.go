@@ -145,3 +145,40 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 	require.Positive(t, withData, "no program of the data stream has data")
 	require.Positive(t, reused, "no exactness answer was reused")
 }
+
+// TestPartitionReuseSameVerdicts: on programs of the data stream, the
+// Partition driver's shortcuts (p ⊏ v answered once per heap shape, and
+// with data only for the GSE states among the sibling's concretizations)
+// give the verdicts and counts of the plain homomorphism search for every
+// GSE state.
+func TestPartitionReuseSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { reuseRepresents = true }()
+	last := 40
+	if testing.Short() {
+		last = 15
+	}
+	for _, eng := range []string{"lazier", "lazier#"} {
+		opt := DefaultOptions()
+		opt.Engine = eng
+		opt.K = -1
+		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		held := 0
+		for i := 0; i < last; i++ {
+			p := ProgramOfData(ProgramSeed(1, i), gen.DataMixed)
+			reuseRepresents = false
+			off, err := Run(context.Background(), p, opt, s)
+			require.NoError(t, err)
+			reuseRepresents = true
+			on, err := Run(context.Background(), p, opt, s)
+			require.NoError(t, err)
+			require.Equal(t, off.Verdict.Status, on.Verdict.Status, "%s program %d", eng, i)
+			require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "%s program %d", eng, i)
+			require.Equal(t, off.Checked, on.Checked, "%s program %d", eng, i)
+			if on.Verdict.Status == Holds {
+				held++
+			}
+		}
+		require.Positive(t, held, eng)
+	}
+}

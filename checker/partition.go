@@ -69,12 +69,14 @@ func (r *run) stepPartition(pr pair, groups map[string]*group, order []string, q
 // against the engine's successors sibs there (all with g's control).
 func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) ([]pair, error) {
 	have := make(map[string]bool, len(g.states))
+	heapKey := make([]string, len(g.states))
 	for i, p := range g.states {
 		h, err := relation.HeapOf(p)
 		if err != nil {
 			return nil, fmt.Errorf("gse: state %d of a group is not a heap: %w", i+1, err)
 		}
-		have[relation.Canonical(h)] = true
+		heapKey[i] = relation.Canonical(h)
+		have[heapKey[i]] = true
 	}
 	views := make([]*machine.State, len(sibs))
 	represented := make([]int, len(g.states)) // siblings representing each p
@@ -137,8 +139,36 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		// P_q': the GSE states this sibling represents.
 		var P []*machine.State
 		var idx []int
+		// p ⊏ v reads of p only its heap (up to isomorphism, roots
+		// included) and its control, which the group shares: GSE states
+		// with one heap shape (the branches of If (sym), which differ only
+		// in data; paths that meet again) get one answer.
+		byHeap := map[string]relation.Result{}
+		// With data, a sibling stands only for GSE states among its
+		// concretizations (partitionData keeps those whose data it
+		// reaches, and its worlds are those heaps): the others need no
+		// homomorphism search, and for these the isomorphism is one
+		// (relation.RepresentedByHeap).
+		var conc map[string]bool
+		if r.data && reuseRepresents {
+			conc = make(map[string]bool, len(heaps))
+			for _, h := range heaps {
+				conc[relation.Canonical(h)] = true
+			}
+		}
 		for j, p := range g.states {
-			res := relation.RepresentsWellFormed(p, v, r.solver, r.budget())
+			if conc != nil && !conc[heapKey[j]] {
+				continue
+			}
+			res, seen := byHeap[heapKey[j]]
+			if !seen || !reuseRepresents {
+				if conc != nil {
+					res = relation.RepresentedByHeap(p, v, r.solver)
+				} else {
+					res = relation.RepresentsWellFormed(p, v, r.solver, r.budget())
+				}
+				byHeap[heapKey[j]] = res
+			}
 			switch res.Outcome {
 			case relation.Holds:
 				P = append(P, p)

@@ -228,7 +228,7 @@ func TestDischargeAgreesWithSearch(t *testing.T) {
 			if err != nil || !met[Canonical(h)] {
 				continue
 			}
-			require.Equal(t, Holds, representedByHeap(p, pr.q, sol).Outcome)
+			require.Equal(t, Holds, RepresentedByHeap(p, pr.q, sol).Outcome)
 			r := RepresentsWellFormed(p, pr.q, sol, DefaultBudget)
 			require.Equal(t, Holds, r.Outcome, "step %d, P[%d]: discharged by its heap, but the search says %s", pr.q.Steps, i, r.Reason)
 			discharged++

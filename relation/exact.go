@@ -151,7 +151,7 @@ func exactA(P []*machine.State, q *machine.State, solver *smt.Solver, budget Bud
 	for i, p := range P {
 		var r Result
 		if met(i) {
-			r = representedByHeap(p, q, solver)
+			r = RepresentedByHeap(p, q, solver)
 		} else {
 			r = represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done, satQ: satQ}, true)
 		}

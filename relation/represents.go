@@ -48,10 +48,10 @@ func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt 
 	return represents(p, q, solver, budget, opt, false)
 }
 
-// representedByHeap is represents for a p whose heap is isomorphic to a
+// RepresentedByHeap is RepresentsWellFormed for a p whose heap is isomorphic to a
 // concretization of q (exact): the isomorphism is a homomorphism with
 // satisfiable HC, so only the checks before the search are made.
-func representedByHeap(p, q *machine.State, solver *smt.Solver) Result {
+func RepresentedByHeap(p, q *machine.State, solver *smt.Solver) Result {
 	if r, done := representsPre(p, q, solver, true); done {
 		return r
 	}
