@@ -567,7 +567,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 // gseEngine is the reference engine with the same k-bound and common-rule
 // options as the engine under test.
 func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engine {
-	return &gse.Engine{K: opt.K, Opt: mopt, Solver: solver}
+	return &gse.Engine{K: opt.K, Opt: mopt, Facts: machine.Facts{Solver: solver}}
 }
 
 // dataPairHook, when set (by a test), sees every pair the data half of

@@ -33,10 +33,11 @@ type Engine struct {
 	Opt machine.Options
 	// Stats counts initializations by choice; may be nil.
 	Stats *InitStats
-	// Solver decides the data part of the path condition for If (sym) and
-	// Assume. Programs without data never use it; when it is nil and a
-	// program with data needs it, the engine makes one for itself.
-	Solver *smt.Solver
+	// Facts is the path condition for If (sym) and Assume: the fact
+	// list, its data part decided by Facts.Solver (programs without data
+	// never use it; when it is nil and a program with data needs it, the
+	// engine makes one for itself).
+	machine.Facts
 }
 
 // InitStats counts the branches the initialization machine took.
@@ -57,22 +58,6 @@ var (
 	_ machine.Engine   = (*Engine)(nil)
 	_ machine.PathCond = (*Engine)(nil)
 )
-
-// Feasible implements machine.PathCond: S(φ ∧ t), of which only the data
-// facts and t can be in question.
-func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
-	if e.Solver == nil {
-		sv, err := smt.NewSolver()
-		if err != nil {
-			return false, err
-		}
-		e.Solver = sv
-	}
-	return e.Solver.Sat(smt.And(append(s.DataFacts(), t)...))
-}
-
-// Strengthen implements machine.PathCond: the fact joins GSE's facts.
-func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { s.AddFact(t) }
 
 // only returns the single location of a GSE guarded value set.
 func only(s *machine.State, r machine.Ref) (machine.Loc, error) {

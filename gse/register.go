@@ -23,7 +23,7 @@ func init() {
 			if variant != "" {
 				return nil, errNoVariants(variant)
 			}
-			return &Engine{K: cfg.K, Opt: cfg.Machine, Stats: &InitStats{}, Solver: cfg.Solver}, nil
+			return &Engine{K: cfg.K, Opt: cfg.Machine, Stats: &InitStats{}, Facts: machine.Facts{Solver: cfg.Solver}}, nil
 		},
 	})
 }

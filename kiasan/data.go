@@ -28,22 +28,6 @@ import (
 
 var _ machine.PathCond = (*Engine)(nil)
 
-// Feasible implements machine.PathCond: S(φ ∧ t), of which only the data
-// facts and t can be in question.
-func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
-	if e.Solver == nil {
-		sv, err := smt.NewSolver()
-		if err != nil {
-			return false, err
-		}
-		e.Solver = sv
-	}
-	return e.Solver.Sat(smt.And(append(s.DataFacts(), t)...))
-}
-
-// Strengthen implements machine.PathCond: the fact joins the engine's facts.
-func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { s.AddFact(t) }
-
 // readPrim is GSE's A on a primitive field f of a location l that is not
 // unresolved: the field's term, no initialization (GETFIELD1-S: the field
 // of a materialized object is defined).

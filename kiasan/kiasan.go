@@ -59,7 +59,6 @@ import (
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/engine/view"
 	"github.com/lockstep-dev/lockstep/machine"
-	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Mode selects the algorithm.
@@ -175,10 +174,11 @@ type Engine struct {
 	Mut Mutation
 	// Opt are the common-rule choices.
 	Opt machine.Options
-	// Solver decides the data part of the path condition for If (sym) and
-	// Assume (data.go). Programs without data never use it; when it is nil
-	// and a program with data needs it, the engine makes one for itself.
-	Solver *smt.Solver
+	// Facts is the path condition for If (sym) and Assume: the fact
+	// list, its data part decided by Facts.Solver (programs without data
+	// never use it; when it is nil and a program with data needs it, the
+	// engine makes one for itself).
+	machine.Facts
 }
 
 // New returns the engine for mode, a variant spec ("" or names joined by

@@ -105,6 +105,32 @@ type PathCond interface {
 	Strengthen(s *State, t *smt.Formula)
 }
 
+// Facts is the PathCond of an engine whose φ is its fact list (GSE, the
+// Kiasan engines): the reference facts are satisfiable by construction
+// (every initialization or resolution records a consistent choice) and
+// share no atom with the data facts (a symbol α(r, f) names an input, it
+// is no reference atom), so only the data facts and t are in question.
+// Solver is the engine's; a zero Facts makes its own on the first data
+// question (the Solver's cleanup frees it with the engine).
+type Facts struct {
+	Solver *smt.Solver
+}
+
+// Feasible implements PathCond: S(φ ∧ t).
+func (f *Facts) Feasible(s *State, t *smt.Formula) (bool, error) {
+	if f.Solver == nil {
+		sv, err := smt.NewSolver()
+		if err != nil {
+			return false, err
+		}
+		f.Solver = sv
+	}
+	return f.Solver.Sat(smt.And(append(s.DataFacts(), t)...))
+}
+
+// Strengthen implements PathCond: the fact joins the state's facts.
+func (f *Facts) Strengthen(s *State, t *smt.Formula) { s.AddFact(t) }
+
 // ErrNoData is the error of a data rule on an engine that has no PathCond.
 var ErrNoData = errors.New("the engine has no rules for primitive data (PRIMITIVES.md §3)")
 
