@@ -64,6 +64,44 @@ type HuntResult struct {
 	// Undecided lists the inconclusive programs in stream order, so that a
 	// user can look at each one (a time limit, a budget, an unknown answer).
 	Undecided []Undecided
+	// Slowest are the programs whose checks took longest (at most
+	// SlowestKept, slowest first), and CheckTime the checks' summed time:
+	// on the generated streams a handful of programs take most of it, and
+	// they are where a faster checker has to start.
+	Slowest   []Timed
+	CheckTime time.Duration
+}
+
+// SlowestKept is how many of the slowest programs a Hunt reports.
+const SlowestKept = 5
+
+// Timed is a program of the stream and how long its check took.
+type Timed struct {
+	Index   int   // position in the stream
+	Seed    int64 // ProgramSeed
+	Elapsed time.Duration
+	Status  Status
+}
+
+// keepSlowest adds t to the slowest-first list ts of at most SlowestKept.
+func keepSlowest(ts []Timed, t Timed) []Timed {
+	i, _ := slices.BinarySearchFunc(ts, t, func(a, b Timed) int {
+		switch {
+		case a.Elapsed > b.Elapsed:
+			return -1
+		case a.Elapsed < b.Elapsed:
+			return 1
+		}
+		return a.Index - b.Index
+	})
+	if i >= SlowestKept {
+		return ts
+	}
+	ts = slices.Insert(ts, i, t)
+	if len(ts) > SlowestKept {
+		ts = ts[:SlowestKept]
+	}
+	return ts
 }
 
 // Counterexample is a violation found by Hunt and its shrunk form.
@@ -112,6 +150,8 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 		for l, c := range rep.Checked {
 			res.Checked[l] += c
 		}
+		res.CheckTime += rep.Elapsed
+		res.Slowest = keepSlowest(res.Slowest, Timed{Index: i, Seed: ps, Elapsed: rep.Elapsed, Status: rep.Verdict.Status})
 		switch rep.Verdict.Status {
 		case Holds:
 			holds.Add(1)

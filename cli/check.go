@@ -344,6 +344,27 @@ func printUndecided(w io.Writer, sum report.Generated) {
 	}
 }
 
+// printSlowest prints the slowest programs of a run on one line, with
+// their share of the checking time when there is more than one program.
+func printSlowest(w io.Writer, sum report.Generated) {
+	if len(sum.Slowest) == 0 || sum.Programs < 2 {
+		return
+	}
+	var b strings.Builder
+	total := 0.0
+	for i, t := range sum.Slowest {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "program %d %.1fs (%s)", t.Index, t.Seconds, t.Status)
+		total += t.Seconds
+	}
+	if sum.CheckSeconds > 0 {
+		fmt.Fprintf(&b, ": %.0f %% of the checking time", 100*total/sum.CheckSeconds)
+	}
+	fmt.Fprintf(w, "  slowest: %s\n", b.String())
+}
+
 // genRun is one run of check -gen.
 type genRun struct {
 	opt          checker.Options
@@ -391,6 +412,10 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	for _, u := range res.Undecided {
 		sum.Undecided = append(sum.Undecided, report.Undecided{Index: u.Index, Seed: u.Seed, Lemma: string(u.Lemma), Reason: u.Reason})
 	}
+	for _, t := range res.Slowest {
+		sum.Slowest = append(sum.Slowest, report.Timed{Index: t.Index, Seed: t.Seed, Seconds: t.Elapsed.Seconds(), Status: t.Status.String()})
+	}
+	sum.CheckSeconds = res.CheckTime.Seconds()
 	cx := res.Counterexamples[res.First]
 	interrupted := ctx.Err() != nil
 	sum.ExitCode = report.Exit("", false, cx != nil, sum.Inconclusive > 0)
@@ -422,6 +447,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
 			head, sum.Programs, sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
 		printUndecided(stdout, sum)
+		printSlowest(stdout, sum)
 		return exitErr(sum.ExitCode)
 	}
 	if interrupted {

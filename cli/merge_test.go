@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
@@ -89,8 +90,10 @@ func TestMergeCheckGenerated(t *testing.T) {
 			a, b := wholeAndMerged[report.Generated](t, tc.want, args...)
 			require.Equal(t, tc.want, a.ExitCode)
 			require.Equal(t, tc.want, b.ExitCode, "the merged JSON's exit_code is the unsharded run's")
+			require.Len(t, a.Slowest, min(checker.SlowestKept, a.Programs))
 			for _, g := range []*report.Generated{&a, &b} {
 				g.Seconds, g.PerSecond, g.Saved = 0, 0, ""
+				g.Slowest, g.CheckSeconds = nil, 0 // times (TestMergeChecksSlowest merges them)
 				if g.Counterexample != nil {
 					g.Counterexample.Seconds = 0
 				}

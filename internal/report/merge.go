@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -328,6 +329,8 @@ func MergeChecks(gs []Generated) (Generated, error) {
 		m.Inconclusive += g.Inconclusive
 		m.Violated += g.Violated
 		m.Undecided = append(m.Undecided, g.Undecided...)
+		m.Slowest = append(m.Slowest, g.Slowest...)
+		m.CheckSeconds += g.CheckSeconds
 		m.Seconds = max(m.Seconds, g.Seconds)
 		if g.Counterexample != nil && (cx == nil || *g.FailingIndex < *cx.FailingIndex) {
 			cx = g
@@ -343,12 +346,26 @@ func MergeChecks(gs []Generated) (Generated, error) {
 			// counterexample, then stops: count those alone.
 			at := *cx.FailingIndex
 			m.Undecided = slices.DeleteFunc(m.Undecided, func(u Undecided) bool { return u.Index > at })
+			m.Slowest = slices.DeleteFunc(m.Slowest, func(t Timed) bool { return t.Index > at })
+			m.CheckSeconds = 0 // the programs after it are in the shards' sums
 			m.Programs, m.Violated, m.Inconclusive = at+1, 1, len(m.Undecided)
 			m.Holds = m.Programs - m.Violated - m.Inconclusive
 		}
 	}
 	if len(m.Undecided) == 0 {
 		m.Undecided = nil
+	}
+	slices.SortFunc(m.Slowest, func(a, b Timed) int {
+		if a.Seconds != b.Seconds {
+			return cmp.Compare(b.Seconds, a.Seconds)
+		}
+		return a.Index - b.Index
+	})
+	if len(m.Slowest) > checker.SlowestKept {
+		m.Slowest = m.Slowest[:checker.SlowestKept]
+	}
+	if len(m.Slowest) == 0 {
+		m.Slowest = nil
 	}
 	if m.Seconds > 0 {
 		m.PerSecond = float64(m.Programs) / m.Seconds

@@ -156,3 +156,40 @@ func TestMergeSurveysRefuses(t *testing.T) {
 	_, _, err = MergeSurveys([]Survey{sv(0)})
 	require.ErrorContains(t, err, "missing shard")
 }
+
+// TestMergeChecksSlowest: the merged run's slowest programs are the
+// slowest of all shards' (at most checker.SlowestKept, slowest first), its
+// checking time their sum; after a counterexample, programs past it are
+// not the unsharded run's, and the sum is unknown.
+func TestMergeChecksSlowest(t *testing.T) {
+	timed := func(g Generated, ts ...Timed) Generated {
+		g.Slowest = ts
+		for _, x := range ts {
+			g.CheckSeconds += x.Seconds
+		}
+		return g
+	}
+	ps := []Generated{
+		timed(part(0, 30), Timed{Index: 0, Seconds: 1}, Timed{Index: 3, Seconds: 7}, Timed{Index: 6, Seconds: 2}),
+		timed(part(1, 30), Timed{Index: 1, Seconds: 5}, Timed{Index: 4, Seconds: 4}, Timed{Index: 7, Seconds: 0.5}),
+		timed(part(2, 30), Timed{Index: 2, Seconds: 6}, Timed{Index: 5, Seconds: 3}),
+	}
+	m, err := MergeChecks(ps)
+	require.NoError(t, err)
+	var idx []int
+	for _, x := range m.Slowest {
+		idx = append(idx, x.Index)
+	}
+	require.Equal(t, []int{3, 2, 1, 4, 5}, idx)
+	require.InDelta(t, 28.5, m.CheckSeconds, 1e-9)
+
+	ps[1] = violate(ps[1], 4)
+	m, err = MergeChecks(ps)
+	require.NoError(t, err)
+	idx = nil
+	for _, x := range m.Slowest {
+		idx = append(idx, x.Index)
+	}
+	require.Equal(t, []int{3, 2, 1, 4, 0}, idx)
+	require.Zero(t, m.CheckSeconds)
+}

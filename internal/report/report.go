@@ -115,7 +115,20 @@ type Generated struct {
 	// Undecided lists the inconclusive programs: their index in the
 	// stream (check one alone with -shard INDEX/N), the lemma and why.
 	Undecided []Undecided `json:"inconclusive_programs,omitempty"`
+	// Slowest are the programs whose checks took longest, slowest first
+	// (checker.SlowestKept of them), and CheckSeconds the checks' summed
+	// time (over the workers; 0 when a merge cannot know it).
+	Slowest      []Timed `json:"slowest_programs,omitempty"`
+	CheckSeconds float64 `json:"check_seconds,omitempty"`
 	Status
+}
+
+// Timed is one of the slowest programs of a `check -gen` run.
+type Timed struct {
+	Index   int     `json:"index"`
+	Seed    int64   `json:"program_seed"`
+	Seconds float64 `json:"seconds"`
+	Status  string  `json:"status"`
 }
 
 // Survey is the -json result of `lemmas` for one engine or variant.
