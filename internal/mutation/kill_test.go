@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
+	"github.com/lockstep-dev/lockstep/javalite"
 )
 
 // TestKillOnProgram: one mutant of each engine besides the summary engine
@@ -22,13 +23,21 @@ func TestKillOnProgram(t *testing.T) {
 		lemma  checker.Lemma
 		ret    string // main's type
 		body   string // main's body in class A ([A f] [A g])
+		file   string // instead of body: a program of testdata (the data mutants)
 	}{
-		{"lazier:default+lazier-no-null-read", checker.P2, "A", `(this $ f)`},
-		{"lazier:default+resolve-fresh-beyond-k", checker.KB, "A", `((this $ f) $ f)`}, // at its own k = 0
-		{"lazier#:default+ifnull-forget-nonnull", checker.L9, "bool", `((this $ f) = null)`},
+		{"lazier:default+lazier-no-null-read", checker.P2, "A", `(this $ f)`, ""},
+		{"lazier:default+resolve-fresh-beyond-k", checker.KB, "A", `((this $ f) $ f)`, ""}, // at its own k = 0
+		{"lazier#:default+ifnull-forget-nonnull", checker.L9, "bool", `((this $ f) = null)`, ""},
 		{"pose:world-exact+no-update", checker.INVP, "bool", // INV-P at the write, before L3
-			`(var bool y := (var A z := (this $ f) in (begin (z $ f := (new A)) true)) in true)`},
-		{"uber:defer+m-drop-null", checker.L2, "bool", `(((this $ f) $ f) = null)`},
+			`(var bool y := (var A z := (this $ f) in (begin (z $ f := (new A)) true)) in true)`, ""},
+		{"uber:defer+m-drop-null", checker.L2, "bool", `(((this $ f) $ f) = null)`, ""},
+		// One mutant of each engine's data rules (issue 26), on a
+		// hand-written data program.
+		{"lazier:default+fresh-prim-defaults", checker.L2, "", "", "data/bst_lookup.jl"},
+		{"pose:world-exact+prim-update-swapped", checker.INVP, "", "", "data/pose_prim_ite.jl"},
+		{"uber:defer+m-resolve-prim-defaults", checker.L2, "", "", "data/uber_prim_resolve.jl"},
+		{"uber:defer+m-prim-read-no-resolve", checker.L2, "", "", "data/uber_prim_resolve.jl"},
+		{"uber:defer+m-prim-write-guard-phi", checker.L3, "", "", "data/write_alias.jl"},
 	}
 	solver := testutil.Solver(t)
 	opt := Options{Check: checker.DefaultOptions()}
@@ -36,7 +45,12 @@ func TestKillOnProgram(t *testing.T) {
 		t.Run(c.mutant, func(t *testing.T) {
 			m, err := Lookup(c.mutant)
 			require.NoError(t, err)
-			p := testutil.Parse(t, `(((class A ([A f] [A g]) ((`+c.ret+` main [bool x] `+c.body+`)))) (A main))`)
+			var p *javalite.Program
+			if c.file != "" {
+				p = testutil.Program(t, "../../testdata/"+c.file)
+			} else {
+				p = testutil.Parse(t, `(((class A ([A f] [A g]) ((`+c.ret+` main [bool x] `+c.body+`)))) (A main))`)
+			}
 			copt := opt.checkOptions(m)
 			rep, err := checker.Run(context.Background(), p, copt, solver)
 			require.NoError(t, err)
