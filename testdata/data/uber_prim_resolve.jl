@@ -5,7 +5,5 @@
 (((class A ([A f] [int v])
     ((int main [bool b]
        (var A x := (this $ f) in
-         (if ((x $ v) < 7)
-             (if (x = this) 1 else 2)
-          else 3))))))
+         (if ((x $ v) < 7) (if (x = this) 1 else 2) else 3))))))
  (A main))
