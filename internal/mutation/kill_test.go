@@ -11,8 +11,9 @@ import (
 	"github.com/lockstep-dev/lockstep/javalite"
 )
 
-// TestKillOnProgram: one mutant of each engine besides the summary engine
-// is killed on a small fixed program (the shrunk counterexample of its
+// TestKillOnProgram: one mutant of each engine besides the summary engine,
+// and one mutant of every engine's data rules (uber's three), is killed on
+// a small fixed program (the shrunk counterexample of its
 // hunt, docs/MUTANTS.md) by the lemma the hunt reported, at the bounds
 // the catalog gives it, and the base engine holds on the same program at
 // the same bounds. A checker that stopped seeing the mutation, or a
@@ -22,7 +23,7 @@ func TestKillOnProgram(t *testing.T) {
 		mutant string
 		lemma  checker.Lemma
 		ret    string // main's type
-		body   string // main's body in class A ([A f] [A g])
+		body   string // main's body in class A ([A f] [A g]); with ret "", the whole program
 		file   string // instead of body: a program of testdata (the data mutants)
 	}{
 		{"lazier:default+lazier-no-null-read", checker.P2, "A", `(this $ f)`, ""},
@@ -38,6 +39,9 @@ func TestKillOnProgram(t *testing.T) {
 		{"uber:defer+m-resolve-prim-defaults", checker.L2, "", "", "data/uber_prim_resolve.jl"},
 		{"uber:defer+m-prim-read-no-resolve", checker.L2, "", "", "data/uber_prim_resolve.jl"},
 		{"uber:defer+m-prim-write-guard-phi", checker.L3, "", "", "data/write_alias.jl"},
+		// the shrunk counterexamples of the data-stream hunts (docs/MUTANTS.md)
+		{"lazier#:default+prim-read-no-resolve", checker.L2, "", primRead, ""},
+		{"summary:fixed+m-prim-read-first", checker.L2, "", primRead, ""},
 	}
 	solver := testutil.Solver(t)
 	opt := Options{Check: checker.DefaultOptions()}
@@ -46,9 +50,12 @@ func TestKillOnProgram(t *testing.T) {
 			m, err := Lookup(c.mutant)
 			require.NoError(t, err)
 			var p *javalite.Program
-			if c.file != "" {
+			switch {
+			case c.file != "":
 				p = testutil.Program(t, "../../testdata/"+c.file)
-			} else {
+			case c.ret == "":
+				p = testutil.Parse(t, c.body)
+			default:
 				p = testutil.Parse(t, `(((class A ([A f] [A g]) ((`+c.ret+` main [bool x] `+c.body+`)))) (A main))`)
 			}
 			copt := opt.checkOptions(m)
@@ -64,3 +71,10 @@ func TestKillOnProgram(t *testing.T) {
 		})
 	}
 }
+
+// primRead reads a bool field of this.f: where this.f is null, this or a
+// new object.
+const primRead = `(((class A ([A f] [bool g])
+    ((bool main [bool x]
+       ((this $ f) $ g)))))
+ (A main))`
