@@ -15,6 +15,10 @@ const (
 	MutDropOrig
 	MutWriteNoResolve
 	MutEqualsLeftOnly
+	// The data rules (PRIMITIVES.md §4, UBER.md §9).
+	MutResolvePrimDefaults
+	MutPrimReadNoResolve
+	MutPrimWriteGuardPhi
 )
 
 // MutationInfo is one row of the mutant table (the catalog of
@@ -37,6 +41,10 @@ var Mutations = []MutationInfo{
 	{Mut: MutDropOrig, Name: "m-drop-orig", Doc: "a deferred read without θ_orig"},
 	{Mut: MutWriteNoResolve, Name: "m-write-no-resolve", Doc: "Field write does not resolve its receiver"},
 	{Mut: MutEqualsLeftOnly, Name: "m-equals-left-only", Doc: "Equals resolves its left operand only"},
+	// The data rules.
+	{Mut: MutResolvePrimDefaults, Name: "m-resolve-prim-defaults", Doc: "a resolution leaves the new input object's primitive fields at New's defaults (0, false) instead of its initial-value symbols α(r, f)"},
+	{Mut: MutPrimReadNoResolve, Name: "m-prim-read-no-resolve", Doc: "a primitive field read does not resolve its receiver: it reads the unresolved location's placeholder, with no A′ for its null worlds"},
+	{Mut: MutPrimWriteGuardPhi, Name: "m-prim-write-guard-phi", Doc: "a primitive field write (after the resolution of its receiver) guards its ite by φ'_g instead of the entry guard: every candidate of the resolution is written"},
 }
 
 func (m Mutation) String() string {

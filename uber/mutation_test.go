@@ -32,8 +32,15 @@ func TestMutantsKilled(t *testing.T) {
 		MutWriteNoResolve:    "programs/alias_write_read.jl",
 		MutEqualsLeftOnly:    "programs/alias_two_fields.jl",
 	}
-	require.Len(t, killer, len(Mutations), "every mutation has a killer")
+	// The mutations of the data rules change only primitive slots, which
+	// this heap comparison does not see: TestDataMutantsKilled
+	// (data_test.go) kills them with the checker's lemma verdicts.
+	data := map[Mutation]bool{MutResolvePrimDefaults: true, MutPrimReadNoResolve: true, MutPrimWriteGuardPhi: true}
+	require.Len(t, killer, len(Mutations)-len(data), "every mutation has a killer")
 	for _, m := range Mutations {
+		if data[m.Mut] {
+			continue
+		}
 		p := parseProgram(t, phantomSrc)
 		if f := killer[m.Mut]; f != "" {
 			p = loadProgram(t, f)

@@ -148,7 +148,10 @@ type Engine struct {
 	opt    machine.Options
 	solver *smt.Solver
 	sum    *summary.Engine
-	stats  Stats
+	// sumWriteGuardPhi is summary:fixed+m-prim-write-guard-phi, built at
+	// the first primitive write under MutPrimWriteGuardPhi.
+	sumWriteGuardPhi *summary.Engine
+	stats            Stats
 }
 
 var (
@@ -295,6 +298,8 @@ func (e *Engine) resolution() view.Resolution {
 		res.NoWiden, res.NoIdleNull = true, true
 	case MutAliasAll:
 		res.AliasAll = true
+	case MutResolvePrimDefaults:
+		res.NoPrimSymbols = true
 	}
 	return res
 }
@@ -433,8 +438,10 @@ func (e *Engine) nullGuards(s *machine.State, r machine.Ref, phi *smt.Formula) (
 // receiver resolved first and the read's Summarize deferred.
 func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	f := fa.Field
-	if err := e.resolveAt(s, r); err != nil {
-		return nil, err
+	if !f.IsPrim() || e.Mut != MutPrimReadNoResolve {
+		if err := e.resolveAt(s, r); err != nil {
+			return nil, err
+		}
 	}
 	if f.IsPrim() {
 		// Rule: Field access (A) on a primitive field — summary:fixed's
@@ -491,7 +498,21 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 		}
 	}
 	// Rule: Field write (W), Field write (W′) — summary:fixed's
+	if e.Mut == MutPrimWriteGuardPhi && fw.Field.IsPrim() {
+		return e.writeGuardPhi().FieldWrite(s, r, fw, k)
+	}
 	return e.sum.FieldWrite(s, r, fw, k)
+}
+
+// writeGuardPhi is the summary engine of MutPrimWriteGuardPhi: summary's
+// own mutant of W on a primitive field, which in uber is that rule.
+func (e *Engine) writeGuardPhi() *summary.Engine {
+	if e.sumWriteGuardPhi == nil {
+		v := e.sum.Variant()
+		v.Mutation.PrimWriteGuardPhi = true
+		e.sumWriteGuardPhi = summary.New(v, e.K, e.solver)
+	}
+	return e.sumWriteGuardPhi
 }
 
 // Feasible implements machine.PathCond (If (sym), Assume): summary:fixed's.

@@ -90,6 +90,9 @@ type Resolution struct {
 	// AliasAll makes an alias guard exclude every other candidate, not
 	// only the earlier ones (mutant; summary's V1 seed-000 reading).
 	AliasAll bool
+	// NoPrimSymbols leaves the resolved location's primitive fields at New's
+	// defaults (0, false) instead of its initial-value symbols (mutant).
+	NoPrimSymbols bool
 }
 
 // ResolveDeferred replaces the unresolved location lu of s, everywhere, by
@@ -153,7 +156,9 @@ func ResolveDeferred(s *machine.State, lu machine.Loc, k int, res Resolution) *s
 	li.Unresolved, li.MayBeNull, li.Input, li.Identity = false, false, true, r
 	// Its primitive fields are the initial-value symbols of the input
 	// object it now is (PRIMITIVES.md §2): no rule read them before.
-	s.InitPrimFields(lu)
+	if !res.NoPrimSymbols {
+		s.InitPrimFields(lu)
+	}
 	if k < 0 || info.Depth <= k {
 		li.Exists = gNew
 		theta = append(theta, machine.Entry{Guard: gNew, Loc: lu})
