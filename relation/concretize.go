@@ -108,7 +108,7 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 		if ls, extends := cache.lookup(content, shape, phi); ls != nil {
 			cache.reused++
 			var kept []*leafRec
-			kept, err = c.fromLeaves(ls, extends)
+			kept, err = c.fromLeaves(ls, extends && !dataOnlyExtension(phi, ls.pc))
 			if extends {
 				cache.extended++
 				if err == nil {
