@@ -11,7 +11,9 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // TestExactKey: the memo key of (P, q) ignores the order of P and a step
@@ -89,16 +91,7 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 		last = 6
 	}
 	for i := 2; i <= last; i++ {
-		p := ProgramOf(ProgramSeed(1, i))
-		reuseExact, reuseConcretizations = false, false
-		off, err := Run(context.Background(), p, opt, s)
-		require.NoError(t, err)
-		reuseExact, reuseConcretizations = true, true
-		on, err := Run(context.Background(), p, opt, s)
-		require.NoError(t, err)
-		require.Equal(t, off.Verdict.Status, on.Verdict.Status, "program %d", i)
-		require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "program %d", i)
-		require.Equal(t, off.Checked, on.Checked, "program %d", i)
+		off, on := sameWithReuse(t, ProgramOf(ProgramSeed(1, i)), opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, i)
 		require.Zero(t, off.exactReused)
 		reused += on.exactReused
 		concReused += on.concretizationsReused
@@ -131,15 +124,7 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 			continue
 		}
 		withData++
-		reuseExact, reuseConcretizations = false, false
-		off, err := Run(context.Background(), p, opt, s)
-		require.NoError(t, err)
-		reuseExact, reuseConcretizations = true, true
-		on, err := Run(context.Background(), p, opt, s)
-		require.NoError(t, err)
-		require.Equal(t, off.Verdict.Status, on.Verdict.Status, "program %d", i)
-		require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "program %d", i)
-		require.Equal(t, off.Checked, on.Checked, "program %d", i)
+		_, on := sameWithReuse(t, p, opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, i)
 		reused += on.exactReused
 	}
 	require.Positive(t, withData, "no program of the data stream has data")
@@ -165,20 +150,27 @@ func TestPartitionReuseSameVerdicts(t *testing.T) {
 		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
 		held := 0
 		for i := 0; i < last; i++ {
-			p := ProgramOfData(ProgramSeed(1, i), gen.DataMixed)
-			reuseRepresents = false
-			off, err := Run(context.Background(), p, opt, s)
-			require.NoError(t, err)
-			reuseRepresents = true
-			on, err := Run(context.Background(), p, opt, s)
-			require.NoError(t, err)
-			require.Equal(t, off.Verdict.Status, on.Verdict.Status, "%s program %d", eng, i)
-			require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "%s program %d", eng, i)
-			require.Equal(t, off.Checked, on.Checked, "%s program %d", eng, i)
+			_, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataMixed), opt, s, func(on bool) { reuseRepresents = on }, i)
 			if on.Verdict.Status == Holds {
 				held++
 			}
 		}
 		require.Positive(t, held, eng)
 	}
+}
+
+// sameWithReuse checks p with a reuse switched off, then on (set), and
+// requires the same verdict, lemma and counts of checks.
+func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver, set func(on bool), i int) (off, on *Report) {
+	t.Helper()
+	set(false)
+	off, err := Run(context.Background(), p, opt, s)
+	require.NoError(t, err)
+	set(true)
+	on, err = Run(context.Background(), p, opt, s)
+	require.NoError(t, err)
+	require.Equal(t, off.Verdict.Status, on.Verdict.Status, "%s program %d", opt.Engine, i)
+	require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "%s program %d", opt.Engine, i)
+	require.Equal(t, off.Checked, on.Checked, "%s program %d", opt.Engine, i)
+	return off, on
 }

@@ -264,26 +264,29 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 
 // refAtoms appends the reference atoms (a = b) of f to out.
 func refAtoms(out []*smt.Formula, f *smt.Formula) []*smt.Formula {
-	if f == nil || len(f.Refs()) == 0 {
-		return out
-	}
+	atomCollector(&out)(f)
+	return out
+}
+
+// atomCollector returns a walk that appends every reference atom (a = b)
+// of the formulas it is given to *out, each once.
+func atomCollector(out *[]*smt.Formula) func(*smt.Formula) {
 	seen := map[*smt.Formula]bool{}
 	var walk func(g *smt.Formula)
 	walk = func(g *smt.Formula) {
-		if seen[g] || len(g.Refs()) == 0 {
+		if g == nil || seen[g] || len(g.Refs()) == 0 {
 			return
 		}
 		seen[g] = true
 		if g.Op() == smt.OpEq {
-			out = append(out, g)
+			*out = append(*out, g)
 			return
 		}
 		for _, k := range g.Kids() {
 			walk(k)
 		}
 	}
-	walk(f)
-	return out
+	return walk
 }
 
 func atomKey(a, b smt.Ref) [2]smt.Ref {

@@ -217,22 +217,8 @@ func gvsString(g machine.GVS) string {
 // depend on: every atom of the guards of the value sets in use and of the
 // existence guards of the input locations, ordered by their references.
 func ConcretizationAtoms(q *machine.State) []*smt.Formula {
-	seen := map[*smt.Formula]bool{}
 	var out []*smt.Formula
-	var walk func(f *smt.Formula)
-	walk = func(f *smt.Formula) {
-		if f == nil || seen[f] {
-			return
-		}
-		seen[f] = true
-		if f.Op() == smt.OpEq {
-			out = append(out, f)
-			return
-		}
-		for _, k := range f.Kids() {
-			walk(k)
-		}
-	}
+	walk := atomCollector(&out)
 	for _, r := range RefsInUse(q) {
 		for _, e := range q.Get(r) {
 			walk(e.Guard)
