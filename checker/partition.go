@@ -78,6 +78,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		heapKey[i] = relation.Canonical(h)
 		have[heapKey[i]] = true
 	}
+	pWF := make([]*relation.Result, len(g.states)) // p's well-formedness, once per p (representsGSE)
 	views := make([]*machine.State, len(sibs))
 	represented := make([]int, len(g.states)) // siblings representing each p
 	undecidedP := -1                          // a p whose representation was undecided
@@ -144,6 +145,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		// with one heap shape (the branches of If (sym), which differ only
 		// in data; paths that meet again) get one answer.
 		byHeap := map[string]relation.Result{}
+		phiV := v.PathCondition()
 		// With data, a sibling stands only for GSE states among its
 		// concretizations (partitionData keeps those whose data it
 		// reaches, and its worlds are those heaps): the others need no
@@ -162,10 +164,13 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 			}
 			res, seen := byHeap[heapKey[j]]
 			if !seen || !reuseRepresents {
-				if conc != nil {
+				switch {
+				case conc != nil:
 					res = relation.RepresentedByHeap(p, v, r.solver)
-				} else {
+				case !reuseRepresents:
 					res = relation.RepresentsWellFormed(p, v, r.solver, r.budget())
+				default:
+					res = r.representsGSE(pWF, j, p, v, phiV)
 				}
 				byHeap[heapKey[j]] = res
 			}
@@ -349,4 +354,26 @@ func (r *run) wellFormedLemma(check string, det Lemma) Lemma {
 		}
 	}
 	return WF
+}
+
+// representsGSE is p ⊏ v for the j-th GSE state p of a group and a well-
+// formed sibling v with path condition phiV: p's well-formedness (part of
+// Def. 16) is checked once for all siblings and kept in wf[j] (nil: not
+// yet; a Holds result: well formed; otherwise the answer for every v).
+func (r *run) representsGSE(wf []*relation.Result, j int, p, v *machine.State, phiV *smt.Formula) relation.Result {
+	if wf[j] == nil {
+		res := relation.Result{Outcome: relation.Holds}
+		viol, err := relation.WellFormed(p, r.solver)
+		switch {
+		case err != nil:
+			res = relation.Result{Outcome: relation.Inconclusive, Reason: "p well-formedness undecided: " + err.Error()}
+		case viol != nil:
+			res = relation.Result{Outcome: relation.Fails, Reason: "p is not well formed: " + viol.Error()}
+		}
+		wf[j] = &res
+	}
+	if wf[j].Outcome != relation.Holds {
+		return *wf[j]
+	}
+	return relation.RepresentsBothWellFormed(p, v, phiV, r.solver, r.budget())
 }

@@ -35,6 +35,15 @@ func RepresentsWellFormed(p, q *machine.State, solver *smt.Solver, budget Budget
 	return represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, true)
 }
 
+// RepresentsBothWellFormed is RepresentsWellFormed for a p that the caller
+// has also found well formed, with q's path condition phiQ built once by
+// the caller: the Partition driver asks it of every GSE state of a group
+// for every sibling, and checking each p again and conjoining φ_q anew for
+// each were a quarter of its time on the reference-only stream.
+func RepresentsBothWellFormed(p, q *machine.State, phiQ *smt.Formula, solver *smt.Solver, budget Budget) Result {
+	return representsPhi(p, q, phiQ, solver, Options{MaxNodes: budget.HomNodes, Done: budget.Done}, [2]bool{true, true})
+}
+
 // RepresentsWith is Represents with the homomorphism options of opt (for
 // the literal, non-injective reading of Def. 14). opt.MaxNodes overrides
 // budget.HomNodes when set.
@@ -52,7 +61,7 @@ func RepresentsWith(p, q *machine.State, solver *smt.Solver, budget Budget, opt 
 // concretization of q (exact): the isomorphism is a homomorphism with
 // satisfiable HC, so only the checks before the search are made.
 func RepresentedByHeap(p, q *machine.State, solver *smt.Solver) Result {
-	if r, done := representsPre(p, q, solver, true); done {
+	if r, done := representsPre(p, q, solver, [2]bool{false, true}); done {
 		return r
 	}
 	return Result{Outcome: Holds}
@@ -60,7 +69,7 @@ func RepresentedByHeap(p, q *machine.State, solver *smt.Solver) Result {
 
 // representsPre makes the checks of represents before the search; done
 // is false when they all passed.
-func representsPre(p, q *machine.State, solver *smt.Solver, qChecked bool) (Result, bool) {
+func representsPre(p, q *machine.State, solver *smt.Solver, checked [2]bool) (Result, bool) {
 	if err := checkState(p); err != nil {
 		return Result{Outcome: Inconclusive, Reason: "p: " + err.Error()}, true
 	}
@@ -74,7 +83,7 @@ func representsPre(p, q *machine.State, solver *smt.Solver, qChecked bool) (Resu
 		name string
 		st   *machine.State
 		skip bool
-	}{{"p", p, false}, {"q", q, qChecked}} {
+	}{{"p", p, checked[0]}, {"q", q, checked[1]}} {
 		if side.skip {
 			continue
 		}
@@ -90,14 +99,22 @@ func representsPre(p, q *machine.State, solver *smt.Solver, qChecked bool) (Resu
 }
 
 func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {
-	if r, done := representsPre(p, q, solver, qChecked); done {
+	return representsPhi(p, q, nil, solver, opt, [2]bool{false, qChecked})
+}
+
+// representsPhi is represents with q's path condition phiQ (nil: built
+// here) and checked saying which of p, q is known well formed.
+func representsPhi(p, q *machine.State, phiQ *smt.Formula, solver *smt.Solver, opt Options, checked [2]bool) Result {
+	if r, done := representsPre(p, q, solver, checked); done {
 		return r
 	}
 	// The prune loses no homomorphism that matters here: a partial map
 	// whose guards are already unsatisfiable with φ_q has no completion
 	// with S(φ_q ∧ HC).
 	opt.PruneHC = true
-	phiQ := q.PathCondition()
+	if phiQ == nil {
+		phiQ = q.PathCondition()
+	}
 	var found *Hom
 	var satErr error
 	nodes, err := homomorphisms(p, q, solver, opt, func(h *Hom) bool {
