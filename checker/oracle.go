@@ -223,7 +223,8 @@ const oracleMaxHeaps = 4000
 // runs only the inputs each GSE path admits, so a data branch that GSE
 // and the engine both lose (a wrong If (sym), which they share) is seen
 // here only. Without a k-bound, or past the budget, it is not checked
-// (not counted), rather than guessed.
+// (not counted), rather than guessed; stopped by the time limit, it is
+// inconclusive (ORC), as the per-path half is.
 func (r *run) oracleComplete(p *javalite.Program) error {
 	if r.opt.K < 0 || r.opt.Steps < 0 {
 		return nil
@@ -240,6 +241,15 @@ func (r *run) oracleComplete(p *javalite.Program) error {
 	}
 	if rep.Complete {
 		r.rep.Checked[ORC]++
+		return nil
+	}
+	// Compare stops early for its budgets (MaxHeaps, MaxPaths: a sample,
+	// documented above) and for the end of r.ctx. The time limit is not a
+	// budget: every input it left unrun is unchecked, so the check could
+	// not decide (it used to return nil here, and a program whose
+	// enumeration of inputs ran into the limit was reported as holding).
+	if err := r.ctx.Err(); err != nil {
+		return &inconclusive{lemma: ORC, reason: "timeout: concrete inputs of every GSE path (ORC's other half): " + err.Error()}
 	}
 	return nil
 }

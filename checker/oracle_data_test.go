@@ -120,3 +120,31 @@ func TestORCDataCompares(t *testing.T) {
 		})
 	}
 }
+
+// TestORCCompleteTimeout: ORC's other half (every concrete input within the
+// k-bound runs along some GSE path) stopped by the run's time limit is
+// inconclusive, never a pass. It used to return nil, and treemap_get.jl at
+// k = 3 (whose input enumeration outlasts the limit) was reported as
+// holding at the time limit (docs/FINDINGS.md, C-ORC-TIME).
+func TestORCCompleteTimeout(t *testing.T) {
+	p := parse(t, orcDataSrc)
+	solver := testutil.Solver(t)
+	newRun := func(ctx context.Context) *run {
+		opt := dataOptions(2)
+		return &run{ctx: ctx, opt: opt, solver: solver, data: true,
+			mopt: machine.Options{}, rep: &Report{Program: p, Checked: map[Lemma]int{}}}
+	}
+	r := newRun(context.Background())
+	require.NoError(t, r.oracleComplete(p))
+	require.Equal(t, 1, r.rep.Checked[ORC], "the whole enumeration ran")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = newRun(ctx)
+	err := r.oracleComplete(p)
+	var inc *inconclusive
+	require.ErrorAs(t, err, &inc)
+	require.Equal(t, ORC, inc.lemma)
+	require.Contains(t, inc.reason, "timeout")
+	require.Zero(t, r.rep.Checked[ORC])
+}
