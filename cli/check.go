@@ -40,6 +40,7 @@ type checkFlags struct {
 	timeout  time.Duration
 	noExact  bool
 	maxGroup int
+	maxPairs int
 }
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
 	fs.BoolVar(&c.noExact, "no-exact", false, "skip the concretization half of exactness")
 	fs.IntVar(&c.maxGroup, "max-group", checker.DefaultOptions().MaxGroup, "largest set of GSE states in one pair before the check is inconclusive")
+	fs.IntVar(&c.maxPairs, "max-pairs", checker.DefaultOptions().MaxPairs, "most pairs (GSE group, engine state) one program may check before the check is inconclusive")
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
@@ -68,7 +70,7 @@ func (c *checkFlags) options() (checker.Options, error) {
 		steps = c.steps.v
 	}
 	for _, err := range []error{atLeast("workers", c.workers, 1), atLeast("steps", steps, 1), kRange("k", c.k.v),
-		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1)} {
+		positive("timeout", c.timeout), atLeast("max-group", c.maxGroup, 1), atLeast("max-pairs", c.maxPairs, 1)} {
 		if err != nil {
 			return checker.Options{}, err
 		}
@@ -86,7 +88,7 @@ func (c *checkFlags) options() (checker.Options, error) {
 		}
 		opt.Versus = c.versus // as given: at a finite k "pose" may be served (engine.AtK)
 	}
-	opt.Timeout, opt.NoExactness, opt.MaxGroup = c.timeout, c.noExact, c.maxGroup
+	opt.Timeout, opt.NoExactness, opt.MaxGroup, opt.MaxPairs = c.timeout, c.noExact, c.maxGroup, c.maxPairs
 	if c.k.set {
 		opt.K = c.k.v
 	}

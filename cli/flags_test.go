@@ -23,6 +23,7 @@ func TestFlagRanges(t *testing.T) {
 		{"-shard", []string{"check", "-gen", "-shard", "5/10", "-n", "3"}},
 		{"-timeout", []string{"check", "-timeout", "0", swap}},
 		{"-max-group", []string{"check", "-max-group", "0", swap}},
+		{"-max-pairs", []string{"check", "-max-pairs", "0", swap}},
 		{"-k", []string{"check", "-k", "-7", swap}},
 		{"-k", []string{"run", "-k", "-7", swap}},
 		{"-steps", []string{"run", "-steps", "0", swap}},
@@ -73,4 +74,20 @@ func TestHelpAndVersion(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(runOK(t, "version", "-json")), &v))
 	require.NotEmpty(t, v.Version)
 	require.NotEmpty(t, v.Go)
+}
+
+// TestMaxBounds: -max-group and -max-pairs reach the checker: a program
+// that holds at the defaults is inconclusive (exit 3) at bounds below what
+// it needs, and says which bound stopped it.
+func TestMaxBounds(t *testing.T) {
+	prog := "../testdata/programs/linkedlist.jl"
+	runOK(t, "check", "-variant", "fixed", "-k", "1", prog)
+	for _, tc := range []struct{ flag, want string }{
+		{"-max-pairs", "more than 3 pairs"},
+		{"-max-group", "exceeds the bound 3"},
+	} {
+		code, out, _ := runCode("check", "-variant", "fixed", "-k", "1", tc.flag, "3", prog)
+		require.Equal(t, exitInconclusive, code, "%s: %s", tc.flag, out)
+		require.Contains(t, out, tc.want, tc.flag)
+	}
 }
