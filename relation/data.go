@@ -199,18 +199,28 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		seen    = map[string]bool{}
 		full    bool
 	)
+	// A leaf's renamed side is built once for all its valuations (the
+	// renaming depends on its heap alone, and commutes with Subst).
+	var (
+		lastH  *Heap
+		side   dataSide
+		sidePh *smt.Formula
+	)
 	emit := func(h *Heap, val map[[2]smt.Ref]bool) error {
+		if h != lastH {
+			lastH, side = h, sideOf(q, h, true)
+			sidePh = side.rename(dataPhi)
+		}
 		same := func(a, b smt.Ref) bool {
 			if a == b {
 				return true
 			}
 			return val[atomKey(a, b)]
 		}
-		w := sideOf(q, h, true)
-		for i, t := range w.data {
-			w.data[i] = smt.Subst(t, same)
-		}
-		world := smt.Subst(w.rename(dataPhi), same)
+		w := side
+		w.data = smt.SubstAll(append(slices.Clone(side.data), sidePh), same)
+		world := w.data[len(w.data)-1]
+		w.data = w.data[:len(w.data)-1]
 		if world.IsFalse() {
 			return nil
 		}
@@ -236,22 +246,30 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		byWorld[w.key] = append(byWorld[w.key], j)
 		return nil
 	}
+	// The leaves first, then their refinement: the atoms are decided
+	// against φ_q's reference part and the leaf's literals alone, with no
+	// data assumed, so the questions stay with the Go decider (asked under
+	// the search's assumptions, φ_q's data facts included, each went to
+	// Z3). A valuation the data rule out makes a world whose data
+	// condition is unsatisfiable: it adds nothing to (a) or (b).
+	var leaves []*Heap
 	complete, err := concretizeLeaves(q, solver, Budget{Models: limit, Done: budget.Done, Cache: budget.Cache}, func(h *Heap) error {
-		atoms := slices.Clone(slotAtoms)
-		for _, hl := range h.Locs {
-			atoms = append(atoms, locAtoms[hl.Orig]...)
-		}
-		slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmpInt(x.ID(), y.ID()) })
-		atoms = slices.Compact(atoms)
-		if len(atoms) > 0 {
-			// A leaf replayed from the cache comes without its literals.
-			if err := solver.AssumeAll(h.lits); err != nil {
-				return err
-			}
-			defer solver.Release()
-		}
-		return decideAtoms(solver, atoms, map[[2]smt.Ref]bool{}, func(val map[[2]smt.Ref]bool) error { return emit(h, val) })
+		leaves = append(leaves, h)
+		return nil
 	})
+	if err == nil && complete {
+		var refConj []*smt.Formula
+		for _, c := range conj {
+			if !c.HasData() {
+				refConj = append(refConj, c)
+			}
+		}
+		for _, h := range leaves {
+			if err = refine(solver, h, smt.And(refConj...), slotAtoms, locAtoms, emit); err != nil {
+				break
+			}
+		}
+	}
 	if full || (err == nil && !complete) {
 		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1,
 			Reason: fmt.Sprintf("data: more than %d worlds of q: enumeration incomplete", limit)}
@@ -304,6 +322,31 @@ func cmpInt(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// refine hands emit the worlds of leaf h: every valuation of the reference
+// atoms of the data h shows (the slots' and φ_q's data conjuncts',
+// slotAtoms, and those of its locations' primitive fields) that refPhi and
+// the leaf's literals allow.
+func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, slotAtoms []*smt.Formula, locAtoms [][]*smt.Formula, emit func(*Heap, map[[2]smt.Ref]bool) error) (err error) {
+	atoms := slices.Clone(slotAtoms)
+	for _, hl := range h.Locs {
+		atoms = append(atoms, locAtoms[hl.Orig]...)
+	}
+	if len(atoms) == 0 {
+		return emit(h, nil)
+	}
+	slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmpInt(x.ID(), y.ID()) })
+	atoms = slices.Compact(atoms)
+	if err := solver.Assume(smt.And(append([]*smt.Formula{refPhi}, h.lits...)...)); err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := solver.Release(); err == nil {
+			err = rerr
+		}
+	}()
+	return decideAtoms(solver, atoms, map[[2]smt.Ref]bool{}, func(val map[[2]smt.Ref]bool) error { return emit(h, val) })
 }
 
 // decideAtoms gives every atom a truth value the solver's assumptions

@@ -388,7 +388,12 @@ func remake(g *Formula, ks []*Formula) *Formula {
 // rewritten operands. skip(g) says that no node under g changes. Shared
 // subformulas are rewritten once (memo), so the work is linear in the DAG.
 func rewrite(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (*Formula, bool)) *Formula {
-	memo := make(map[*Formula]*Formula)
+	return rewriteMemo(f, skip, leaf, make(map[*Formula]*Formula))
+}
+
+// rewriteMemo is rewrite with the memo given, so that several formulas
+// rewritten alike share it.
+func rewriteMemo(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (*Formula, bool), memo map[*Formula]*Formula) *Formula {
 	var rw func(g *Formula) *Formula
 	rw = func(g *Formula) *Formula {
 		if skip(g) {
@@ -439,14 +444,24 @@ func RenameSyms(f *Formula, m func(r Ref) (Ref, bool)) *Formula {
 // is left is data only (or a constant). same must behave like an
 // equivalence relation.
 func Subst(f *Formula, same func(a, b Ref) bool) *Formula {
-	return rewrite(f,
-		func(g *Formula) bool { return len(g.refs) == 0 },
-		func(g *Formula) (*Formula, bool) {
-			if g.op != OpEq {
-				return nil, false
-			}
-			return boolF(same(g.a, g.b)), true
-		})
+	return SubstAll([]*Formula{f}, same)[0]
+}
+
+// SubstAll is Subst of every formula of fs, in place, their shared
+// subformulas rewritten once; it returns fs.
+func SubstAll(fs []*Formula, same func(a, b Ref) bool) []*Formula {
+	memo := make(map[*Formula]*Formula)
+	skip := func(g *Formula) bool { return len(g.refs) == 0 }
+	leaf := func(g *Formula) (*Formula, bool) {
+		if g.op != OpEq {
+			return nil, false
+		}
+		return boolF(same(g.a, g.b)), true
+	}
+	for i, f := range fs {
+		fs[i] = rewriteMemo(f, skip, leaf, memo)
+	}
+	return fs
 }
 
 // EvalData evaluates f concretely: reference atoms by same, input symbols
