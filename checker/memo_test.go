@@ -140,9 +140,9 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 func TestPartitionReuseSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { reuseRepresents = true }()
-	last := 25
+	last := 15
 	if testing.Short() {
-		last = 10
+		last = 8
 	}
 	for _, eng := range []string{"lazier", "lazier#"} {
 		opt := DefaultOptions()
