@@ -187,17 +187,11 @@ func (e *Engine) accessPrim(sa *machine.State, r machine.Ref, f *javalite.Field,
 	// Rule: Field access (A) on a primitive field
 	phiP := p.PhiPrime()
 	var guards, terms []*smt.Formula
-	for _, en := range sa.Get(r) {
-		if en.Loc < 0 {
-			continue
-		}
-		ok, err := e.sat(smt.And(en.Guard, phiP))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
+	receivers, err := guarded.Receivers(e.sat, sa, r, phiP)
+	if err != nil {
+		return nil, err
+	}
+	for _, en := range receivers {
 		if sa.PrimField(en.Loc, f) == nil {
 			e.stats.Assume++
 			if err := e.bindPrim(sa, en.Loc, f, en.Guard, phiP); err != nil {
@@ -244,17 +238,11 @@ func (e *Engine) writePrim(sw *machine.State, rx machine.Ref, f *javalite.Field,
 			}
 		}
 	}
-	for _, en := range sw.Get(rx) {
-		if en.Loc < 0 {
-			continue
-		}
-		ok, err := e.sat(smt.And(en.Guard, phiP))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
+	receivers, err := guarded.Receivers(e.sat, sw, rx, phiP)
+	if err != nil {
+		return nil, err
+	}
+	for _, en := range receivers {
 		l, g := en.Loc, en.Guard
 		if sw.PrimField(l, f) == nil {
 			if e.v.PublishedMerge {

@@ -446,17 +446,11 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 				}
 			}
 		}
-		for _, en := range sw.Get(rx) {
-			if en.Loc < 0 {
-				continue
-			}
-			ok, err := e.sat(smt.And(en.Guard, phiP))
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
+		receivers, err := guarded.Receivers(e.sat, sw, rx, phiP)
+		if err != nil {
+			return nil, err
+		}
+		for _, en := range receivers {
 			if err := e.write(sw, en.Loc, f, en.Guard, value, phiP); err != nil {
 				return nil, err
 			}

@@ -19,18 +19,13 @@ func (e *Engine) accessPrim(sa *machine.State, r machine.Ref, f *javalite.Field,
 	// Rule: Field access (A) on a primitive field
 	phiP := p.PhiPrime() // φ'_g
 	var guards, terms []*smt.Formula
-	for _, en := range sa.Get(r) {
-		if en.Loc == machine.LNull || en.Loc == machine.LUn {
-			continue
-		}
-		ok, err := e.sat(smt.And(en.Guard, phiP))
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			guards = append(guards, en.Guard)
-			terms = append(terms, sa.PrimField(en.Loc, f))
-		}
+	receivers, err := guarded.Receivers(e.sat, sa, r, phiP)
+	if err != nil {
+		return nil, err
+	}
+	for _, en := range receivers {
+		guards = append(guards, en.Guard)
+		terms = append(terms, sa.PrimField(en.Loc, f))
 	}
 	if len(terms) == 0 {
 		return nil, nil // no non-null world: guarded.Pair did not call A
@@ -62,17 +57,11 @@ func (e *Engine) writePrim(sw *machine.State, rx machine.Ref, f *javalite.Field,
 	// Rule: Field write (W) on a primitive field
 	phiP := p.PhiPrime()
 	t := sw.Val.Term()
-	for _, en := range sw.Get(rx) {
-		if en.Loc == machine.LNull || en.Loc == machine.LUn {
-			continue
-		}
-		ok, err := e.sat(smt.And(en.Guard, phiP))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
+	receivers, err := guarded.Receivers(e.sat, sw, rx, phiP)
+	if err != nil {
+		return nil, err
+	}
+	for _, en := range receivers {
 		g := en.Guard
 		if e.v.Mutation.PrimWriteGuardPhi { // Mutant m-prim-write-guard-phi
 			g = phiP

@@ -308,17 +308,11 @@ func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldW
 			}
 			phiP, wAssumed = smt.And(phiP, assumed), assumed
 		}
-		for _, en := range sw.Get(rx) {
-			if en.Loc == machine.LNull || en.Loc == machine.LUn {
-				continue
-			}
-			ok, err := e.sat(smt.And(en.Guard, phiP))
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
+		receivers, err := guarded.Receivers(e.sat, sw, rx, phiP)
+		if err != nil {
+			return nil, err
+		}
+		for _, en := range receivers {
 			rcur := sw.Field(en.Loc, f)
 			g, err := e.st(nil, sw, r, en.Guard, phiP)
 			if err != nil {

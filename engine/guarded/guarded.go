@@ -93,6 +93,27 @@ func NullGuards(a Asker, s *machine.State, r machine.Ref, phiG *smt.Formula) (th
 	return theta0, nonNull, nil
 }
 
+// Receivers are the entries of L(r) that a rule on a non-null r acts on:
+// those at a location (neither l_null nor l_un) whose guard is
+// satisfiable with phi (φ'_g), asked in L(r)'s order with the engine's
+// sat.
+func Receivers(sat func(*smt.Formula) (bool, error), s *machine.State, r machine.Ref, phi *smt.Formula) ([]machine.Entry, error) {
+	var out []machine.Entry
+	for _, en := range s.Get(r) {
+		if en.Loc == machine.LNull || en.Loc == machine.LUn {
+			continue
+		}
+		ok, err := sat(smt.And(en.Guard, phi))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, en)
+		}
+	}
+	return out, nil
+}
+
 // NotAll is ⋀_{φ∈fs} ¬φ.
 func NotAll(fs []*smt.Formula) *smt.Formula {
 	out := make([]*smt.Formula, len(fs))
