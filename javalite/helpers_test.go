@@ -96,40 +96,13 @@ func walkExprs(p *Program, f func(m *Method, e Expr)) {
 			var rec func(Expr)
 			rec = func(e Expr) {
 				f(m, e)
-				for _, c := range children(e) {
+				for _, c := range Children(e) {
 					rec(c)
 				}
 			}
 			rec(m.Body)
 		}
 	}
-}
-
-// children returns the subexpressions of e in source order.
-func children(e Expr) []Expr {
-	switch e := e.(type) {
-	case *FieldAccess:
-		return []Expr{e.X}
-	case *FieldWrite:
-		return []Expr{e.Value}
-	case *Equals:
-		return []Expr{e.L, e.R}
-	case *If:
-		return []Expr{e.Cond, e.Then, e.Else}
-	case *VarDecl:
-		return []Expr{e.Init, e.Body}
-	case *Call:
-		return append([]Expr{e.Recv}, e.Args...)
-	case *Assign:
-		return []Expr{e.Value}
-	case *Begin:
-		return e.Exprs
-	case *Binary:
-		return []Expr{e.L, e.R}
-	case *Assume:
-		return []Expr{e.X}
-	}
-	return nil
 }
 
 // checkResolved asserts the promises ast.go makes about a checked program:
