@@ -544,16 +544,3 @@ func SortConsistent(q *machine.State) *Violation {
 	}
 	return nil
 }
-
-// sameIn is the equality of references in a partition of
-// smt.(*Solver).Partitions (each ref mapped to its class's
-// representative; a ref the partition does not name is alone).
-func sameIn(part map[smt.Ref]smt.Ref) func(a, b smt.Ref) bool {
-	rep := func(r smt.Ref) smt.Ref {
-		if x, ok := part[r]; ok {
-			return x
-		}
-		return r
-	}
-	return func(a, b smt.Ref) bool { return rep(a) == rep(b) }
-}

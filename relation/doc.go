@@ -38,8 +38,8 @@
 // them in bulk: the entries that a model the solver kept for the branch
 // satisfies are taken without a question, and the rest are asked as one
 // disjunction; the unreached locations of a leaf are asked as one. The
-// all-SAT enumeration (smt.Solver.Partitions) is the oracle of the
-// property tests.
+// all-SAT enumeration (smt.Solver.AllSAT, concretizeAllSAT) is the
+// oracle of the property tests.
 //
 // Many steps change only the roots, or make the path condition stronger,
 // and leave the rest of a state as it was. A ConcretizationCache

@@ -58,20 +58,6 @@ func BenchmarkAllSAT(b *testing.B) {
 	}
 }
 
-// BenchmarkPartitions is the same enumeration through Partitions, which
-// takes the direct (Go) path for so few constants.
-func BenchmarkPartitions(b *testing.B) {
-	s := newSolver(b)
-	refs := []Ref{1, 4, 7, 10}
-	f := Neq(1, Null)
-	for b.Loop() {
-		parts, complete, err := s.Partitions(f, refs, 0)
-		if err != nil || !complete || len(parts) != 37 {
-			b.Fatalf("got %d partitions, complete=%v, err=%v", len(parts), complete, err)
-		}
-	}
-}
-
 // BenchmarkConstruct measures building a conjunction through the intern
 // table, as the engine does on every branch.
 func BenchmarkConstruct(b *testing.B) {

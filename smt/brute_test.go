@@ -183,7 +183,7 @@ func (r *raw) refs(into map[Ref]bool) {
 
 // projectKey canonicalises a partition restricted to elems (sorted, Null
 // first) as the representative of each element: the first element of its
-// class, exactly as Partitions chooses representatives.
+// class.
 func projectKey(same func(a, b Ref) bool, elems []Ref) []Ref {
 	key := make([]Ref, len(elems))
 	for j, e := range elems {

@@ -59,11 +59,6 @@
 // (decide_test.go, models_test.go) and on the checker's own questions
 // (checker/decide_test.go).
 //
-// Partitions, the all-SAT query behind concretization, enumerates set
-// partitions directly in Go when f and the refs mention at most a handful of
-// constants (evaluation under a partition of every constant of f is exact),
-// and falls back to Z3 all-SAT with blocking clauses otherwise.
-//
 // Z3's default error handler prints and exits; the binding installs a C
 // handler that records the error code, and every C helper returns that code,
 // so Z3 errors surface as *Z3Error values. An "unknown" answer is an error

@@ -11,10 +11,10 @@ import "errors"
 //
 // While any assumption is in force, answers depend on the assumptions, so
 // Sat does not read or write its cache (which holds answers for the empty
-// context), and AllSAT and Partitions, which manage scopes of their own,
-// refuse to run.
+// context), and AllSAT, which manages scopes of its own,
+// refuses to run.
 
-// ErrAssuming is returned by AllSAT and Partitions while assumptions are in
+// ErrAssuming is returned by AllSAT while assumptions are in
 // force.
 var ErrAssuming = errors.New("smt: assumptions in force")
 

@@ -33,9 +33,6 @@ func TestAssume(t *testing.T) {
 	if _, _, err := s.AllSAT(True(), []*Formula{q}, 0); !errors.Is(err, ErrAssuming) {
 		t.Fatalf("AllSAT under assumptions: %v", err)
 	}
-	if _, _, err := s.Partitions(True(), []Ref{1}, 0); !errors.Is(err, ErrAssuming) {
-		t.Fatalf("Partitions under assumptions: %v", err)
-	}
 	for s.Assumptions() > 0 {
 		if err := s.Release(); err != nil {
 			t.Fatal(err)
