@@ -1,6 +1,7 @@
 package relation
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -314,16 +315,6 @@ func atomKey(a, b smt.Ref) [2]smt.Ref {
 	return [2]smt.Ref{a, b}
 }
 
-func cmpInt(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // refine hands emit the worlds of leaf h: every valuation of the reference
 // atoms of the data h shows (the slots' and φ_q's data conjuncts',
 // slotAtoms, and those of its locations' primitive fields) that refPhi and
@@ -336,7 +327,7 @@ func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, slotAtoms []*smt.F
 	if len(atoms) == 0 {
 		return emit(h, nil)
 	}
-	slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmpInt(x.ID(), y.ID()) })
+	slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmp.Compare(x.ID(), y.ID()) })
 	atoms = slices.Compact(atoms)
 	if err := solver.Assume(smt.And(append([]*smt.Formula{refPhi}, h.lits...)...)); err != nil {
 		return err
