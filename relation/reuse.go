@@ -57,6 +57,10 @@ type ConcretizationCache struct {
 	byShape  map[[sha256.Size]byte][]*leafSet
 	reused   int
 	extended int
+	// byEval counts the leaf replays decided by the leaf's closure alone
+	// (leafeval.go): roots resolved or the extension decided without the
+	// solver.
+	byEval int
 }
 
 // shapeSets bounds the leaf sets kept per shape.
@@ -146,6 +150,10 @@ func (c *ConcretizationCache) Reused() int { return c.reused }
 // Extended: see Reused.
 func (c *ConcretizationCache) Extended() int { return c.extended }
 
+// ByEval counts the leaf replays that the leaf's closure decided without
+// the solver (leafeval.go).
+func (c *ConcretizationCache) ByEval() int { return c.byEval }
+
 type leafSet struct {
 	roots  []machine.Ref  // the roots of the state searched, sorted
 	pc     []*smt.Formula // the conjuncts of its path condition
@@ -155,6 +163,7 @@ type leafSet struct {
 // leafRec is one leaf of a complete search.
 type leafRec struct {
 	lits   []*smt.Formula // the leaf's literals after φ_q
+	eval   *leafEval      // their closure, built on first replay (leafeval.go)
 	exists []int8
 	target [][]machine.Loc
 	rootTo []machine.Loc // by index in leafSet.roots
@@ -235,6 +244,11 @@ func (c *concretizer) fromLeaves(ls *leafSet, extends bool) (kept []*leafRec, er
 			fresh = append(fresh, item{ref: r, loc: -1})
 		}
 	}
+	var added []*smt.Formula
+	byEval := false
+	if extends {
+		added, byEval = refExtension(c.lits[0], ls.pc)
+	}
 	for k := range ls.leaves {
 		if c.budget.stopped() {
 			return nil, fmt.Errorf("concretization: %w", ErrStopped)
@@ -249,7 +263,18 @@ func (c *concretizer) fromLeaves(ls *leafSet, extends bool) (kept []*leafRec, er
 				c.rootTo[r] = rec.rootTo[i]
 			}
 		}
-		in, err := c.underLeaf(rec, fresh, extends)
+		check := extends
+		if byEval {
+			switch extensionByEval(rec, added) {
+			case -1:
+				c.budget.Cache.byEval++
+				continue // empty under q's path condition
+			case 1:
+				c.budget.Cache.byEval++
+				check = false
+			}
+		}
+		in, err := c.underLeaf(rec, fresh, check)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +302,7 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 		}
 		c.lits = c.lits[:mark]
 	}()
-	if !check && (len(fresh) == 0 || c.onBranchRoots(fresh)) {
+	if !check && (len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh)) {
 		return true, c.leaf() // every root points where it did or where the leaf says: no question
 	}
 	// The leaf's literals as one assumption: its questions are relative to
@@ -299,7 +324,7 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 		if r != smt.Sat {
 			return false, nil
 		}
-		if len(fresh) == 0 || c.onBranchRoots(fresh) {
+		if len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh) {
 			return true, c.leaf()
 		}
 	}

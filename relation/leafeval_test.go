@@ -1,0 +1,50 @@
+package relation
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// TestLeafEval: the closure of a leaf's literals decides an atom true
+// within one class, false across separated classes, and nothing else;
+// connectives follow Kleene's three-valued logic, and terms with data are
+// never decided.
+func TestLeafEval(t *testing.T) {
+	r1, r2, r3, r4, r5 := smt.Ref(1), smt.Ref(2), smt.Ref(3), smt.Ref(4), smt.Ref(5)
+	e := newLeafEval([]*smt.Formula{
+		smt.And(smt.Eq(r1, r2), smt.Eq(r2, r3)), // r1 = r2 = r3
+		smt.Not(smt.Eq(r3, smt.Null)),           // that class is not null
+		smt.Not(smt.Or(smt.Eq(r4, r1), smt.Eq(r4, smt.Null))),
+		smt.Or(smt.Eq(r5, r1), smt.Eq(r5, r4)), // a disjunction: left out
+	})
+	x := smt.Sym(r1, 0, smt.SortInt)
+	for _, c := range []struct {
+		f    *smt.Formula
+		want int
+	}{
+		{smt.Eq(r1, r3), 1},
+		{smt.Eq(r2, smt.Null), -1},
+		{smt.Eq(r3, r4), -1},
+		{smt.Eq(r5, r1), 0},
+		{smt.Not(smt.Eq(r1, r3)), -1},
+		{smt.And(smt.Eq(r1, r3), smt.Eq(r5, r1)), 0},
+		{smt.And(smt.Eq(r1, r3), smt.Eq(r4, r2)), -1},
+		{smt.Or(smt.Eq(r5, r1), smt.Eq(r1, r2)), 1},
+		{smt.Or(smt.Eq(r5, r1), smt.Eq(r4, r2)), 0},
+		{smt.Or(smt.Eq(r4, smt.Null), smt.Eq(r4, r2)), -1},
+		{smt.Lt(x, smt.Int(3)), 0},
+		{smt.True(), 1},
+	} {
+		clear(e.memo)
+		require.Equal(t, c.want, e.truth(c.f), "%v", c.f)
+	}
+	require.False(t, e.data)
+	bad := newLeafEval([]*smt.Formula{smt.Eq(r1, r2), smt.Not(smt.Eq(r2, r1))})
+	require.Equal(t, 0, bad.truth(smt.Eq(r1, r2)), "contradictory literals decide nothing")
+	withData := newLeafEval([]*smt.Formula{smt.Lt(x, smt.Int(3))})
+	require.True(t, withData.data)
+	require.Equal(t, 0, extensionByEval(&leafRec{eval: withData}, []*smt.Formula{smt.True()}), "with data in the leaf a true extension is still asked")
+}
