@@ -414,6 +414,8 @@ type run struct {
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
 	concretized *relation.ConcretizationCache
+	// heaps keeps the heaps of the current step's GSE states (step).
+	heaps *relation.HeapCache
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
 	wellFormedHeld map[[sha256.Size]byte]bool
@@ -700,6 +702,10 @@ type group struct {
 // successors by control (RULES.md §7, Bisimulation; for a Partition engine
 // ENGINES.md §8.2).
 func (r *run) step(pr pair) ([]pair, error) {
+	// The heaps of this step's GSE states, each built once for the
+	// questions about it (relation.Budget.Heaps); the states of the next
+	// step are new ones.
+	r.heaps = relation.NewHeapCache()
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {

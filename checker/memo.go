@@ -100,6 +100,7 @@ func (r *run) budget() relation.Budget {
 		}
 		budget.Cache = r.concretized
 	}
+	budget.Heaps = r.heaps
 	return budget
 }
 

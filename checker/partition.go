@@ -71,7 +71,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 	have := make(map[string]bool, len(g.states))
 	heapKey := make([]string, len(g.states))
 	for i, p := range g.states {
-		h, err := relation.HeapOf(p)
+		h, err := r.heaps.HeapOf(p)
 		if err != nil {
 			return nil, fmt.Errorf("gse: state %d of a group is not a heap: %w", i+1, err)
 		}
@@ -166,7 +166,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 			if !seen || !reuseRepresents {
 				switch {
 				case conc != nil:
-					res = relation.RepresentedByHeap(p, v, r.solver)
+					res = r.representedByHeapGSE(pWF, j, p, v)
 				case !reuseRepresents:
 					res = relation.RepresentsWellFormed(p, v, r.solver, r.budget())
 				default:
@@ -361,6 +361,25 @@ func (r *run) wellFormedLemma(check string, det Lemma) Lemma {
 // Def. 16) is checked once for all siblings and kept in wf[j] (nil: not
 // yet; a Holds result: well formed; otherwise the answer for every v).
 func (r *run) representsGSE(wf []*relation.Result, j int, p, v *machine.State, phiV *smt.Formula) relation.Result {
+	if res := r.wellFormedGSE(wf, j, p); res.Outcome != relation.Holds {
+		return res
+	}
+	return relation.RepresentsBothWellFormed(p, v, phiV, r.solver, r.budget())
+}
+
+// representedByHeapGSE is relation.RepresentedByHeap for the j-th GSE
+// state p of a group, whose heap is a concretization of the well-formed
+// sibling v, with p's well-formedness from wf (see representsGSE).
+func (r *run) representedByHeapGSE(wf []*relation.Result, j int, p, v *machine.State) relation.Result {
+	if res := r.wellFormedGSE(wf, j, p); res.Outcome != relation.Holds {
+		return res
+	}
+	return relation.RepresentedByHeapBothWellFormed(p, v)
+}
+
+// wellFormedGSE is the well-formedness of the j-th GSE state p of a
+// group as a Result, checked once and kept in wf[j].
+func (r *run) wellFormedGSE(wf []*relation.Result, j int, p *machine.State) relation.Result {
 	if wf[j] == nil {
 		res := relation.Result{Outcome: relation.Holds}
 		viol, err := relation.WellFormed(p, r.solver)
@@ -372,8 +391,5 @@ func (r *run) representsGSE(wf []*relation.Result, j int, p, v *machine.State, p
 		}
 		wf[j] = &res
 	}
-	if wf[j].Outcome != relation.Holds {
-		return *wf[j]
-	}
-	return relation.RepresentsBothWellFormed(p, v, phiV, r.solver, r.budget())
+	return *wf[j]
 }

@@ -28,6 +28,11 @@ type Budget struct {
 	// whose path condition extends a cached one's (reuse.go). The checker
 	// gives each program one.
 	Cache *ConcretizationCache
+	// Heaps, if not nil, keeps the heap of every GSE state asked about
+	// (HeapOf), with its canonical names, for the several questions one
+	// step asks about each member of a group (its shape's key, the data
+	// half's renaming). The checker gives each step one.
+	Heaps *HeapCache
 }
 
 // ErrStopped is wrapped by the errors of searches stopped by Budget.Done.

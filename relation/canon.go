@@ -39,6 +39,22 @@ func Canonical(h *Heap) string {
 // reachable part that map is the only isomorphism (roots and field labels
 // force it); among the unreachable locations another may exist.
 func canonicalNames(h *Heap) (string, []int, int) {
+	if h.canon == nil {
+		key, names, reach := canonicalForm(h)
+		h.canon = &canonForm{key, names, reach}
+	}
+	return h.canon.key, h.canon.names, h.canon.reach
+}
+
+// canonForm is canonicalNames' answer for one heap. names is shared by
+// every caller: read it, do not change it.
+type canonForm struct {
+	key   string
+	names []int
+	reach int
+}
+
+func canonicalForm(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
 	name := make([]int, n)
 	for i := range name {

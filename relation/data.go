@@ -143,7 +143,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 	facts := make([]*smt.Formula, len(P))
 	byKey := map[string][]int{}
 	for i, p := range P {
-		h, err := HeapOf(p)
+		h, err := budget.Heaps.HeapOf(p)
 		if err != nil {
 			return nil, &ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
 		}

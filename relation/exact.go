@@ -85,7 +85,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 		have = map[string]bool{}
 		canon := make([]string, len(P))
 		for i, p := range P {
-			h, err := HeapOf(p)
+			h, err := budget.Heaps.HeapOf(p)
 			if err != nil {
 				if heapErr < 0 {
 					heapErr, heapErrE = i, err

@@ -57,6 +57,37 @@ type Heap struct {
 	// large check's time.
 	Assignment *smt.Formula
 	lits       []*smt.Formula
+	// canon is canonicalNames' answer, kept: a heap is not changed once
+	// built, and a GSE state's heap is named by several questions.
+	canon *canonForm
+}
+
+// HeapCache keeps HeapOf's answers for the states of one step (Budget.Heaps):
+// a GSE state is not changed once it is in a group (the checker steps a
+// clone), so its heap is built once. A nil *HeapCache builds every time.
+type HeapCache struct {
+	m map[*machine.State]heapAnswer
+}
+
+type heapAnswer struct {
+	h   *Heap
+	err error
+}
+
+// NewHeapCache returns an empty cache.
+func NewHeapCache() *HeapCache { return &HeapCache{m: map[*machine.State]heapAnswer{}} }
+
+// HeapOf is HeapOf(p), built once per p.
+func (c *HeapCache) HeapOf(p *machine.State) (*Heap, error) {
+	if c == nil {
+		return HeapOf(p)
+	}
+	if a, ok := c.m[p]; ok {
+		return a.h, a.err
+	}
+	h, err := HeapOf(p)
+	c.m[p] = heapAnswer{h, err}
+	return h, err
 }
 
 // AssignmentFormula is Assignment, built from the literals of a

@@ -67,6 +67,15 @@ func RepresentedByHeap(p, q *machine.State, solver *smt.Solver) Result {
 	return Result{Outcome: Holds}
 }
 
+// RepresentedByHeapBothWellFormed is RepresentedByHeap for a p and a q
+// that the caller has already found well formed.
+func RepresentedByHeapBothWellFormed(p, q *machine.State) Result {
+	if r, done := representsPre(p, q, nil, [2]bool{true, true}); done {
+		return r
+	}
+	return Result{Outcome: Holds}
+}
+
 // representsPre makes the checks of represents before the search; done
 // is false when they all passed.
 func representsPre(p, q *machine.State, solver *smt.Solver, checked [2]bool) (Result, bool) {
