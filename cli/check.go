@@ -52,8 +52,21 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.workers, "workers", 2, "parallel workers, one Z3 context each")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "time limit per program (exceeding it is inconclusive)")
 	fs.BoolVar(&c.noExact, "no-exact", false, "skip the concretization half of exactness")
-	fs.IntVar(&c.maxGroup, "max-group", checker.DefaultOptions().MaxGroup, "largest set of GSE states in one pair before the check is inconclusive")
-	fs.IntVar(&c.maxPairs, "max-pairs", checker.DefaultOptions().MaxPairs, "most pairs (GSE group, engine state) one program may check before the check is inconclusive")
+	fs.IntVar(&c.maxGroup, "max-group", checker.FileMaxGroup, fmt.Sprintf("largest set of GSE states in one pair before the check is inconclusive (named programs; generated ones, -gen and lemmas: the hunt's %d, checker.DefaultOptions)", checker.DefaultOptions().MaxGroup))
+	fs.IntVar(&c.maxPairs, "max-pairs", checker.FileMaxPairs, fmt.Sprintf("most pairs (GSE group, engine state) one program may check before the check is inconclusive (named programs; generated ones: the hunt's %d)", checker.DefaultOptions().MaxPairs))
+}
+
+// huntBounds sets the group and pair bounds that were not given to a
+// hunt's (checker.DefaultOptions), for the commands that check generated
+// programs; the flags' defaults are those of named programs
+// (checker.FileOptions).
+func (c *checkFlags) huntBounds(fs *flag.FlagSet) {
+	if !flagSet(fs, "max-group") {
+		c.maxGroup = checker.DefaultOptions().MaxGroup
+	}
+	if !flagSet(fs, "max-pairs") {
+		c.maxPairs = checker.DefaultOptions().MaxPairs
+	}
 }
 
 func (c *checkFlags) options() (checker.Options, error) {
@@ -126,6 +139,9 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	shardSpec := shardFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *useGen {
+		cf.huntBounds(fs)
 	}
 	opt, err := cf.options()
 	if err != nil {

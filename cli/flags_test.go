@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/checker"
 )
 
 // TestFlagRanges: a numeric flag out of its range is a usage error (exit
@@ -90,4 +93,28 @@ func TestMaxBounds(t *testing.T) {
 		require.Equal(t, exitInconclusive, code, "%s: %s", tc.flag, out)
 		require.Contains(t, out, tc.want, tc.flag)
 	}
+}
+
+// TestBoundsNamedAndGenerated: a check of named programs has
+// checker.FileOptions' group and pair bounds, a check of generated ones
+// (huntBounds) the hunt's, and a bound given on the command line is kept
+// by both.
+func TestBoundsNamedAndGenerated(t *testing.T) {
+	parse := func(hunt bool, args ...string) checkFlags {
+		fs := flag.NewFlagSet("check", flag.ContinueOnError)
+		var cf checkFlags
+		cf.register(fs)
+		require.NoError(t, parseFlags(fs, args))
+		if hunt {
+			cf.huntBounds(fs)
+		}
+		return cf
+	}
+	named, hunt := parse(false), parse(true)
+	require.Equal(t, [2]int{checker.FileMaxGroup, checker.FileMaxPairs}, [2]int{named.maxGroup, named.maxPairs})
+	d := checker.DefaultOptions()
+	require.Equal(t, [2]int{d.MaxGroup, d.MaxPairs}, [2]int{hunt.maxGroup, hunt.maxPairs})
+	given := parse(true, "-max-group", "7", "-max-pairs", "9")
+	require.Equal(t, [2]int{7, 9}, [2]int{given.maxGroup, given.maxPairs})
+	require.Greater(t, checker.FileMaxGroup, d.MaxGroup)
 }

@@ -49,6 +49,7 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	cf.huntBounds(fs)
 	if mf.engines != "" {
 		if flagSet(fs, "engine") || flagSet(fs, "variant") {
 			return usageError("-engines and -engine/-variant exclude each other: -engines makes a column of every variant")
