@@ -1,7 +1,6 @@
 package relation
 
 import (
-	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -194,32 +193,8 @@ func (e *leafEval) truthOf(f *smt.Formula) int {
 func (c *concretizer) rootsByEval(rec *leafRec, fresh []item) bool {
 	e := rec.evalOf()
 	clear(e.memo)
-	to := make([]machine.Loc, len(fresh))
-	for i, it := range fresh {
-		if !c.trusted[it.ref] {
-			return false
-		}
-		found := false
-		for _, en := range c.q.Get(it.ref) {
-			if e.truth(en.Guard) != 1 {
-				continue
-			}
-			l := en.Loc
-			switch {
-			case l == machine.LNull || l == machine.LUn:
-			case l >= 0 && int(l) < len(c.q.Locs) && c.exists[l] == 1:
-			default:
-				return false
-			}
-			to[i], found = l, true
-			break
-		}
-		if !found {
-			return false
-		}
-	}
-	for i, it := range fresh {
-		c.rootTo[it.ref] = to[i]
+	if !c.rootsWhere(fresh, func(g *smt.Formula) bool { return e.truth(g) == 1 }) {
+		return false
 	}
 	if c.budget.Cache != nil {
 		c.budget.Cache.byEval++

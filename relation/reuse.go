@@ -127,19 +127,8 @@ func conjuncts(f *smt.Formula) []*smt.Formula {
 // the data stream of seed 1, 88 of 447 extensions under summary:fixed and
 // 645 of 1,596 under lazier).
 func dataOnlyExtension(phi *smt.Formula, old []*smt.Formula) bool {
-	had := make(map[*smt.Formula]bool, len(old))
-	for _, f := range old {
-		had[f] = true
-	}
-	for _, c := range conjuncts(phi) {
-		if len(c.Refs()) == 0 {
-			continue
-		}
-		if !had[c] || c.HasData() {
-			return false
-		}
-	}
-	return true
+	added, ok := refExtension(phi, old)
+	return ok && len(added) == 0
 }
 
 // Reused counts the concretizations built from cached leaves (for tests
@@ -342,6 +331,14 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 // changes nothing and reports false, and the roots are resolved by the
 // search (which also reports what is wrong, if anything is).
 func (c *concretizer) onBranchRoots(fresh []item) bool {
+	return c.rootsWhere(fresh, func(g *smt.Formula) bool { return g.IsTrue() || c.onBranch[g] > 0 })
+}
+
+// rootsWhere resolves each (trusted) root of fresh to its entry whose
+// guard holds says holds in the whole leaf, when that entry points to
+// null, r_un or a location present in the leaf; with one root that has
+// none, it changes nothing and reports false.
+func (c *concretizer) rootsWhere(fresh []item, holds func(*smt.Formula) bool) bool {
 	to := make([]machine.Loc, len(fresh))
 	for i, it := range fresh {
 		if !c.trusted[it.ref] {
@@ -349,7 +346,7 @@ func (c *concretizer) onBranchRoots(fresh []item) bool {
 		}
 		found := false
 		for _, e := range c.q.Get(it.ref) {
-			if !e.Guard.IsTrue() && c.onBranch[e.Guard] == 0 {
+			if !holds(e.Guard) {
 				continue
 			}
 			l := e.Loc
