@@ -193,7 +193,7 @@ func FileOptions() Options {
 // FileMaxGroup and FileMaxPairs are FileOptions' bounds.
 const (
 	FileMaxGroup = 10000
-	FileMaxPairs = 200000
+	FileMaxPairs = 1000000
 )
 
 // EngineSpec is the engine under test as "NAME[:VARIANT]", with the
