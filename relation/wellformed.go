@@ -101,7 +101,12 @@ func Deterministic(q *machine.State, solver *smt.Solver) (*Violation, error) {
 	if err := checkState(q); err != nil {
 		return nil, err
 	}
-	for _, r := range RefsInUse(q) {
+	return deterministic(q, RefsInUse(q), solver)
+}
+
+// deterministic is Deterministic over the references in use, refs.
+func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
+	for _, r := range refs {
 		g := q.Get(r)
 		for i := 0; i < len(g); i++ {
 			for j := i + 1; j < len(g); j++ {
@@ -125,7 +130,12 @@ func TypeConsistent(q *machine.State) *Violation {
 	if err := checkState(q); err != nil {
 		return &Violation{Check: CheckTypeConsistent, Ref: machine.RUn, Reason: err.Error()}
 	}
-	for _, r := range RefsInUse(q) {
+	return typeConsistent(q, RefsInUse(q))
+}
+
+// typeConsistent is TypeConsistent over the references in use, refs.
+func typeConsistent(q *machine.State, refs []machine.Ref) *Violation {
+	for _, r := range refs {
 		var first machine.Entry
 		found := false
 		for _, e := range q.Get(r) {
@@ -158,8 +168,13 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 	if err := checkState(q); err != nil {
 		return nil, err
 	}
+	return total(q, RefsInUse(q), solver)
+}
+
+// total is Total over the references in use, refs.
+func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
 	phi := q.PathCondition()
-	for _, r := range RefsInUse(q) {
+	for _, r := range refs {
 		g := q.Get(r)
 		guards := make([]*smt.Formula, len(g))
 		for i, e := range g {
@@ -248,13 +263,16 @@ func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check
 	if v := StackOnlyRoots(q); v != nil {
 		return v, CheckStackOnlyRoots, nil
 	}
-	if v := TypeConsistent(q); v != nil {
+	// The references in use once for the three checks that read them
+	// (it runs on every state of every pair).
+	refs := RefsInUse(q)
+	if v := typeConsistent(q, refs); v != nil {
 		return v, CheckTypeConsistent, nil
 	}
-	if v, err := Deterministic(q, solver); v != nil || err != nil {
+	if v, err := deterministic(q, refs, solver); v != nil || err != nil {
 		return v, CheckDeterministic, err
 	}
-	if v, err := Total(q, solver); v != nil || err != nil {
+	if v, err := total(q, refs, solver); v != nil || err != nil {
 		return v, CheckTotal, err
 	}
 	return nil, "", nil
