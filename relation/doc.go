@@ -48,7 +48,11 @@
 // content but other roots resolves only its new roots under each leaf,
 // and a state whose path condition extends a cached one's keeps the
 // leaves satisfiable with it. The leaves partition the assignments of the
-// path condition, which is why either is exact.
+// path condition, which is why either is exact. A replayed leaf asks the
+// solver only what the closure of its literals (leafeval.go: union–find
+// of its equalities, separations of its disequalities) does not decide.
+// The heaps of one step's GSE states are built once (HeapCache, through
+// Budget.Heaps), and a heap keeps its canonical names.
 //
 // Heaps are compared through a canonical string (Canonical): the part reachable from the roots is named
 // by a breadth-first walk, which is forced once roots and field labels are
