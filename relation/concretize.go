@@ -176,6 +176,8 @@ type concretizer struct {
 	// recording: every leaf is kept in recorded, for Budget.Cache.
 	recording bool
 	recorded  []*leafRec
+	// evalMemo is the scratch memo of a replayed leaf's closure (evalOf).
+	evalMemo map[*smt.Formula]int8
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {

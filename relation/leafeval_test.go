@@ -20,6 +20,7 @@ func TestLeafEval(t *testing.T) {
 		smt.Not(smt.Or(smt.Eq(r4, r1), smt.Eq(r4, smt.Null))),
 		smt.Or(smt.Eq(r5, r1), smt.Eq(r5, r4)), // a disjunction: left out
 	})
+	e.memo = map[*smt.Formula]int8{}
 	x := smt.Sym(r1, 0, smt.SortInt)
 	for _, c := range []struct {
 		f    *smt.Formula
@@ -43,8 +44,10 @@ func TestLeafEval(t *testing.T) {
 	}
 	require.False(t, e.data)
 	bad := newLeafEval([]*smt.Formula{smt.Eq(r1, r2), smt.Not(smt.Eq(r2, r1))})
+	bad.memo = map[*smt.Formula]int8{}
 	require.Equal(t, 0, bad.truth(smt.Eq(r1, r2)), "contradictory literals decide nothing")
 	withData := newLeafEval([]*smt.Formula{smt.Lt(x, smt.Int(3))})
 	require.True(t, withData.data)
-	require.Equal(t, 0, extensionByEval(&leafRec{eval: withData}, []*smt.Formula{smt.True()}), "with data in the leaf a true extension is still asked")
+	var c concretizer
+	require.Equal(t, 0, c.extensionByEval(&leafRec{eval: withData}, []*smt.Formula{smt.True()}), "with data in the leaf a true extension is still asked")
 }

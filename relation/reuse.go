@@ -254,7 +254,7 @@ func (c *concretizer) fromLeaves(ls *leafSet, extends bool) (kept []*leafRec, er
 		}
 		check := extends
 		if byEval {
-			switch extensionByEval(rec, added) {
+			switch c.extensionByEval(rec, added) {
 			case -1:
 				c.budget.Cache.byEval++
 				continue // empty under q's path condition
