@@ -403,8 +403,10 @@ type Report struct {
 	// Faults counts the solver faults injected while checking (Options.Faults).
 	Faults smt.FaultStats
 	// exactReused counts the exactness answers reused (memo.go), and
-	// concretizationsReused the concretizations built from cached leaves.
-	exactReused, concretizationsReused, wellFormedReused int
+	// concretizationsReused the concretizations built from cached leaves;
+	// rootsBelow the replays whose new roots the leaves a search built
+	// below the same leaf before resolved (relation.ConcretizationCache.Below).
+	exactReused, concretizationsReused, wellFormedReused, rootsBelow int
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -573,6 +575,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	r.rep.Elapsed = time.Since(start)
 	if r.concretized != nil {
 		r.rep.concretizationsReused = r.concretized.Reused()
+		r.rep.rootsBelow = r.concretized.Below()
 	}
 	if errors.Is(err, errStop) {
 		return r.rep, nil

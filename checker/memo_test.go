@@ -103,6 +103,23 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 	require.Positive(t, concReused, "no concretization was built from cached leaves")
 }
 
+// TestRootsBelowSameVerdicts: on seed 1's program 196 of the data stream
+// (field reads that alias each other; its summary states' cached leaves
+// are replayed with new roots, and the same roots again), resolving the
+// roots of a replayed leaf by the leaves an earlier search built below it
+// gives the verdict and counts of the checks without the cache, and it
+// is used.
+func TestRootsBelowSameVerdicts(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Engine = "summary:fixed"
+	opt.MaxGroup = 150 // the program's groups grow to 8,320: stop early, inconclusive on both sides
+	opt.Timeout = 10 * time.Minute
+	s := testutil.Solver(t)
+	defer func() { reuseExact, reuseConcretizations = true, true }()
+	_, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, 196), gen.DataMixed), opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, 196)
+	require.Positive(t, on.rootsBelow, "no replay's roots were resolved by the leaves below it")
+}
+
 // TestExactDataReuseSameVerdicts: on programs of the data stream, the
 // memoized data half (exactDataMemoized, and the worlds built from cached
 // concretization leaves) gives the verdicts and counts of the checks

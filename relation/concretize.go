@@ -178,6 +178,10 @@ type concretizer struct {
 	recorded  []*leafRec
 	// evalMemo is the scratch memo of a replayed leaf's closure (evalOf).
 	evalMemo map[*smt.Formula]int8
+	// capture, when set, is told of every leaf (replayRoots), whose
+	// literals chosen below the replayed leaf start at captureMark.
+	capture     func()
+	captureMark int
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -584,6 +588,9 @@ func (c *concretizer) leaf() error {
 		return errStop
 	}
 	c.leaves++
+	if c.capture != nil {
+		c.capture()
+	}
 	if c.recording {
 		c.record()
 	}

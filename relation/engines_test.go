@@ -264,7 +264,7 @@ func TestConcretizationCacheSameHeaps(t *testing.T) {
 		}
 		pairs++
 	})
-	t.Logf("%d states, %d concretizations from cached leaves, %d of them under a stronger path condition, %d leaf replays decided by the leaf's closure", pairs, cache.Reused(), cache.Extended(), cache.ByEval())
+	t.Logf("%d states, %d concretizations from cached leaves, %d of them under a stronger path condition, %d leaf replays decided by the leaf's closure, %d by the leaves a search built below them before", pairs, cache.Reused(), cache.Extended(), cache.ByEval(), cache.Below())
 	if cache.Reused() == 0 || cache.Extended() == 0 || cache.ByEval() == 0 {
 		t.Fatal("no state reused the leaves of another, or none under a stronger path condition, or no replay was decided by the closure")
 	}

@@ -2,6 +2,7 @@ package relation
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -57,6 +58,9 @@ type ConcretizationCache struct {
 	byShape  map[[sha256.Size]byte][]*leafSet
 	reused   int
 	extended int
+	// below counts the replays whose fresh roots were resolved by the
+	// leaves an earlier search built under the same leaf (replayRoots).
+	below int
 	// byEval counts the leaf replays decided by the leaf's closure alone
 	// (leafeval.go): roots resolved or the extension decided without the
 	// solver.
@@ -139,6 +143,10 @@ func (c *ConcretizationCache) Reused() int { return c.reused }
 // Extended: see Reused.
 func (c *ConcretizationCache) Extended() int { return c.extended }
 
+// Below counts the leaf replays whose fresh roots were resolved by the
+// leaves an earlier search built under the same leaf (replayRoots).
+func (c *ConcretizationCache) Below() int { return c.below }
+
 // ByEval counts the leaf replays that the leaf's closure decided without
 // the solver (leafeval.go).
 func (c *ConcretizationCache) ByEval() int { return c.byEval }
@@ -151,8 +159,12 @@ type leafSet struct {
 
 // leafRec is one leaf of a complete search.
 type leafRec struct {
-	lits   []*smt.Formula // the leaf's literals after φ_q
-	eval   *leafEval      // their closure, built on first replay (leafeval.go)
+	lits []*smt.Formula // the leaf's literals after φ_q
+	eval *leafEval      // their closure, built on first replay (leafeval.go)
+	// below keeps, by the fresh roots resolved under this leaf (their
+	// references and guarded value sets) and φ, the leaves that search
+	// built below it (replayRoots).
+	below  map[string][]subLeaf
 	exists []int8
 	target [][]machine.Loc
 	rootTo []machine.Loc // by index in leafSet.roots
@@ -294,6 +306,11 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 	if !check && (len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh)) {
 		return true, c.leaf() // every root points where it did or where the leaf says: no question
 	}
+	if !check {
+		if done, err := c.replayBelow(rec, c.rootsKey(fresh), fresh); done {
+			return true, err
+		}
+	}
 	// The leaf's literals as one assumption: its questions are relative to
 	// φ_q and them, as in the search that made the leaf.
 	if err := c.solver.AssumeAll(rec.lits); err != nil {
@@ -317,11 +334,101 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 			return true, c.leaf()
 		}
 	}
-	agenda := c.agenda
+	return true, c.replayRoots(rec, fresh)
+}
+
+// subLeaf is one leaf that the search for a leaf's fresh roots built:
+// where each root points, and the literals it chose.
+type subLeaf struct {
+	to   []machine.Loc
+	lits []*smt.Formula
+}
+
+// replayRoots resolves the roots fresh under the leaf rec by the search,
+// or, when the same roots with the same guarded value sets were resolved
+// under rec before with the same φ_q, by the leaves that search built. A
+// state that reuses a leaf set often keeps a root that the set's state
+// did not have through several steps (on seed 1's program 196 under
+// summary:fixed two thirds of the replays that went to the search
+// resolved roots already resolved under that leaf). The search's answer
+// depends only on φ_q, the leaf's literals and the roots' value sets (a
+// fresh root points to null, r_un or a location the leaf decided present:
+// it adds no location), so the leaves are the same; only a search that
+// ended without an error is kept.
+func (c *concretizer) replayRoots(rec *leafRec, fresh []item) error {
+	key := c.rootsKey(fresh)
+	if done, err := c.replayBelow(rec, key, fresh); done {
+		return err
+	}
+	agenda, capture := c.agenda, c.capture
 	c.agenda = fresh
-	err = c.search(0)
-	c.agenda = agenda
-	return true, err
+	var subs []subLeaf
+	keep := true
+	c.capture = func() {
+		// A root to a location the leaf had not decided present would
+		// have queued its fields: that leaf is more than roots, and the
+		// search's leaves are not kept.
+		keep = keep && len(c.agenda) == len(fresh)
+		sub := subLeaf{to: make([]machine.Loc, len(fresh)), lits: slices.Clone(c.lits[c.captureMark:])}
+		for i, it := range fresh {
+			sub.to[i] = c.rootTo[it.ref]
+		}
+		subs = append(subs, sub)
+	}
+	mark := c.captureMark
+	c.captureMark = len(c.lits)
+	err := c.search(0)
+	c.agenda, c.capture, c.captureMark = agenda, capture, mark
+	if err == nil && keep {
+		if rec.below == nil {
+			rec.below = map[string][]subLeaf{}
+		}
+		rec.below[key] = subs
+	}
+	return err
+}
+
+// replayBelow builds the leaves kept under rec for the roots fresh (key:
+// rootsKey), without a question; done is false when none are kept.
+func (c *concretizer) replayBelow(rec *leafRec, key string, fresh []item) (done bool, err error) {
+	subs, ok := rec.below[key]
+	if !ok {
+		return false, nil
+	}
+	mark := len(c.lits)
+	defer func() { c.lits = c.lits[:mark] }()
+	for _, sub := range subs {
+		c.lits = append(c.lits[:mark], sub.lits...)
+		for i, it := range fresh {
+			c.rootTo[it.ref] = sub.to[i]
+		}
+		if err := c.leaf(); err != nil {
+			return true, err
+		}
+	}
+	c.budget.Cache.below++
+	return true, nil
+}
+
+// rootsKey names the roots fresh by their references, their guarded
+// value sets and φ_q (formulas are hash-consed: an ID names one formula).
+func (c *concretizer) rootsKey(fresh []item) string {
+	b := binary.AppendUvarint(nil, c.lits[0].ID())
+	for _, it := range fresh {
+		b = binary.AppendVarint(b, int64(it.ref))
+		g := c.q.Get(it.ref)
+		b = binary.AppendUvarint(b, uint64(len(g)))
+		for _, e := range g {
+			b = binary.AppendUvarint(b, e.Guard.ID())
+			b = binary.AppendVarint(b, int64(e.Loc))
+		}
+		if c.trusted[it.ref] {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return string(b)
 }
 
 // onBranchRoots resolves the roots fresh without a question when each has
