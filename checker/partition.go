@@ -103,7 +103,17 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		// Soundness and FEAS: the concretizations of the View, which was
 		// just found well formed (so its references are trusted, and the
 		// program's concretization cache serves it, memo.go).
-		heaps, complete, err := relation.ConcretizeWellFormed(v, r.solver, r.budget())
+		// With data the leaves are kept for the data half (its worlds),
+		// which would otherwise replay the search.
+		var leaves relation.Leaves
+		var heaps []*relation.Heap
+		var complete bool
+		if r.data {
+			leaves, complete, err = relation.ConcretizeLeavesWellFormed(v, r.solver, r.budget())
+			heaps = leaves.Distinct()
+		} else {
+			heaps, complete, err = relation.ConcretizeWellFormed(v, r.solver, r.budget())
+		}
 		var w *relation.WitnessError
 		switch {
 		case errors.As(err, &w):
@@ -189,7 +199,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 			// GSE states whose heaps it represents and whose data some
 			// input shares with it, and reaches exactly their slot
 			// values, input by input.
-			if P, idx, err = r.partitionData(base, lemma, P, idx, v); err != nil {
+			if P, idx, err = r.partitionData(base, lemma, P, idx, v, leaves); err != nil {
 				return nil, err
 			}
 		}
@@ -264,14 +274,14 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 // data is compatible with, and ExactData, (a) and (b), over them
 // (relation.ExactDataCompatible: siblings may share a heap shape and
 // differ only in data), charged to the rule's lemma.
-func (r *run) partitionData(base Verdict, lemma Lemma, P []*machine.State, idx []int, v *machine.State) ([]*machine.State, []int, error) {
+func (r *run) partitionData(base Verdict, lemma Lemma, P []*machine.State, idx []int, v *machine.State, leaves relation.Leaves) ([]*machine.State, []int, error) {
 	if viol := relation.SortConsistent(v); viol != nil {
 		base.Lemma, base.Reason = WF, "sort consistency: "+viol.Error()
 		return nil, nil, r.fail(base)
 	}
 	// With no compatible state left, (b) still asks whether some input
 	// reaches a world of v: then v stands for data no GSE state has.
-	keep, res := relation.ExactDataCompatible(P, v, r.solver, r.budget())
+	keep, res := relation.ExactDataCompatibleLeaves(P, v, leaves, r.solver, r.budget())
 	var kp []*machine.State
 	var ki []int
 	for i, ok := range keep {

@@ -66,6 +66,37 @@ func concretizeLeaves(q *machine.State, solver *smt.Solver, budget Budget, yield
 	return complete, err
 }
 
+// Leaves are the leaves of the concretization search of a well-formed
+// state (concretizeLeaves), isomorphic heaps included, each with its
+// literals: what ConcretizeWellFormed's heaps are made of (Distinct keeps
+// one per isomorphism class), and the worlds of the data half, which
+// ExactDataCompatibleLeaves takes instead of searching again.
+type Leaves []*Heap
+
+// ConcretizeLeavesWellFormed is ConcretizeWellFormed keeping every leaf.
+func ConcretizeLeavesWellFormed(q *machine.State, solver *smt.Solver, budget Budget) (Leaves, bool, error) {
+	var leaves Leaves
+	complete, err := concretizeLeaves(q, solver, budget, func(h *Heap) error {
+		leaves = append(leaves, h)
+		return nil
+	})
+	return leaves, complete, err
+}
+
+// Distinct is one heap per isomorphism class of the leaves, in the order
+// first met: ConcretizeWellFormed's answer.
+func (ls Leaves) Distinct() []*Heap {
+	seen := make(map[string]bool, len(ls))
+	var out []*Heap
+	for _, h := range ls {
+		if k := Canonical(h); !seen[k] {
+			seen[k] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // concretizeState is Concretize; wellFormed says that q is known to be well
 // formed (WellFormedChecks found no violation), so that every reference in
 // use is trusted without asking: determinism makes its guards pairwise

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -138,7 +138,10 @@ type dataWorlds struct {
 }
 
 // prepareData builds dataWorlds, or the inconclusive result that stops it.
-func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (*dataWorlds, *ExactResult) {
+//
+// leaves, when not nil, are the complete leaves of q's concretization
+// search, which the caller has already made (ConcretizeLeavesWellFormed).
+func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, leaves Leaves) (*dataWorlds, *ExactResult) {
 	ps := make([]dataSide, len(P))
 	facts := make([]*smt.Formula, len(P))
 	byKey := map[string][]int{}
@@ -227,15 +230,14 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		}
 		// Leaves that agree on the heap, the data and the world's data
 		// condition are one world (formulas are hash-consed).
-		var b strings.Builder
-		b.WriteString(w.key)
+		key := []byte(w.key)
 		for _, t := range append(w.data, world) {
-			fmt.Fprintf(&b, ",%d", t.ID())
+			key = strconv.AppendUint(append(key, ','), t.ID(), 10)
 		}
-		if seen[b.String()] {
+		if seen[string(key)] {
 			return nil
 		}
-		seen[b.String()] = true
+		seen[string(key)] = true
 		if len(heaps) >= limit {
 			full = true
 			return errStop
@@ -253,11 +255,10 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 	// the search's assumptions, φ_q's data facts included, each went to
 	// Z3). A valuation the data rule out makes a world whose data
 	// condition is unsatisfiable: it adds nothing to (a) or (b).
-	var leaves []*Heap
-	complete, err := concretizeLeaves(q, solver, Budget{Models: limit, Done: budget.Done, Cache: budget.Cache}, func(h *Heap) error {
-		leaves = append(leaves, h)
-		return nil
-	})
+	complete, err := true, error(nil)
+	if leaves == nil {
+		leaves, complete, err = ConcretizeLeavesWellFormed(q, solver, Budget{Models: limit, Done: budget.Done, Cache: budget.Cache})
+	}
 	if err == nil && complete {
 		var refConj []*smt.Formula
 		for _, c := range conj {
@@ -265,8 +266,9 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 				refConj = append(refConj, c)
 			}
 		}
+		refPhi := smt.And(refConj...) // once: interning it per leaf was a tenth of the data half
 		for _, h := range leaves {
-			if err = refine(solver, h, smt.And(refConj...), slotAtoms, locAtoms, emit); err != nil {
+			if err = refine(solver, h, refPhi, slotAtoms, locAtoms, emit); err != nil {
 				break
 			}
 		}
@@ -389,7 +391,7 @@ func decideAtoms(solver *smt.Solver, atoms []*smt.Formula, val map[[2]smt.Ref]bo
 // reference half holds. The outcome names the world or the GSE state that
 // breaks it.
 func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
-	d, stop := prepareData(P, q, solver, budget)
+	d, stop := prepareData(P, q, solver, budget, nil)
 	if stop != nil {
 		return *stop
 	}
@@ -488,7 +490,14 @@ func (d *dataWorlds) exactParts(bKeep, aKeep []bool, solver *smt.Solver) ExactRe
 // and the state is kept: ExactData then reports inconclusive, never a
 // violation. keep is nil when res is inconclusive before it was decided.
 func ExactDataCompatible(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) (keep []bool, res ExactResult) {
-	d, stop := prepareData(P, q, solver, budget)
+	return ExactDataCompatibleLeaves(P, q, nil, solver, budget)
+}
+
+// ExactDataCompatibleLeaves is ExactDataCompatible with q's complete
+// concretization leaves, which the caller has made for the reference half
+// (nil: searched here).
+func ExactDataCompatibleLeaves(P []*machine.State, q *machine.State, leaves Leaves, solver *smt.Solver, budget Budget) (keep []bool, res ExactResult) {
+	d, stop := prepareData(P, q, solver, budget, leaves)
 	if stop != nil {
 		return nil, *stop
 	}
