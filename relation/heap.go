@@ -223,9 +223,25 @@ func HeapOf(p *machine.State) (*Heap, error) {
 	if err := checkState(p); err != nil {
 		return nil, err
 	}
-	for _, r := range RefsInUse(p) {
+	// The references in use (RefsInUse's order, without its set: a
+	// reference met twice is checked twice, and a heap is built for
+	// every GSE state of every pair).
+	gseSet := func(r machine.Ref) error {
 		if g := p.Get(r); len(g) != 1 || !g[0].Guard.IsTrue() {
-			return nil, fmt.Errorf("relation: HeapOf: L(%s) = %v is not a GSE value set {(true l)}", machine.RefString(r), gvsString(g))
+			return fmt.Errorf("relation: HeapOf: L(%s) = %v is not a GSE value set {(true l)}", machine.RefString(r), gvsString(g))
+		}
+		return nil
+	}
+	for _, r := range p.Roots() {
+		if err := gseSet(r); err != nil {
+			return nil, err
+		}
+	}
+	for l, info := range p.Locs {
+		for _, f := range info.Class.Fields {
+			if err := gseSet(p.Field(machine.Loc(l), f)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for l, info := range p.Locs {
