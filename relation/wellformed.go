@@ -2,6 +2,7 @@ package relation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/machine"
@@ -51,9 +52,23 @@ const (
 // references overwritten by a field write are garbage: nothing can reach
 // them, so nothing is required of them.
 func RefsInUse(q *machine.State) []machine.Ref {
-	seen := map[machine.Ref]bool{}
-	var out []machine.Ref
+	// Runs on every state of every pair: up to a few dozen references a
+	// linear scan of out finds a duplicate sooner than a set is built.
+	var seen map[machine.Ref]bool
+	out := make([]machine.Ref, 0, 16)
 	add := func(r machine.Ref) {
+		if seen == nil {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+			if len(out) > 32 {
+				seen = make(map[machine.Ref]bool, 2*len(out))
+				for _, x := range out {
+					seen[x] = true
+				}
+			}
+			return
+		}
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, r)
@@ -174,8 +189,14 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // total is Total over the references in use, refs.
 func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
 	phi := q.PathCondition()
+refs:
 	for _, r := range refs {
 		g := q.Get(r)
+		for _, e := range g {
+			if e.Guard.IsTrue() {
+				continue refs // an entry always holds (a GSE value set)
+			}
+		}
 		guards := make([]*smt.Formula, len(g))
 		for i, e := range g {
 			guards[i] = e.Guard
