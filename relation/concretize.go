@@ -397,7 +397,7 @@ func (c *concretizer) search(i int) error {
 func (c *concretizer) allAbsent() (done bool, err error) {
 	var undecided []machine.Loc
 	var exs []*smt.Formula
-	key := []byte{'a'}
+	key := append(make([]byte, 0, 1+2*len(c.q.Locs)), 'a')
 	for l := range c.q.Locs {
 		if c.exists[l] == 0 {
 			undecided = append(undecided, machine.Loc(l))
@@ -625,7 +625,7 @@ func (c *concretizer) leaf() error {
 	if c.recording {
 		c.record()
 	}
-	h := &Heap{}
+	h := &Heap{Locs: make([]HeapLoc, 0, len(c.q.Locs)), Roots: make([]Root, 0, len(c.roots))}
 	index := make([]Target, len(c.q.Locs))
 	for l, info := range c.q.Locs {
 		if c.exists[l] != 1 {

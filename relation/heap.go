@@ -134,7 +134,7 @@ func (h *Heap) String() string {
 // holds. It returns a *WitnessError if a reference in use takes zero or
 // several locations, or points to a location that does not exist.
 func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.Formula) (*Heap, error) {
-	h := &Heap{Assignment: assign}
+	h := &Heap{Assignment: assign, Locs: make([]HeapLoc, 0, len(st.Locs))}
 	index := make([]Target, len(st.Locs))
 	for l, info := range st.Locs {
 		// Locations made by (new C) always exist; an input location exists
@@ -190,6 +190,7 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 	}
 	roots := st.Roots()
 	slices.Sort(roots)
+	h.Roots = make([]Root, 0, len(roots))
 	for _, r := range roots {
 		t, err := resolve(r, func() string { return "root " + machine.RefString(r) })
 		if err != nil {
