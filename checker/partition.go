@@ -160,22 +160,25 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 		// concretizations (partitionData keeps those whose data it
 		// reaches, and its worlds are those heaps): the others need no
 		// homomorphism search, and for these the isomorphism is one
-		// (relation.RepresentedByHeap).
+		// (relation.RepresentedByHeap). Without data too, a GSE state
+		// among the concretizations is represented by that isomorphism
+		// (as relation.Exact discharges its members), and only the
+		// others are searched.
 		var conc map[string]bool
-		if r.data && reuseRepresents {
+		if reuseRepresents {
 			conc = make(map[string]bool, len(heaps))
 			for _, h := range heaps {
 				conc[relation.Canonical(h)] = true
 			}
 		}
 		for j, p := range g.states {
-			if conc != nil && !conc[heapKey[j]] {
+			if r.data && conc != nil && !conc[heapKey[j]] {
 				continue
 			}
 			res, seen := byHeap[heapKey[j]]
 			if !seen || !reuseRepresents {
 				switch {
-				case conc != nil:
+				case conc != nil && conc[heapKey[j]]:
 					res = r.representedByHeapGSE(pWF, j, p, v)
 				case !reuseRepresents:
 					res = relation.RepresentsWellFormed(p, v, r.solver, r.budget())
