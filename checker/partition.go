@@ -394,14 +394,7 @@ func (r *run) representedByHeapGSE(wf []*relation.Result, j int, p, v *machine.S
 // group as a Result, checked once and kept in wf[j].
 func (r *run) wellFormedGSE(wf []*relation.Result, j int, p *machine.State) relation.Result {
 	if wf[j] == nil {
-		res := relation.Result{Outcome: relation.Holds}
-		viol, err := relation.WellFormed(p, r.solver)
-		switch {
-		case err != nil:
-			res = relation.Result{Outcome: relation.Inconclusive, Reason: "p well-formedness undecided: " + err.Error()}
-		case viol != nil:
-			res = relation.Result{Outcome: relation.Fails, Reason: "p is not well formed: " + viol.Error()}
-		}
+		res := relation.WellFormedResult("p", p, r.solver)
 		wf[j] = &res
 	}
 	return *wf[j]

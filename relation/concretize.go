@@ -209,7 +209,7 @@ type concretizer struct {
 	recorded  []*leafRec
 	// evalMemo is the scratch memo of a replayed leaf's closure (evalOf).
 	evalMemo map[*smt.Formula]int8
-	// capture, when set, is told of every leaf (replayRoots), whose
+	// capture, when set, is told of every leaf (searchRoots), whose
 	// literals chosen below the replayed leaf start at captureMark.
 	capture     func()
 	captureMark int

@@ -224,26 +224,15 @@ func HeapOf(p *machine.State) (*Heap, error) {
 	if err := checkState(p); err != nil {
 		return nil, err
 	}
-	// The references in use (RefsInUse's order, without its set: a
-	// reference met twice is checked twice, and a heap is built for
-	// every GSE state of every pair).
-	gseSet := func(r machine.Ref) error {
+	// Without RefsInUse's set: a heap is built for every GSE state of
+	// every pair, and a reference met twice is checked twice.
+	if err := eachRefInUse(p, func(r machine.Ref) error {
 		if g := p.Get(r); len(g) != 1 || !g[0].Guard.IsTrue() {
 			return fmt.Errorf("relation: HeapOf: L(%s) = %v is not a GSE value set {(true l)}", machine.RefString(r), gvsString(g))
 		}
 		return nil
-	}
-	for _, r := range p.Roots() {
-		if err := gseSet(r); err != nil {
-			return nil, err
-		}
-	}
-	for l, info := range p.Locs {
-		for _, f := range info.Class.Fields {
-			if err := gseSet(p.Field(machine.Loc(l), f)); err != nil {
-				return nil, err
-			}
-		}
+	}); err != nil {
+		return nil, err
 	}
 	for l, info := range p.Locs {
 		if info.Exists != nil && !info.Exists.IsTrue() {

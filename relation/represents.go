@@ -96,15 +96,26 @@ func representsPre(p, q *machine.State, solver *smt.Solver, checked [2]bool) (Re
 		if side.skip {
 			continue
 		}
-		v, err := WellFormed(side.st, solver)
-		if err != nil {
-			return Result{Outcome: Inconclusive, Reason: side.name + " well-formedness undecided: " + err.Error()}, true
-		}
-		if v != nil {
-			return Result{Outcome: Fails, Reason: side.name + " is not well formed: " + v.Error()}, true
+		if r := WellFormedResult(side.name, side.st, solver); r.Outcome != Holds {
+			return r, true
 		}
 	}
 	return Result{}, false
+}
+
+// WellFormedResult is the well-formedness part of ⊏ (Def. 16) for the
+// state st on side ("p" or "q"), as the Result that ⊏ gives when it
+// fails: Holds when st is well formed, Fails with the violation,
+// Inconclusive when a check was undecided.
+func WellFormedResult(side string, st *machine.State, solver *smt.Solver) Result {
+	v, err := WellFormed(st, solver)
+	switch {
+	case err != nil:
+		return Result{Outcome: Inconclusive, Reason: side + " well-formedness undecided: " + err.Error()}
+	case v != nil:
+		return Result{Outcome: Fails, Reason: side + " is not well formed: " + v.Error()}
+	}
+	return Result{Outcome: Holds}
 }
 
 func represents(p, q *machine.State, solver *smt.Solver, budget Budget, opt Options, qChecked bool) Result {

@@ -59,7 +59,7 @@ type ConcretizationCache struct {
 	reused   int
 	extended int
 	// below counts the replays whose fresh roots were resolved by the
-	// leaves an earlier search built under the same leaf (replayRoots).
+	// leaves an earlier search built under the same leaf (searchRoots).
 	below int
 	// byEval counts the leaf replays decided by the leaf's closure alone
 	// (leafeval.go): roots resolved or the extension decided without the
@@ -144,7 +144,7 @@ func (c *ConcretizationCache) Reused() int { return c.reused }
 func (c *ConcretizationCache) Extended() int { return c.extended }
 
 // Below counts the leaf replays whose fresh roots were resolved by the
-// leaves an earlier search built under the same leaf (replayRoots).
+// leaves an earlier search built under the same leaf (searchRoots).
 func (c *ConcretizationCache) Below() int { return c.below }
 
 // ByEval counts the leaf replays that the leaf's closure decided without
@@ -163,7 +163,7 @@ type leafRec struct {
 	eval *leafEval      // their closure, built on first replay (leafeval.go)
 	// below keeps, by the fresh roots resolved under this leaf (their
 	// references and guarded value sets) and φ, the leaves that search
-	// built below it (replayRoots).
+	// built below it (searchRoots).
 	below  map[string][]subLeaf
 	exists []int8
 	target [][]machine.Loc
@@ -303,11 +303,19 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 		}
 		c.lits = c.lits[:mark]
 	}()
-	if !check && (len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh)) {
-		return true, c.leaf() // every root points where it did or where the leaf says: no question
+	// Without a question: every root points where it did or where the
+	// leaf says, or the leaves a search built below this leaf for the
+	// same roots are replayed (replayBelow; key names the roots once).
+	var key string
+	answered := func() (bool, error) {
+		if len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh) {
+			return true, c.leaf()
+		}
+		key = c.rootsKey(fresh)
+		return c.replayBelow(rec, key, fresh)
 	}
 	if !check {
-		if done, err := c.replayBelow(rec, c.rootsKey(fresh), fresh); done {
+		if done, err := answered(); done {
 			return true, err
 		}
 	}
@@ -330,11 +338,11 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 		if r != smt.Sat {
 			return false, nil
 		}
-		if len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh) {
-			return true, c.leaf()
+		if done, err := answered(); done {
+			return true, err
 		}
 	}
-	return true, c.replayRoots(rec, fresh)
+	return true, c.searchRoots(rec, key, fresh)
 }
 
 // subLeaf is one leaf that the search for a leaf's fresh roots built:
@@ -344,22 +352,18 @@ type subLeaf struct {
 	lits []*smt.Formula
 }
 
-// replayRoots resolves the roots fresh under the leaf rec by the search,
-// or, when the same roots with the same guarded value sets were resolved
-// under rec before with the same φ_q, by the leaves that search built. A
-// state that reuses a leaf set often keeps a root that the set's state
-// did not have through several steps (on seed 1's program 196 under
-// summary:fixed two thirds of the replays that went to the search
-// resolved roots already resolved under that leaf). The search's answer
-// depends only on φ_q, the leaf's literals and the roots' value sets (a
-// fresh root points to null, r_un or a location the leaf decided present:
-// it adds no location), so the leaves are the same; only a search that
-// ended without an error is kept.
-func (c *concretizer) replayRoots(rec *leafRec, fresh []item) error {
-	key := c.rootsKey(fresh)
-	if done, err := c.replayBelow(rec, key, fresh); done {
-		return err
-	}
+// searchRoots resolves the roots fresh under the leaf rec by the search,
+// and keeps the leaves it built on rec under key (rootsKey), for
+// replayBelow: when the same roots with the same guarded value sets are
+// resolved under rec again with the same φ_q. A state that reuses a leaf
+// set often keeps a root that the set's state did not have through
+// several steps (on seed 1's program 196 under summary:fixed two thirds
+// of the replays that went to the search resolved roots already resolved
+// under that leaf). The search's answer depends only on φ_q, the leaf's
+// literals and the roots' value sets (a fresh root points to null, r_un or
+// a location the leaf decided present: it adds no location), so the
+// leaves are the same; only a search that ended without an error is kept.
+func (c *concretizer) searchRoots(rec *leafRec, key string, fresh []item) error {
 	agenda, capture := c.agenda, c.capture
 	c.agenda = fresh
 	var subs []subLeaf

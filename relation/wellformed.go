@@ -74,15 +74,30 @@ func RefsInUse(q *machine.State) []machine.Ref {
 			out = append(out, r)
 		}
 	}
-	for _, r := range q.Roots() {
+	_ = eachRefInUse(q, func(r machine.Ref) error {
 		add(r)
-	}
-	for l, info := range q.Locs {
-		for _, f := range info.Class.Fields {
-			add(q.Field(machine.Loc(l), f))
+		return nil
+	})
+	return out
+}
+
+// eachRefInUse calls f with the references RefsInUse returns, in its
+// order, a reference met twice each time (HeapOf needs no set of them),
+// and stops at f's first error.
+func eachRefInUse(q *machine.State, f func(machine.Ref) error) error {
+	for _, r := range q.Roots() {
+		if err := f(r); err != nil {
+			return err
 		}
 	}
-	return out
+	for l, info := range q.Locs {
+		for _, fd := range info.Class.Fields {
+			if err := f(q.Field(machine.Loc(l), fd)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // checkState rejects states this package cannot read.
