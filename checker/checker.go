@@ -158,8 +158,8 @@ const (
 // group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
-// programs 44 and 196: 14–25 s each under summary:fixed, lazier and
-// lazier#, against 0.05 s for the median program). A hunt reports that
+// program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
+// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -181,8 +181,8 @@ func DefaultOptions() Options {
 // hashes the GSE states of a group by canonical heap (relation.Exact,
 // checker.partitionAt), so a group costs time linear in its size: seed 1's
 // program 196 (groups of 8,320 GSE states under summary:fixed, 14,396
-// pairs under lazier) is decided in 12–24 s on one core, where the hunt's
-// bounds give up. Memory grows with the group (about 1 GB at 8,320 states),
+// pairs under lazier) is decided in 8–18 s on one core, where the hunt's
+// bounds give up. Memory grows with the group (0.7 GB at 8,320 states),
 // which, not time, is why the group stays bounded.
 func FileOptions() Options {
 	o := DefaultOptions()
