@@ -1,7 +1,6 @@
 package relation
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -181,16 +180,6 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		}
 	}
 	dataPhi := smt.And(dataConj...)
-	slotAtoms := refAtoms(nil, dataPhi)
-	for _, t := range q.Slots() {
-		slotAtoms = refAtoms(slotAtoms, t)
-	}
-	locAtoms := make([][]*smt.Formula, len(q.Locs))
-	for l, info := range q.Locs {
-		for _, f := range info.Class.PrimFields {
-			locAtoms[l] = refAtoms(locAtoms[l], q.PrimField(machine.Loc(l), f))
-		}
-	}
 	limit := budget.Models
 	if limit <= 0 {
 		limit = DefaultBudget.Models
@@ -203,35 +192,19 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		seen    = map[string]bool{}
 		full    bool
 	)
-	// A leaf's renamed side is built once for all its valuations (the
-	// renaming depends on its heap alone, and commutes with Subst).
-	var (
-		lastH  *Heap
-		side   dataSide
-		sidePh *smt.Formula
-	)
-	emit := func(h *Heap, val map[[2]smt.Ref]bool) error {
-		if h != lastH {
-			lastH, side = h, sideOf(q, h, true)
-			sidePh = side.rename(dataPhi)
-		}
-		same := func(a, b smt.Ref) bool {
-			if a == b {
-				return true
-			}
-			return val[atomKey(a, b)]
-		}
+	// emit takes one world of leaf h: side's data and its data condition
+	// (the last formula of fs) with every reference atom decided.
+	emit := func(h *Heap, side dataSide, fs []*smt.Formula) error {
 		w := side
-		w.data = smt.SubstAll(append(slices.Clone(side.data), sidePh), same)
-		world := w.data[len(w.data)-1]
-		w.data = w.data[:len(w.data)-1]
+		w.data = fs[:len(fs)-1]
+		world := fs[len(fs)-1]
 		if world.IsFalse() {
 			return nil
 		}
 		// Leaves that agree on the heap, the data and the world's data
 		// condition are one world (formulas are hash-consed).
 		key := []byte(w.key)
-		for _, t := range append(w.data, world) {
+		for _, t := range fs {
 			key = strconv.AppendUint(append(key, ','), t.ID(), 10)
 		}
 		if seen[string(key)] {
@@ -268,7 +241,12 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		}
 		refPhi := smt.And(refConj...) // once: interning it per leaf was a tenth of the data half
 		for _, h := range leaves {
-			if err = refine(solver, h, refPhi, slotAtoms, locAtoms, emit); err != nil {
+			// A leaf's renamed side is built once for all its worlds (the
+			// renaming depends on its heap alone, and commutes with the
+			// substitution of reference atoms).
+			side := sideOf(q, h, true)
+			fs := append(slices.Clone(side.data), side.rename(dataPhi))
+			if err = refine(solver, h, refPhi, fs, func(fs []*smt.Formula) error { return emit(h, side, fs) }); err != nil {
 				break
 			}
 		}
@@ -281,12 +259,6 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: worlds of q: " + err.Error()}
 	}
 	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
-}
-
-// refAtoms appends the reference atoms (a = b) of f to out.
-func refAtoms(out []*smt.Formula, f *smt.Formula) []*smt.Formula {
-	atomCollector(&out)(f)
-	return out
 }
 
 // atomCollector returns a walk that appends every reference atom (a = b)
@@ -317,20 +289,25 @@ func atomKey(a, b smt.Ref) [2]smt.Ref {
 	return [2]smt.Ref{a, b}
 }
 
-// refine hands emit the worlds of leaf h: every valuation of the reference
-// atoms of the data h shows (the slots' and φ_q's data conjuncts',
-// slotAtoms, and those of its locations' primitive fields) that refPhi and
-// the leaf's literals allow.
-func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, slotAtoms []*smt.Formula, locAtoms [][]*smt.Formula, emit func(*Heap, map[[2]smt.Ref]bool) error) (err error) {
-	atoms := slices.Clone(slotAtoms)
-	for _, hl := range h.Locs {
-		atoms = append(atoms, locAtoms[hl.Orig]...)
+// refine hands emit the worlds of leaf h: fs (the leaf's data and its data
+// condition) under every choice of the reference atoms they show that
+// refPhi and the leaf's literals allow, each choice with every atom of fs
+// decided and substituted.
+//
+// The atoms are decided in the order the formulas show them, outermost
+// first, and an atom is decided only while fs still shows it: once a
+// choice has made an ite's condition true, the atoms of its other branch
+// are no longer there. POSE-J's primitive fields are ite chains over the
+// aliasing of the references written through; deciding every atom of a
+// chain in turn gave every valuation of them (2ⁿ for an atom that only a
+// shadowed branch mentions), where the data take one value per path
+// through the chain. The worlds are the same (a choice that fs no longer
+// shows changes none of its formulas); their number is the number of
+// paths.
+func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, fs []*smt.Formula, emit func([]*smt.Formula) error) (err error) {
+	if nextAtom(fs) == nil {
+		return emit(fs)
 	}
-	if len(atoms) == 0 {
-		return emit(h, nil)
-	}
-	slices.SortFunc(atoms, func(x, y *smt.Formula) int { return cmp.Compare(x.ID(), y.ID()) })
-	atoms = slices.Compact(atoms)
 	if err := solver.Assume(smt.And(append([]*smt.Formula{refPhi}, h.lits...)...)); err != nil {
 		return err
 	}
@@ -339,19 +316,47 @@ func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, slotAtoms []*smt.F
 			err = rerr
 		}
 	}()
-	return decideAtoms(solver, atoms, map[[2]smt.Ref]bool{}, func(val map[[2]smt.Ref]bool) error { return emit(h, val) })
+	return decideAtoms(solver, fs, emit)
 }
 
-// decideAtoms gives every atom a truth value the solver's assumptions
-// allow, in order, branching where both do, and calls yield with each
-// complete valuation while its choices are assumed.
-func decideAtoms(solver *smt.Solver, atoms []*smt.Formula, val map[[2]smt.Ref]bool, yield func(map[[2]smt.Ref]bool) error) error {
-	if len(atoms) == 0 {
-		return yield(val)
+// nextAtom is the first reference atom (a = b) of fs in a pre-order walk,
+// or nil.
+func nextAtom(fs []*smt.Formula) *smt.Formula {
+	seen := map[*smt.Formula]bool{}
+	var walk func(g *smt.Formula) *smt.Formula
+	walk = func(g *smt.Formula) *smt.Formula {
+		if g == nil || seen[g] || len(g.Refs()) == 0 {
+			return nil
+		}
+		seen[g] = true
+		if g.Op() == smt.OpEq {
+			return g
+		}
+		for _, k := range g.Kids() {
+			if a := walk(k); a != nil {
+				return a
+			}
+		}
+		return nil
 	}
-	a, rest := atoms[0], atoms[1:]
+	for _, f := range fs {
+		if a := walk(f); a != nil {
+			return a
+		}
+	}
+	return nil
+}
+
+// decideAtoms gives the reference atoms of fs truth values the solver's
+// assumptions allow, one at a time while fs shows one (nextAtom),
+// branching where both values are possible, and calls yield with fs
+// under each complete choice while that choice is assumed.
+func decideAtoms(solver *smt.Solver, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
+	a := nextAtom(fs)
+	if a == nil {
+		return yield(fs)
+	}
 	x, y := a.Atom()
-	key := atomKey(x, y)
 	var can [2]bool // can[1]: a can hold; can[0]: ¬a can
 	for i, lit := range []*smt.Formula{smt.Not(a), a} {
 		if solver.Witnessed(lit) {
@@ -364,9 +369,11 @@ func decideAtoms(solver *smt.Solver, atoms []*smt.Formula, val map[[2]smt.Ref]bo
 		}
 		can[i] = ok
 	}
+	with := func(v bool) []*smt.Formula {
+		return smt.SubstAtom(slices.Clone(fs), x, y, v)
+	}
 	if can[0] != can[1] {
-		val[key] = can[1]
-		return decideAtoms(solver, rest, val, yield)
+		return decideAtoms(solver, with(can[1]), yield)
 	}
 	if !can[0] {
 		return fmt.Errorf("a leaf of the concretization search is unsatisfiable")
@@ -375,8 +382,7 @@ func decideAtoms(solver *smt.Solver, atoms []*smt.Formula, val map[[2]smt.Ref]bo
 		if err := solver.Assume(lit); err != nil {
 			return err
 		}
-		val[key] = i == 1
-		err := decideAtoms(solver, rest, val, yield)
+		err := decideAtoms(solver, with(i == 1), yield)
 		if rerr := solver.Release(); err == nil {
 			err = rerr
 		}

@@ -10,10 +10,12 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// TestDecideAtoms: the valuations decideAtoms gives under an assumed
-// formula are the formula's models projected onto the atoms (all-SAT, the
-// plain reading), each once, with data both independent of and mixed with
-// the references.
+// TestDecideAtoms: the worlds decideAtoms gives for some formulas under
+// an assumed formula are those formulas under each of the assumed
+// formula's models projected onto their atoms (all-SAT, the plain
+// reading), each substituted atom by atom, and no others, with data both
+// independent of and mixed with the references, and with an atom that
+// only a shadowed ite branch shows.
 func TestDecideAtoms(t *testing.T) {
 	solver := newSolver(t)
 	a, b, c := smt.Ref(1), smt.Ref(4), smt.Ref(7)
@@ -21,6 +23,11 @@ func TestDecideAtoms(t *testing.T) {
 	y := smt.Sym(b, 0, smt.SortInt)
 	ref := smt.And(smt.Neq(a, smt.Null), smt.Or(smt.Eq(a, b), smt.Eq(b, c)))
 	atoms := []*smt.Formula{smt.Eq(a, b), smt.Eq(a, c), smt.Eq(b, c), smt.Eq(c, smt.Null)}
+	fs := []*smt.Formula{
+		smt.Ite(smt.Eq(a, b), x, smt.Ite(smt.Eq(b, c), y, smt.Int(0))),
+		smt.Ite(smt.Eq(c, smt.Null), smt.Int(1), smt.Ite(smt.Eq(a, c), x, smt.Int(2))),
+		smt.Or(smt.Eq(a, c), smt.Lt(x, y)),
+	}
 	for _, phi := range []*smt.Formula{
 		smt.And(ref, smt.Lt(x, y)),                                     // independent, satisfiable
 		smt.And(ref, smt.Lt(x, y), smt.Lt(y, x)),                       // independent, unsatisfiable data
@@ -30,29 +37,36 @@ func TestDecideAtoms(t *testing.T) {
 		models, complete, err := solver.AllSAT(phi, atoms, 1000)
 		require.NoError(t, err)
 		require.True(t, complete)
-		var want []string
-		for _, m := range models {
-			want = append(want, fmt.Sprint(m))
+		world := func(gs []*smt.Formula) string {
+			return fmt.Sprint(gs)
 		}
-		var got []string
+		want := map[string]bool{}
+		for _, m := range models {
+			gs := slices.Clone(fs)
+			for i, at := range atoms {
+				p, q := at.Atom()
+				gs = smt.SubstAtom(gs, p, q, m[i])
+			}
+			for _, g := range gs {
+				require.Empty(t, g.Refs(), "%s", g)
+			}
+			want[world(gs)] = true
+		}
+		got := map[string]bool{}
 		ok, err := solver.Sat(phi)
 		require.NoError(t, err)
 		if ok {
 			require.NoError(t, solver.Assume(phi))
-			err = decideAtoms(solver, atoms, map[[2]smt.Ref]bool{}, func(val map[[2]smt.Ref]bool) error {
-				m := make([]bool, len(atoms))
-				for i, at := range atoms {
-					p, q := at.Atom()
-					m[i] = val[atomKey(p, q)]
+			err = decideAtoms(solver, slices.Clone(fs), func(gs []*smt.Formula) error {
+				for _, g := range gs {
+					require.Empty(t, g.Refs(), "%s", g)
 				}
-				got = append(got, fmt.Sprint(m))
+				got[world(gs)] = true
 				return nil
 			})
 			require.NoError(t, err)
 			require.NoError(t, solver.Release())
 		}
-		slices.Sort(want)
-		slices.Sort(got)
 		require.Equal(t, want, got, "%s", phi)
 	}
 }

@@ -439,24 +439,25 @@ func RenameSyms(f *Formula, m func(r Ref) (Ref, bool)) *Formula {
 		})
 }
 
-// Subst fixes a reference world: every reference atom a = b of f is
-// replaced by its truth value same(a, b), and the result simplified. What
-// is left is data only (or a constant). same must behave like an
-// equivalence relation.
-func Subst(f *Formula, same func(a, b Ref) bool) *Formula {
-	return SubstAll([]*Formula{f}, same)[0]
-}
-
-// SubstAll is Subst of every formula of fs, in place, their shared
-// subformulas rewritten once; it returns fs.
-func SubstAll(fs []*Formula, same func(a, b Ref) bool) []*Formula {
+// SubstAtom decides one reference atom: every a = b of the formulas of fs
+// is replaced by v, and the results simplified; fs is rewritten in place,
+// shared subformulas once, and returned. A subformula whose atoms do not
+// mention both a and b is kept as it is, unvisited.
+func SubstAtom(fs []*Formula, a, b Ref, v bool) []*Formula {
+	if b < a {
+		a, b = b, a
+	}
 	memo := make(map[*Formula]*Formula)
-	skip := func(g *Formula) bool { return len(g.refs) == 0 }
+	skip := func(g *Formula) bool {
+		_, hasA := slices.BinarySearch(g.refs, a)
+		_, hasB := slices.BinarySearch(g.refs, b)
+		return !hasA || !hasB
+	}
 	leaf := func(g *Formula) (*Formula, bool) {
 		if g.op != OpEq {
 			return nil, false
 		}
-		return boolF(same(g.a, g.b)), true
+		return boolF(v), true // an atom over both a and b is a = b
 	}
 	for i, f := range fs {
 		fs[i] = rewriteMemo(f, skip, leaf, memo)
