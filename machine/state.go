@@ -138,6 +138,45 @@ func (s GVS) Merge(g *smt.Formula, l Loc) GVS {
 	return append(out, Entry{Guard: g, Loc: l})
 }
 
+// A GVSBuilder makes the GVS that repeated Merges would, with the
+// disjunction of each location's guards built once: a Merge per entry
+// re-sorts the location's whole disjunction, quadratic in the entries
+// merged into one location (a View canonicalizes each entry into one per
+// earlier symbol of its class). The zero value is empty.
+type GVSBuilder struct {
+	locs   []Loc
+	guards [][]*smt.Formula
+	at     map[Loc]int
+}
+
+// Add is Merge(g, l).
+func (b *GVSBuilder) Add(g *smt.Formula, l Loc) {
+	i, ok := b.at[l]
+	if !ok {
+		if b.at == nil {
+			b.at = map[Loc]int{}
+		}
+		i = len(b.locs)
+		b.at[l] = i
+		b.locs = append(b.locs, l)
+		b.guards = append(b.guards, nil)
+	}
+	b.guards[i] = append(b.guards[i], g)
+}
+
+// GVS is the set, locations in the order they were first added (as
+// Merge keeps them).
+func (b *GVSBuilder) GVS() GVS {
+	if len(b.locs) == 0 {
+		return nil
+	}
+	out := make(GVS, len(b.locs))
+	for i, l := range b.locs {
+		out[i] = Entry{Guard: smt.Or(b.guards[i]...), Loc: l}
+	}
+	return out
+}
+
 // Value is what η binds and what e becomes: a reference (a stack reference
 // or r_null), a control literal true or false, ⊥ (an unbound slot), or a
 // primitive term (PRIMITIVES.md §2).

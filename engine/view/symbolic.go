@@ -87,7 +87,7 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 			canons[y] = out
 		}
 	}
-	canonGVS := func(acc machine.GVS, g machine.GVS, under *smt.Formula) machine.GVS {
+	canonGVS := func(acc *machine.GVSBuilder, g machine.GVS, under *smt.Formula) {
 		for _, e := range g {
 			guard := smt.And(under, e.Guard)
 			if guard.IsFalse() {
@@ -95,13 +95,12 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 			}
 			if e.Loc >= 0 && isSymbolic(s.Locs[e.Loc]) {
 				for _, cn := range canons[e.Loc] {
-					acc = acc.Merge(smt.And(guard, cn.g), cn.to)
+					acc.Add(smt.And(guard, cn.g), cn.to)
 				}
 				continue
 			}
-			acc = acc.Merge(guard, e.Loc)
+			acc.Add(guard, e.Loc)
 		}
-		return acc
 	}
 
 	// Every guarded value set, so that stack references and fields of new
@@ -109,7 +108,9 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 	// dead reference is never read.
 	for i, g := range s.L {
 		if g != nil {
-			v.L[i] = canonGVS(nil, g, smt.True())
+			var b machine.GVSBuilder
+			canonGVS(&b, g, smt.True())
+			v.L[i] = b.GVS()
 		}
 	}
 
@@ -122,7 +123,7 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 				v.SetPrimField(y2, f, primField(s, ls, y2, f, m))
 			}
 			for _, f := range c.RefFields {
-				var out machine.GVS
+				var out machine.GVSBuilder
 				var covered []*smt.Formula
 				for _, y := range ls {
 					vals := s.Get(s.Field(y, f))
@@ -146,7 +147,7 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 							nonUn = append(nonUn, e)
 						}
 					}
-					out = canonGVS(out, nonUn, sel)
+					canonGVS(&out, nonUn, sel)
 					covered = append(covered, holds)
 				}
 				un := notAll([]*smt.Formula{smt.Or(covered...)})
@@ -154,10 +155,10 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 					un = smt.True()
 				}
 				if !un.IsFalse() {
-					out = out.Merge(un, machine.LUn)
+					out.Add(un, machine.LUn)
 				}
 				r := v.FreshR()
-				v.Set(r, out)
+				v.Set(r, out.GVS())
 				v.SetField(y2, f, r)
 			}
 		}
