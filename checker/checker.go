@@ -125,6 +125,11 @@ type Options struct {
 	// seed of program i being Faults.Seed + i: for testing that no fault
 	// ever becomes a verdict.
 	Faults *smt.Faults
+	// follow, when not nil, restricts the check to one control flow: the
+	// pairs whose controls are follow's, in order from the initial pair's
+	// successor, and every successor of the last (Run's re-check at
+	// k = −1 of a violation at a finite k).
+	follow []string
 }
 
 // DefaultEngine is the engine under test when Options name none.
@@ -407,6 +412,12 @@ type Report struct {
 	// rootsBelow the replays whose new roots the leaves a search built
 	// below the same leaf before resolved (relation.ConcretizationCache.Below).
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow int
+	// trail is the controls of the pair at which a per-step lemma failed,
+	// from the initial pair's successor on (nil: none recorded), and
+	// followed whether a check restricted to Options.follow reached its
+	// last pair.
+	trail    []string
+	followed bool
 }
 
 // errStop ends a check early; the verdict is already in the report.
@@ -447,6 +458,9 @@ type run struct {
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
+	// trails is whether pairs record their controls (pair.trail), for
+	// the re-check of a violation along its control flow (Run).
+	trails bool
 }
 
 // Run runs the two engines in lockstep on p and checks every lemma. The
@@ -465,7 +479,12 @@ type run struct {
 // k = −1 (the step bound alone): if everything holds there, the violation
 // is a finite-k divergence of the two k-bounds (lemma KB, ENGINES.md §3.2),
 // reported apart from exactness; if the rerun cannot decide, neither can
-// this check.
+// this check. A violation found at a step is re-checked along its control
+// flow (the controls of the pairs that led to it, and every successor of
+// the last): every per-step lemma there; the lemmas of whole explorations
+// (C12, C13, P3, ORC) are not claims about one flow. When k = −1 has no
+// such flow, or the violation is of a whole exploration, the whole
+// exploration is re-checked.
 //
 // A nil solver is allowed: Run then makes one for the call (a Z3 context,
 // bound to ctx, closed before it returns). A caller that checks many
@@ -497,19 +516,43 @@ func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solv
 	if v := rep.Verdict.Step; v > 0 && (unbounded.Steps < 0 || v < unbounded.Steps) {
 		unbounded.Steps = v
 	}
-	again, err := runOnce(ctx, p, unbounded, solver)
-	if err != nil {
-		return rep, err
+	// First along the violation's control flow alone, when a step found
+	// it: the claim is about that flow, and the whole exploration at
+	// k = −1 (GSE at k = ∞ on a red-black tree, to step 283) can be out of
+	// reach where one flow is not. A flow that k = −1 does not have
+	// (followed false) decides nothing; then the whole exploration is
+	// checked, as for a violation of a lemma of whole explorations.
+	where := ""
+	again := (*Report)(nil)
+	if rep.trail != nil {
+		along := unbounded
+		along.follow = rep.trail
+		again, err = runOnce(ctx, p, along, solver)
+		if err != nil {
+			return rep, err
+		}
+		if again.followed || again.Verdict.Status != Holds {
+			where = " on its control flow"
+		} else {
+			rep.Elapsed += again.Elapsed
+			again = nil
+		}
 	}
+	if again == nil {
+		if again, err = runOnce(ctx, p, unbounded, solver); err != nil {
+			return rep, err
+		}
+	}
+	rep.Elapsed += again.Elapsed // the verdict took the re-checks too
 	v := &rep.Verdict
 	switch again.Verdict.Status {
 	case Holds:
-		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds (to step %d): %s", opt.K, v.Lemma, unbounded.Steps, v.Reason)
+		v.Reason = fmt.Sprintf("at k = %d %s fails, at k = −1 every lemma holds%s (to step %d): %s", opt.K, v.Lemma, where, unbounded.Steps, v.Reason)
 		v.Lemma = KB
 	case Inconclusive:
 		rep.Verdict = Verdict{Status: Inconclusive, Lemma: KB, Reason: fmt.Sprintf(
-			"at k = %d %s fails (%s), and at k = −1 %s is undecided (%s): a finite-k divergence cannot be told from an engine error",
-			opt.K, v.Lemma, v.Reason, again.Verdict.Lemma, again.Verdict.Reason)}
+			"at k = %d %s fails (%s), and at k = −1%s %s is undecided (%s): a finite-k divergence cannot be told from an engine error",
+			opt.K, v.Lemma, v.Reason, where, again.Verdict.Lemma, again.Verdict.Reason)}
 	}
 	return rep, nil
 }
@@ -556,6 +599,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		// none about L2, but here it is known before the check).
 		r.rep.Lemmas = slices.DeleteFunc(r.rep.Lemmas, func(l Lemma) bool { return l == L12 || l == L13 })
 	}
+	// A violation at a finite k is re-checked at k = −1 along its control
+	// flow (Run), which needs the flow.
+	r.trails = opt.K >= 0 && opt.follow == nil && slices.Contains(r.rep.Lemmas, KB)
 	r.gse = gseEngine(opt, r.mopt, solver)
 	if opt.Versus != "" {
 		err = r.setVersus()
@@ -565,11 +611,13 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 		err = r.versus()
 	} else {
 		err = r.lockstep()
-		if err == nil {
+		// The lemmas of whole explorations (C12, C13, P3, ORC) are not
+		// claims about one control flow.
+		if err == nil && opt.follow == nil {
 			err = r.sequences()
 		}
 	}
-	if err == nil {
+	if err == nil && opt.follow == nil {
 		err = r.oracle() // lemma ORC, oracle.go
 	}
 	r.rep.Elapsed = time.Since(start)
@@ -660,6 +708,27 @@ type pair struct {
 	// (pathID), so two copies of one GSE path that two siblings of a
 	// Partition engine carry down separately are one path at the end (P3).
 	ids []uint64
+	// depth is the number of steps from the initial pair, and trail the
+	// controls of the pairs on the way (when run.trails).
+	depth int
+	trail *trail
+}
+
+// trail is a pair's controls back to the initial pair's successor, shared
+// by the pairs below it.
+type trail struct {
+	key string
+	up  *trail
+}
+
+// keys is the controls of t, the first step's first.
+func (t *trail) keys() []string {
+	var out []string
+	for ; t != nil; t = t.up {
+		out = append(out, t.key)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // pathID is the identity of the i-th GSE successor of the state on path
@@ -702,18 +771,50 @@ func (r *run) lockstep() error {
 			}
 			continue
 		}
+		if r.opt.follow != nil && pr.depth == len(r.opt.follow) {
+			r.rep.followed = true
+		}
 		if err := r.checkInit(pr); err != nil {
-			return err
+			return r.failedAt(pr, err)
 		}
 		next, err := r.step(pr)
 		if err != nil {
-			return err
+			return r.failedAt(pr, err)
+		}
+		if r.opt.follow != nil {
+			next = r.along(pr, next)
 		}
 		for i := len(next) - 1; i >= 0; i-- {
+			next[i].depth = pr.depth + 1
+			if r.trails {
+				next[i].trail = &trail{key: next[i].q.ControlKey(), up: pr.trail}
+			}
 			work = append(work, next[i])
 		}
 	}
 	return nil
+}
+
+// failedAt passes err on, and when it is a violation (errStop with the
+// verdict set) notes the controls that led to pr, where it was found.
+func (r *run) failedAt(pr pair, err error) error {
+	if r.trails && errors.Is(err, errStop) && r.rep.Verdict.Status == Violated {
+		r.rep.trail = pr.trail.keys()
+		if r.rep.trail == nil {
+			r.rep.trail = []string{}
+		}
+	}
+	return err
+}
+
+// along keeps the successors of pr on Options.follow: those with the
+// control of the next step of the flow, none beyond its last pair.
+func (r *run) along(pr pair, next []pair) []pair {
+	if pr.depth >= len(r.opt.follow) {
+		return nil
+	}
+	want := r.opt.follow[pr.depth]
+	return slices.DeleteFunc(next, func(n pair) bool { return n.q.ControlKey() != want })
 }
 
 // group is the GSE successors at one control, and the rule that made the

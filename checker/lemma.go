@@ -100,7 +100,8 @@ func Applicable(eut engine.UnderTest) []Lemma {
 // ApplicableBound is Applicable for an engine whose k-bound is b
 // (engine.Info.BoundOf): an engine with a bound of its own diverges from
 // GSE at a finite k by design whatever its shape, so KB (the re-check at
-// k = −1 that tells such a divergence from an error of the rules, Run)
+// k = −1, along the violation's control flow, that tells such a
+// divergence from an error of the rules, Run)
 // applies to a OnePerControl one too (uber's U-DEFER).
 func ApplicableBound(eut engine.UnderTest, b engine.Bound) []Lemma {
 	_, init := eut.(engine.Initializer)

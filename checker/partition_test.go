@@ -337,11 +337,56 @@ func TestPartitionKB(t *testing.T) {
 	require.Equal(t, KB, rep.Verdict.Lemma, rep.Text(false))
 	require.Contains(t, rep.Verdict.Reason, "at k = 2 P1 fails")
 
+	require.Contains(t, rep.Verdict.Reason, "on its control flow")
+
 	opt = partitionOpt(false)
 	opt.K = 2
 	rep, err = Run(context.Background(), p, opt, solver)
 	require.NoError(t, err)
 	require.Equal(t, P1, rep.Verdict.Lemma, rep.Text(false))
+}
+
+// TestFollowControlFlow: the re-check of a violation at k = −1 follows the
+// control flow that led to it: it visits that flow's pairs and fewer than
+// the whole exploration, and reaches the pair where the violation was
+// found; a flow the program does not have is reached by no pair, which Run
+// does not take for a pass (it then re-checks the whole exploration).
+func TestFollowControlFlow(t *testing.T) {
+	p, err := javalite.ParseAndCheck("read.jl", []byte(`(((class A ([A f]) ((A main [bool x] (if x ((this $ f) $ f) else (this $ f)))))) (A main))`))
+	require.NoError(t, err)
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	opt := partitionOpt(true)
+	opt.K = 2
+	opt.Build = func(cfg engine.Config) (engine.UnderTest, error) {
+		return factGSE{Engine: &gse.Engine{K: cfg.K, Opt: cfg.Machine}, facts: cfg.K < 0}, nil
+	}
+	opt, err = opt.Resolved()
+	require.NoError(t, err)
+	rep, err := runOnce(context.Background(), p, opt, solver)
+	require.NoError(t, err)
+	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
+	require.NotEmpty(t, rep.trail)
+
+	unbounded := opt
+	unbounded.K = -1
+	whole, err := runOnce(context.Background(), p, unbounded, solver)
+	require.NoError(t, err)
+	require.Equal(t, Holds, whole.Verdict.Status, whole.Text(false))
+	along := unbounded
+	along.follow = rep.trail
+	flow, err := runOnce(context.Background(), p, along, solver)
+	require.NoError(t, err)
+	require.Equal(t, Holds, flow.Verdict.Status, flow.Text(false))
+	require.True(t, flow.followed)
+	require.Less(t, flow.Pairs, whole.Pairs)
+	require.GreaterOrEqual(t, flow.Pairs, len(rep.trail)+1)
+
+	along.follow = []string{"no such control"}
+	none, err := runOnce(context.Background(), p, along, solver)
+	require.NoError(t, err)
+	require.False(t, none.followed)
 }
 
 // TestWellFormedLemma: one mapping from a failed well-formedness check to
