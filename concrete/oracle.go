@@ -159,6 +159,11 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 			return false
 		}
 		rep.Heaps++
+		// The budget counts every input enumerated, a pruned one too: an
+		// (assume repOK) prunes nearly every input of a tree program, and
+		// when those did not count, the enumeration ran through every heap
+		// and valuation (AVL nodes at k = 2: past any time limit).
+		more := o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
 		// The concrete runs use the symbolic engine's common rules (V9–V11),
 		// so the two sides agree on the semantics they are compared under.
 		res, err := RunWith(p, h, o.K, o.Bound, false, eng.Options())
@@ -169,13 +174,13 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 		switch {
 		case res.OutOfRange:
 			rep.OutOfRange++
-			return true
+			return more
 		case res.Pruned:
 			rep.Pruned++
-			return true
+			return more
 		case res.BeyondK:
 			rep.BeyondK++
-			return true
+			return more
 		}
 		seen[res.Seq.Path] = true
 		if sp := paths[res.Seq.Path]; sp != nil {
@@ -186,7 +191,7 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 				rep.Unmatched = append(rep.Unmatched, Mismatch{Kind: res.Kind, What: h.String()})
 			}
 		}
-		return o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
+		return more
 	})
 	if runErr != nil {
 		return rep, runErr
