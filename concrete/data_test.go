@@ -196,17 +196,17 @@ func TestOracleData(t *testing.T) {
 	require.Equal(t, int64(8), st.Paths)
 }
 
-// TestOracleBudgetCountsPruned: MaxHeaps bounds every input enumerated,
-// the ones an assume prunes too, so a program that assumes what almost no
-// input meets stops at the budget, incomplete (never a pass), instead of
-// running through every heap and valuation.
+// TestOracleBudgetCountsPruned: MaxSkipped bounds the inputs an assume
+// prunes, which MaxHeaps (counted at results) does not stop, so a program
+// that assumes what almost no input meets stops at the budget, incomplete
+// (never a pass), instead of running through every heap and valuation.
 func TestOracleBudgetCountsPruned(t *testing.T) {
 	p := mustParse(t, "pruned", `(((class N ([N left] [N right] [int key] [int height])
     ((int main
        (begin (assume (if ((this $ left) = null) false else (if ((this $ right) = null) false else ((((this $ left) $ key) + ((this $ right) $ height)) = 1000))))
               (this $ key))))))
  (N main))`)
-	rep, err := concrete.Compare(context.Background(), p, gse.New(2), concrete.Options{K: 2, Bound: 500, MaxHeaps: 100})
+	rep, err := concrete.Compare(context.Background(), p, gse.New(2), concrete.Options{K: 2, Bound: 500, MaxHeaps: 100, MaxSkipped: 100})
 	require.NoError(t, err)
 	require.False(t, rep.Complete, "%s", rep)
 	require.Equal(t, int64(100), rep.Heaps, "%s", rep)

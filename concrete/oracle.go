@@ -17,9 +17,12 @@ type Options struct {
 	// its heap, but for the other direction it only covers heaps as large as
 	// the symbolic side ever builds.
 	MaxObjects int
-	// MaxPaths and MaxHeaps are budgets (≤ 0: none). Reaching one makes the
-	// report incomplete: inconclusive, never a pass.
-	MaxPaths, MaxHeaps int64
+	// MaxPaths and MaxHeaps are budgets (≤ 0: none), and MaxSkipped one
+	// of the inputs that are no result (pruned, beyond k, out of range),
+	// which MaxHeaps, counted when a run is a result, does not stop.
+	// Reaching one makes the report incomplete: inconclusive, never a
+	// pass.
+	MaxPaths, MaxHeaps, MaxSkipped int64
 }
 
 // Report is the outcome of Compare.
@@ -159,11 +162,6 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 			return false
 		}
 		rep.Heaps++
-		// The budget counts every input enumerated, a pruned one too: an
-		// (assume repOK) prunes nearly every input of a tree program, and
-		// when those did not count, the enumeration ran through every heap
-		// and valuation (AVL nodes at k = 2: past any time limit).
-		more := o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
 		// The concrete runs use the symbolic engine's common rules (V9–V11),
 		// so the two sides agree on the semantics they are compared under.
 		res, err := RunWith(p, h, o.K, o.Bound, false, eng.Options())
@@ -171,16 +169,21 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 			runErr = fmt.Errorf("%s: %w", h, err)
 			return false
 		}
+		// The inputs that are no result have a budget of their own: an
+		// (assume repOK) prunes nearly every input of a tree program, and
+		// without one the enumeration ran through every heap and
+		// valuation (an AVL rotation at k = 2: past any time limit).
+		skipped := func() bool { return o.MaxSkipped <= 0 || rep.Pruned+rep.BeyondK+rep.OutOfRange < o.MaxSkipped }
 		switch {
 		case res.OutOfRange:
 			rep.OutOfRange++
-			return more
+			return skipped()
 		case res.Pruned:
 			rep.Pruned++
-			return more
+			return skipped()
 		case res.BeyondK:
 			rep.BeyondK++
-			return more
+			return skipped()
 		}
 		seen[res.Seq.Path] = true
 		if sp := paths[res.Seq.Path]; sp != nil {
@@ -191,7 +194,7 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 				rep.Unmatched = append(rep.Unmatched, Mismatch{Kind: res.Kind, What: h.String()})
 			}
 		}
-		return more
+		return o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
 	})
 	if runErr != nil {
 		return rep, runErr
