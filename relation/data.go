@@ -305,7 +305,9 @@ func atomKey(a, b smt.Ref) [2]smt.Ref {
 // shows changes none of its formulas); their number is the number of
 // paths.
 func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, fs []*smt.Formula, emit func([]*smt.Formula) error) (err error) {
-	if nextAtom(fs) == nil {
+	hasAtom := false
+	visibleAtoms(fs, func(*smt.Formula) bool { hasAtom = true; return false })
+	if !hasAtom {
 		return emit(fs)
 	}
 	if err := solver.Assume(smt.And(append([]*smt.Formula{refPhi}, h.lits...)...)); err != nil {
@@ -316,73 +318,77 @@ func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, fs []*smt.Formula,
 			err = rerr
 		}
 	}()
-	return decideAtoms(solver, fs, emit)
+	return decideAtoms(solver, newLeafEval(h.lits), fs, emit)
 }
 
-// nextAtom is the first reference atom (a = b) of fs in a pre-order walk,
-// or nil.
-func nextAtom(fs []*smt.Formula) *smt.Formula {
+// visibleAtoms calls yield with the reference atoms (a = b) of fs in a
+// pre-order walk, each once, until it returns false.
+func visibleAtoms(fs []*smt.Formula, yield func(*smt.Formula) bool) {
 	seen := map[*smt.Formula]bool{}
-	var walk func(g *smt.Formula) *smt.Formula
-	walk = func(g *smt.Formula) *smt.Formula {
+	var walk func(g *smt.Formula) bool
+	walk = func(g *smt.Formula) bool {
 		if g == nil || seen[g] || len(g.Refs()) == 0 {
-			return nil
+			return true
 		}
 		seen[g] = true
 		if g.Op() == smt.OpEq {
-			return g
+			return yield(g)
 		}
 		for _, k := range g.Kids() {
-			if a := walk(k); a != nil {
-				return a
+			if !walk(k) {
+				return false
 			}
 		}
-		return nil
+		return true
 	}
 	for _, f := range fs {
-		if a := walk(f); a != nil {
-			return a
+		if !walk(f) {
+			return
 		}
 	}
-	return nil
 }
 
 // decideAtoms gives the reference atoms of fs truth values the solver's
-// assumptions allow, one at a time while fs shows one (nextAtom),
-// branching where both values are possible, and calls yield with fs
-// under each complete choice while that choice is assumed.
-func decideAtoms(solver *smt.Solver, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
-	a := nextAtom(fs)
-	if a == nil {
+// assumptions allow, while fs shows them (visibleAtoms, outermost first),
+// branching where both values are possible, and calls yield with fs under
+// each complete choice while that choice is assumed. The atoms the
+// assumptions force are substituted together, in one pass (a pass per
+// atom was most of the data half on a summary state's long guards), and
+// the first atom left open is branched on. closure is the leaf's
+// literals' (nil: every atom goes to the solver).
+func decideAtoms(solver *smt.Solver, closure *leafEval, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
+	var atoms []*smt.Formula
+	visibleAtoms(fs, func(a *smt.Formula) bool { atoms = append(atoms, a); return true })
+	if len(atoms) == 0 {
 		return yield(fs)
 	}
-	x, y := a.Atom()
-	var can [2]bool // can[1]: a can hold; can[0]: ¬a can
-	for i, lit := range []*smt.Formula{smt.Not(a), a} {
-		if solver.Witnessed(lit) {
-			can[i] = true
-			continue
+	can, err := possible(solver, closure, atoms)
+	if err != nil {
+		return err
+	}
+	forced := map[[2]smt.Ref]bool{}
+	var open *smt.Formula
+	for i, a := range atoms {
+		x, y := a.Atom()
+		switch {
+		case can[i][0] != can[i][1]:
+			forced[[2]smt.Ref{x, y}] = can[i][1]
+		case !can[i][0]:
+			return fmt.Errorf("a leaf of the concretization search is unsatisfiable")
+		case open == nil:
+			open = a
 		}
-		ok, err := solver.Sat(lit)
-		if err != nil {
-			return err
-		}
-		can[i] = ok
 	}
-	with := func(v bool) []*smt.Formula {
-		return smt.SubstAtom(slices.Clone(fs), x, y, v)
+	if open == nil {
+		return yield(smt.SubstAtoms(slices.Clone(fs), forced))
 	}
-	if can[0] != can[1] {
-		return decideAtoms(solver, with(can[1]), yield)
-	}
-	if !can[0] {
-		return fmt.Errorf("a leaf of the concretization search is unsatisfiable")
-	}
-	for i, lit := range []*smt.Formula{smt.Not(a), a} {
+	x, y := open.Atom()
+	for i, lit := range []*smt.Formula{smt.Not(open), open} {
 		if err := solver.Assume(lit); err != nil {
 			return err
 		}
-		err := decideAtoms(solver, with(i == 1), yield)
+		forced[[2]smt.Ref{x, y}] = i == 1
+		err := decideAtoms(solver, closure, smt.SubstAtoms(slices.Clone(fs), forced), yield)
 		if rerr := solver.Release(); err == nil {
 			err = rerr
 		}
@@ -391,6 +397,105 @@ func decideAtoms(solver *smt.Solver, fs []*smt.Formula, yield func([]*smt.Formul
 		}
 	}
 	return nil
+}
+
+// possible tells, for each atom, which of its values the solver's
+// assumptions allow: can[i][1] a true, can[i][0] false. The closure of
+// the leaf's literals decides what it can; a value a kept model shows
+// (Solver.Witnessed) is possible; the others are asked together, as one
+// disjunction, whose model (when there is one) shows more of them, until
+// the disjunction of those left is unsatisfiable: most atoms are forced,
+// and a leaf's two dozen atoms cost two or three questions, not one or
+// two each. Without kept models (the Go decider off, faults injected)
+// every value left is asked alone.
+func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2]bool, error) {
+	can := make([][2]bool, len(atoms))
+	var asked [][2]bool // the values settled (possible or not)
+	asked = make([][2]bool, len(atoms))
+	lit := func(i, v int) *smt.Formula {
+		if v == 1 {
+			return atoms[i]
+		}
+		return smt.Not(atoms[i])
+	}
+	for i, a := range atoms {
+		if t := closure.truth(a); t != 0 {
+			v := 0
+			if t > 0 {
+				v = 1
+			}
+			can[i][v], asked[i] = true, [2]bool{true, true}
+		}
+	}
+	for {
+		var rest []*smt.Formula
+		for i := range atoms {
+			for v := 0; v < 2; v++ {
+				if asked[i][v] {
+					continue
+				}
+				if solver.Witnessed(lit(i, v)) {
+					can[i][v], asked[i][v] = true, true
+					continue
+				}
+				rest = append(rest, lit(i, v))
+			}
+		}
+		if len(rest) == 0 {
+			return can, nil
+		}
+		// An atom that no model shows either way is asked alone, true
+		// first, then false (the disjunction of both its values is true,
+		// and would find no model): the model of its possible value then
+		// shows the other atoms.
+		if i := slices.IndexFunc(can, func(c [2]bool) bool { return !c[0] && !c[1] }); i >= 0 && !(asked[i][0] && asked[i][1]) {
+			for v := 1; v >= 0; v-- {
+				if asked[i][v] {
+					continue
+				}
+				ok, err := solver.Sat(lit(i, v))
+				if err != nil {
+					return nil, err
+				}
+				can[i][v], asked[i][v] = ok, true
+				if ok {
+					break
+				}
+			}
+			continue
+		}
+		ok, err := solver.Sat(smt.Or(rest...))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return can, nil // none of the rest is possible
+		}
+		progress := false
+		for i := range atoms {
+			for v := 0; v < 2; v++ {
+				if !asked[i][v] && solver.Witnessed(lit(i, v)) {
+					progress = true
+				}
+			}
+		}
+		if progress {
+			continue
+		}
+		for i := range atoms {
+			for v := 0; v < 2; v++ {
+				if asked[i][v] {
+					continue
+				}
+				ok, err := solver.Sat(lit(i, v))
+				if err != nil {
+					return nil, err
+				}
+				can[i][v], asked[i][v] = ok, true
+			}
+		}
+		return can, nil
+	}
 }
 
 // ExactData checks the data half of P ⊏ q (see above) for a group whose

@@ -13,7 +13,7 @@ import (
 // TestDecideAtoms: the worlds decideAtoms gives for some formulas under
 // an assumed formula are those formulas under each of the assumed
 // formula's models projected onto their atoms (all-SAT, the plain
-// reading), each substituted atom by atom, and no others, with data both
+// reading), each substituted, and no others, with data both
 // independent of and mixed with the references, and with an atom that
 // only a shadowed ite branch shows.
 func TestDecideAtoms(t *testing.T) {
@@ -43,30 +43,36 @@ func TestDecideAtoms(t *testing.T) {
 		want := map[string]bool{}
 		for _, m := range models {
 			gs := slices.Clone(fs)
+			val := map[[2]smt.Ref]bool{}
 			for i, at := range atoms {
 				p, q := at.Atom()
-				gs = smt.SubstAtom(gs, p, q, m[i])
+				val[[2]smt.Ref{p, q}] = m[i]
 			}
+			gs = smt.SubstAtoms(gs, val)
 			for _, g := range gs {
 				require.Empty(t, g.Refs(), "%s", g)
 			}
 			want[world(gs)] = true
 		}
-		got := map[string]bool{}
-		ok, err := solver.Sat(phi)
-		require.NoError(t, err)
-		if ok {
-			require.NoError(t, solver.Assume(phi))
-			err = decideAtoms(solver, slices.Clone(fs), func(gs []*smt.Formula) error {
-				for _, g := range gs {
-					require.Empty(t, g.Refs(), "%s", g)
-				}
-				got[world(gs)] = true
-				return nil
-			})
+		// With the solver alone, and with the closure of phi's literals
+		// deciding what it can first.
+		for _, closure := range []*leafEval{nil, newLeafEval([]*smt.Formula{phi})} {
+			got := map[string]bool{}
+			ok, err := solver.Sat(phi)
 			require.NoError(t, err)
-			require.NoError(t, solver.Release())
+			if ok {
+				require.NoError(t, solver.Assume(phi))
+				err = decideAtoms(solver, closure, slices.Clone(fs), func(gs []*smt.Formula) error {
+					for _, g := range gs {
+						require.Empty(t, g.Refs(), "%s", g)
+					}
+					got[world(gs)] = true
+					return nil
+				})
+				require.NoError(t, err)
+				require.NoError(t, solver.Release())
+			}
+			require.Equal(t, want, got, "%s", phi)
 		}
-		require.Equal(t, want, got, "%s", phi)
 	}
 }

@@ -130,9 +130,9 @@ func (e *leafEval) union(a, b smt.Ref) {
 }
 
 // truth is f under the closure: 1 true in every assignment of the leaf,
-// -1 false in every one, 0 not decided here.
+// -1 false in every one, 0 not decided here (always, for a nil closure).
 func (e *leafEval) truth(f *smt.Formula) int {
-	if e.bad {
+	if e == nil || e.bad {
 		return 0
 	}
 	if len(f.Kids()) == 0 {

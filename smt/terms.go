@@ -439,25 +439,21 @@ func RenameSyms(f *Formula, m func(r Ref) (Ref, bool)) *Formula {
 		})
 }
 
-// SubstAtom decides one reference atom: every a = b of the formulas of fs
-// is replaced by v, and the results simplified; fs is rewritten in place,
-// shared subformulas once, and returned. A subformula whose atoms do not
-// mention both a and b is kept as it is, unvisited.
-func SubstAtom(fs []*Formula, a, b Ref, v bool) []*Formula {
-	if b < a {
-		a, b = b, a
-	}
+// SubstAtoms decides reference atoms: every atom a = b of the formulas of
+// fs that val gives a value (val[[2]Ref{a, b}], a < b) is replaced by it,
+// the others are kept, and the results simplified; fs is rewritten in
+// place, shared subformulas once, and returned.
+func SubstAtoms(fs []*Formula, val map[[2]Ref]bool) []*Formula {
 	memo := make(map[*Formula]*Formula)
-	skip := func(g *Formula) bool {
-		_, hasA := slices.BinarySearch(g.refs, a)
-		_, hasB := slices.BinarySearch(g.refs, b)
-		return !hasA || !hasB
-	}
+	skip := func(g *Formula) bool { return len(g.refs) == 0 }
 	leaf := func(g *Formula) (*Formula, bool) {
 		if g.op != OpEq {
 			return nil, false
 		}
-		return boolF(v), true // an atom over both a and b is a = b
+		if v, ok := val[[2]Ref{g.a, g.b}]; ok {
+			return boolF(v), true
+		}
+		return g, true
 	}
 	for i, f := range fs {
 		fs[i] = rewriteMemo(f, skip, leaf, memo)

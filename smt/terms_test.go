@@ -341,7 +341,7 @@ func TestIncrementalData(t *testing.T) {
 // Random formulas with data, against brute force.
 
 // rawD is an unsimplified formula or term tree with its own evaluator:
-// the reference semantics for the constructors, EvalData, SubstAtom,
+// the reference semantics for the constructors, EvalData, SubstAtoms,
 // RenameSyms and the solver.
 type rawD struct {
 	op   Op
@@ -571,7 +571,7 @@ func worlds(fn func(p partition, val valuation)) {
 // TestDataBruteForce: on random small formulas over three int symbols, a
 // bool symbol and three references, with every int symbol bounded in
 // [-3, 3] by the formula itself, Sat agrees with brute force
-// over the domain, and EvalData of the simplified formula, of SubstAtom under
+// over the domain, and EvalData of the simplified formula, of SubstAtoms under
 // each world and of RenameSyms under a renaming agree with the raw tree's
 // evaluation.
 func TestDataBruteForce(t *testing.T) {
@@ -630,13 +630,13 @@ func TestDataBruteForce(t *testing.T) {
 				g = f
 				for a := firstAtom(g); a != nil; a = firstAtom(g) {
 					x, y := a.Atom()
-					g = SubstAtom([]*Formula{g}, x, y, p.same(x, y))[0]
+					g = SubstAtoms([]*Formula{g}, map[[2]Ref]bool{{x, y}: p.same(x, y)})[0]
 				}
 				substs[ks] = g
 			}
 			got, ok = g.EvalData(func(a, b Ref) bool { panic("no reference atom left") }, func(sym *Formula) int64 { return val[sym] })
 			require.True(t, ok)
-			require.Equal(t, v, got, "EvalData of SubstAtom %v", g)
+			require.Equal(t, v, got, "EvalData of SubstAtoms %v", g)
 
 			got, ok = renamed.EvalData(p.same, func(sym *Formula) int64 {
 				r, fld, _ := sym.SymOf()
