@@ -321,16 +321,7 @@ func TestPartitionAccounting(t *testing.T) {
 // reported as a finite-k divergence, KB, after the check at k = −1 holds;
 // one that breaks it at k = −1 too keeps its lemma.
 func TestPartitionKB(t *testing.T) {
-	p, err := javalite.ParseAndCheck("read.jl", []byte(`(((class A ([A f]) ((A main [bool x] (this $ f))))) (A main))`))
-	require.NoError(t, err)
-	solver, err := smt.NewSolver()
-	require.NoError(t, err)
-	defer solver.Close()
-	opt := partitionOpt(true)
-	opt.K = 2
-	opt.Build = func(cfg engine.Config) (engine.UnderTest, error) {
-		return factGSE{Engine: &gse.Engine{K: cfg.K, Opt: cfg.Machine}, facts: cfg.K < 0}, nil
-	}
+	p, solver, opt := kbSetup(t, `(((class A ([A f]) ((A main [bool x] (this $ f))))) (A main))`)
 	rep, err := Run(context.Background(), p, opt, solver)
 	require.NoError(t, err)
 	require.Equal(t, Violated, rep.Verdict.Status, rep.Text(false))
@@ -346,23 +337,32 @@ func TestPartitionKB(t *testing.T) {
 	require.Equal(t, P1, rep.Verdict.Lemma, rep.Text(false))
 }
 
+// kbSetup parses src and returns it with a solver (closed when t ends)
+// and the options of a check at k = 2 of a GSE that forgets its
+// resolution facts when bounded: a Partition engine that breaks P1 at a
+// finite k only.
+func kbSetup(t *testing.T, src string) (*javalite.Program, *smt.Solver, Options) {
+	p, err := javalite.ParseAndCheck("read.jl", []byte(src))
+	require.NoError(t, err)
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	t.Cleanup(solver.Close)
+	opt := partitionOpt(true)
+	opt.K = 2
+	opt.Build = func(cfg engine.Config) (engine.UnderTest, error) {
+		return factGSE{Engine: &gse.Engine{K: cfg.K, Opt: cfg.Machine}, facts: cfg.K < 0}, nil
+	}
+	return p, solver, opt
+}
+
 // TestFollowControlFlow: the re-check of a violation at k = −1 follows the
 // control flow that led to it: it visits that flow's pairs and fewer than
 // the whole exploration, and reaches the pair where the violation was
 // found; a flow the program does not have is reached by no pair, which Run
 // does not take for a pass (it then re-checks the whole exploration).
 func TestFollowControlFlow(t *testing.T) {
-	p, err := javalite.ParseAndCheck("read.jl", []byte(`(((class A ([A f]) ((A main [bool x] (if x ((this $ f) $ f) else (this $ f)))))) (A main))`))
-	require.NoError(t, err)
-	solver, err := smt.NewSolver()
-	require.NoError(t, err)
-	defer solver.Close()
-	opt := partitionOpt(true)
-	opt.K = 2
-	opt.Build = func(cfg engine.Config) (engine.UnderTest, error) {
-		return factGSE{Engine: &gse.Engine{K: cfg.K, Opt: cfg.Machine}, facts: cfg.K < 0}, nil
-	}
-	opt, err = opt.Resolved()
+	p, solver, opt := kbSetup(t, `(((class A ([A f]) ((A main [bool x] (if x ((this $ f) $ f) else (this $ f)))))) (A main))`)
+	opt, err := opt.Resolved()
 	require.NoError(t, err)
 	rep, err := runOnce(context.Background(), p, opt, solver)
 	require.NoError(t, err)

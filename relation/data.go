@@ -410,13 +410,19 @@ func decideAtoms(solver *smt.Solver, closure *leafEval, fs []*smt.Formula, yield
 // every value left is asked alone.
 func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2]bool, error) {
 	can := make([][2]bool, len(atoms))
-	var asked [][2]bool // the values settled (possible or not)
-	asked = make([][2]bool, len(atoms))
+	asked := make([][2]bool, len(atoms)) // the values settled (possible or not)
 	lit := func(i, v int) *smt.Formula {
 		if v == 1 {
 			return atoms[i]
 		}
 		return smt.Not(atoms[i])
+	}
+	ask := func(i, v int) (bool, error) {
+		ok, err := solver.Sat(lit(i, v))
+		if err == nil {
+			can[i][v], asked[i][v] = ok, true
+		}
+		return ok, err
 	}
 	for i, a := range atoms {
 		if t := closure.truth(a); t != 0 {
@@ -429,6 +435,7 @@ func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2
 	}
 	for {
 		var rest []*smt.Formula
+		unseen := -1 // an atom no model shows either way, not settled
 		for i := range atoms {
 			for v := 0; v < 2; v++ {
 				if asked[i][v] {
@@ -440,25 +447,25 @@ func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2
 				}
 				rest = append(rest, lit(i, v))
 			}
+			if unseen < 0 && !can[i][0] && !can[i][1] && !(asked[i][0] && asked[i][1]) {
+				unseen = i
+			}
 		}
 		if len(rest) == 0 {
 			return can, nil
 		}
-		// An atom that no model shows either way is asked alone, true
-		// first, then false (the disjunction of both its values is true,
-		// and would find no model): the model of its possible value then
-		// shows the other atoms.
-		if i := slices.IndexFunc(can, func(c [2]bool) bool { return !c[0] && !c[1] }); i >= 0 && !(asked[i][0] && asked[i][1]) {
+		// Such an atom is asked alone, true first, then false (the
+		// disjunction of both its values is true, and would find no
+		// model): the model of its possible value then shows the others.
+		if unseen >= 0 {
 			for v := 1; v >= 0; v-- {
-				if asked[i][v] {
+				if asked[unseen][v] {
 					continue
 				}
-				ok, err := solver.Sat(lit(i, v))
-				if err != nil {
-					return nil, err
-				}
-				can[i][v], asked[i][v] = ok, true
-				if ok {
+				if ok, err := ask(unseen, v); err != nil || ok {
+					if err != nil {
+						return nil, err
+					}
 					break
 				}
 			}
@@ -484,14 +491,11 @@ func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2
 		}
 		for i := range atoms {
 			for v := 0; v < 2; v++ {
-				if asked[i][v] {
-					continue
+				if !asked[i][v] {
+					if _, err := ask(i, v); err != nil {
+						return nil, err
+					}
 				}
-				ok, err := solver.Sat(lit(i, v))
-				if err != nil {
-					return nil, err
-				}
-				can[i][v], asked[i][v] = ok, true
 			}
 		}
 		return can, nil
