@@ -708,8 +708,11 @@ type pair struct {
 	// (pathID), so two copies of one GSE path that two siblings of a
 	// Partition engine carry down separately are one path at the end (P3).
 	ids []uint64
-	// depth is the number of steps from the initial pair, and trail the
-	// controls of the pairs on the way (when run.trails).
+	// key is q's control (machine.(*State).ControlKey), as matching by
+	// control computed it ("" for the initial pair); depth is the number
+	// of steps from the initial pair, and trail the controls of the pairs
+	// on the way (when run.trails).
+	key   string
 	depth int
 	trail *trail
 }
@@ -787,7 +790,7 @@ func (r *run) lockstep() error {
 		for i := len(next) - 1; i >= 0; i-- {
 			next[i].depth = pr.depth + 1
 			if r.trails {
-				next[i].trail = &trail{key: next[i].q.ControlKey(), up: pr.trail}
+				next[i].trail = &trail{key: next[i].key, up: pr.trail}
 			}
 			work = append(work, next[i])
 		}
@@ -814,7 +817,7 @@ func (r *run) along(pr pair, next []pair) []pair {
 		return nil
 	}
 	want := r.opt.follow[pr.depth]
-	return slices.DeleteFunc(next, func(n pair) bool { return n.q.ControlKey() != want })
+	return slices.DeleteFunc(next, func(n pair) bool { return n.key != want })
 }
 
 // group is the GSE successors at one control, and the rule that made the
@@ -885,8 +888,10 @@ func (r *run) step(pr pair) ([]pair, error) {
 		return r.stepPartition(pr, groups, order, qsucc)
 	}
 	byKey := map[string]machine.Succ{}
-	for _, s := range qsucc {
+	keys := make([]string, len(qsucc))
+	for i, s := range qsucc {
 		key := s.S.ControlKey()
+		keys[i] = key
 		if _, dup := byKey[key]; dup {
 			return nil, r.fail(Verdict{
 				Lemma: C13, Rule: s.Rule, Step: s.S.Steps, Control: s.S.ControlString(),
@@ -900,15 +905,15 @@ func (r *run) step(pr pair) ([]pair, error) {
 		return nil, err
 	}
 	var out []pair
-	for _, s := range qsucc {
-		g, err := r.backward(pr, groups, s)
+	for i, s := range qsucc {
+		g, err := r.backward(pr, groups, s, keys[i])
 		if err != nil {
 			return nil, err
 		}
 		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S, ids: g.ids})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i]})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -932,11 +937,11 @@ func (r *run) forward(pr pair, groups map[string]*group, order []string, has fun
 	return nil
 }
 
-// backward is the backward half: the engine successor s has a GSE group
-// with its control, which is returned; a group larger than MaxGroup is
-// inconclusive.
-func (r *run) backward(pr pair, groups map[string]*group, s machine.Succ) (*group, error) {
-	g, ok := groups[s.S.ControlKey()]
+// backward is the backward half: the engine successor s, whose control is
+// key, has a GSE group with its control, which is returned; a group larger
+// than MaxGroup is inconclusive.
+func (r *run) backward(pr pair, groups map[string]*group, s machine.Succ, key string) (*group, error) {
+	g, ok := groups[key]
 	if !ok {
 		return nil, r.fail(Verdict{
 			Lemma: representationLemma(s.Rule), Rule: s.Rule, Step: s.S.Steps,

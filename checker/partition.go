@@ -51,13 +51,16 @@ func (r *run) stepPartition(pr pair, groups map[string]*group, order []string, q
 	var out []pair
 	for _, key := range qorder {
 		sibs := byKey[key]
-		g, err := r.backward(pr, groups, sibs[0])
+		g, err := r.backward(pr, groups, sibs[0], key)
 		if err != nil {
 			return nil, err
 		}
 		next, err := r.partitionAt(pr.q, g, sibs)
 		if err != nil {
 			return nil, err
+		}
+		for i := range next {
+			next[i].key = key // every sibling here has g's control
 		}
 		out = append(out, next...)
 	}
