@@ -173,10 +173,12 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 	if phiQ.Op() == smt.OpAnd {
 		conj = phiQ.Kids()
 	}
-	var dataConj []*smt.Formula
+	var dataConj, refConj []*smt.Formula
 	for _, c := range conj {
 		if c.HasData() {
 			dataConj = append(dataConj, c)
+		} else {
+			refConj = append(refConj, c)
 		}
 	}
 	dataPhi := smt.And(dataConj...)
@@ -233,12 +235,6 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		leaves, complete, err = ConcretizeLeavesWellFormed(q, solver, Budget{Models: limit, Done: budget.Done, Cache: budget.Cache})
 	}
 	if err == nil && complete {
-		var refConj []*smt.Formula
-		for _, c := range conj {
-			if !c.HasData() {
-				refConj = append(refConj, c)
-			}
-		}
 		refPhi := smt.And(refConj...) // once: interning it per leaf was a tenth of the data half
 		for _, h := range leaves {
 			// A leaf's renamed side is built once for all its worlds (the
