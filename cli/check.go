@@ -248,6 +248,10 @@ type filesJSON struct {
 type fileReport struct {
 	Semantics string `json:"semantics"`
 	*checker.JSONReport
+	// Note explains a violation of summary:published (the default
+	// engine): the finding it shows and what summary:fixed says
+	// (checker.ExplainPublished).
+	Note string `json:"note,omitempty"`
 }
 
 func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
@@ -268,7 +272,7 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 			// Cut short by an interruption: Each reports nothing for it.
 			doc.NotChecked++
 			if asJSON {
-				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
+				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}, ""})
 			} else {
 				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
 			}
@@ -282,12 +286,16 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		default:
 			doc.Holds++
 		}
+		note := explainPublished(ctx, progs[i], opt, rep, stderr)
 		if asJSON {
 			j := rep.JSON()
-			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j})
+			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j, note})
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
+		if note != "" {
+			fmt.Fprintln(stdout, note)
+		}
 		if rep.Verdict.Status == checker.Violated {
 			writeVerdictPictures(rep, dotDir, stdout)
 		}
@@ -304,6 +312,22 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
 	}
 	return exitErr(doc.ExitCode)
+}
+
+// explainPublished is the one line that goes with a violation of the
+// default engine's published rules: the finding it shows and what the fixed
+// rules say on the same program (checker.ExplainPublished); "" for any
+// other report, or when the explanation could not be had.
+func explainPublished(ctx context.Context, p *javalite.Program, opt checker.Options, rep *checker.Report, stderr io.Writer) string {
+	if rep.Verdict.Status != checker.Violated || ctx.Err() != nil {
+		return ""
+	}
+	progressLine(stderr, "%s: checking -variant fixed on it", p.File)
+	n, err := checker.ExplainPublished(ctx, p, opt, rep, nil)
+	if err != nil || n == nil || ctx.Err() != nil {
+		return ""
+	}
+	return n.Line()
 }
 
 // writeVerdictPictures writes DOT pictures of both sides of a violation.
