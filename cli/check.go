@@ -516,18 +516,18 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if interrupted {
 			head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
 		}
-		fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
-			head, sum.Programs, sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
+		fmt.Fprintf(stdout, "%s %s, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
+			head, plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
 		printUndecided(stdout, sum)
 		printSlowest(stdout, sum)
 		return exitErr(sum.ExitCode)
 	}
 	if interrupted {
-		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
-			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
+		fmt.Fprintf(stdout, "variant %s: %s after %s (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
+			sum.Variant, interruptNote(ctx), plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, sum.Violated)
 	}
-	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %d programs (%.1fs; found with %d lines",
-		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %s (%.1fs; found with %d lines",
+		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, plural(cx.After, "program"), cx.Time.Seconds(), checker.Lines(cx.Found.Program))
 	if cx.IsShrunk {
 		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
 	} else {
