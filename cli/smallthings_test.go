@@ -41,7 +41,7 @@ func TestProgressETA(t *testing.T) {
 	var b bytes.Buffer
 	p := &progress{w: &b, total: 200}
 	require.Equal(t, "?", p.eta(0, time.Second))
-	require.Equal(t, "19s", p.eta(10, time.Second))   // 190 left at 10/s
+	require.Equal(t, "19s", p.eta(10, time.Second))    // 190 left at 10/s
 	require.Equal(t, "1s", p.eta(199, 10*time.Second)) // 0.05 s left: rounded up
 	require.Equal(t, "?", p.eta(199, 20*time.Second))  // stuck on the last one for 10 s
 	require.Equal(t, "0s", p.eta(200, 21*time.Second))
