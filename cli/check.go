@@ -133,6 +133,8 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
 	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
+	engines := fs.String("engines", "", "with files: check them under each of these engines (comma-separated NAME[:VARIANT]) at each k of -ks and print the verdicts as one Markdown table, with the command, commit, date and machine in its header (docs/results/trees.md)")
+	ksFlag := fs.String("ks", "", "with -engines: the k-bounds, comma-separated (default: each engine's default k)")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
@@ -192,6 +194,27 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 				return usageError("%s: %v", p.File, checker.ErrVersusData)
 			}
 		}
+	}
+	if *engines != "" {
+		if *asJSON || cf.k.set || cf.eng.engine != "" || cf.eng.variant != "" || cf.versus != "" {
+			return usageError("-engines prints one Markdown table of its engines at the k-bounds of -ks: it does not take -json, -k, -engine, -variant or -vs")
+		}
+		ks := []int{}
+		if *ksFlag != "" {
+			if ks, err = parseKs(*ksFlag); err != nil {
+				return usageError("%v", err)
+			}
+		}
+		var list []string
+		for _, e := range strings.Split(*engines, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				list = append(list, e)
+			}
+		}
+		return checkMatrix(ctx, cf, list, ks, progs, "lockstep check "+strings.Join(args, " "), stdout, stderr)
+	}
+	if *ksFlag != "" {
+		return usageError("-ks goes with -engines")
 	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
 }
