@@ -32,13 +32,13 @@ func init() {
 // benchConfig is the parsed command line of bench.
 type benchConfig struct {
 	quick, data, asJSON, asCSV, md bool
-	budget                     time.Duration
-	steps                      int
-	out, plotDir, root         string
-	variant                    summary.Variant
-	engine                     string // canonical NAME[:VARIANT]
-	also                       []string
-	sem                        machine.Options
+	budget                         time.Duration
+	steps                          int
+	out, plotDir, root             string
+	variant                        summary.Variant
+	engine                         string // canonical NAME[:VARIANT]
+	also                           []string
+	sem                            machine.Options
 }
 
 // defaultAlso are the engines bench runs beside GSE and the compared
