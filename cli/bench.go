@@ -135,6 +135,10 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
 	start := time.Now()
+	commit := "" // of the tree measured, before anything can change it
+	if c.md {
+		commit = buildCommit()
+	}
 	rows, runErr := bench.Run(ctx, suite, opt)
 	label := c.variant.Name
 	if label == "" {
@@ -183,7 +187,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 			title = "the programs with data"
 		}
 		fmt.Fprintf(&md, "# lockstep bench: %s, every engine\n\n", title)
-		md.WriteString(report.NewProvenance(rep.Command, buildCommit()).Markdown())
+		md.WriteString(report.NewProvenance(rep.Command, commit).Markdown())
 		md.WriteString("Read it beside docs/RESULTS.md, which explains the columns and where the counts differ from the papers'.\n\n```\n")
 		md.Write(table.Bytes())
 		md.WriteString("```\n")

@@ -17,6 +17,7 @@ import (
 // Markdown document with the command, commit, date and machine in its
 // header (report.CheckMatrix): the tables of docs/results are made so.
 func checkMatrix(ctx context.Context, cf checkFlags, engines []string, ks []int, progs []*javalite.Program, cmdline string, stdout, stderr io.Writer) error {
+	commit := buildCommit() // of the tree checked, before anything can change it
 	m := report.CheckMatrix{}
 	for _, p := range progs {
 		m.Files = append(m.Files, p.File)
@@ -83,7 +84,7 @@ func checkMatrix(ctx context.Context, cf checkFlags, engines []string, ks []int,
 		at = "k = " + strings.Join(kl, ", ")
 	}
 	title := fmt.Sprintf("lockstep check: %s under %s at %s", plural(len(progs), "program"), strings.Join(engines, ", "), at)
-	if err := m.Markdown(stdout, title, report.NewProvenance(cmdline, buildCommit())); err != nil {
+	if err := m.Markdown(stdout, title, report.NewProvenance(cmdline, commit)); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
