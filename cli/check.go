@@ -452,7 +452,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	sum := report.Generated{
 		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: g.seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
-		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
+		Violated: res.Violated, Seconds: res.Elapsed.Seconds(), Settings: report.SettingsOf(opt, g.data),
 	}
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds
