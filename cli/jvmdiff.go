@@ -41,7 +41,7 @@ func runJVMDiff(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	inputs := fs.Int("inputs", 64, "inputs per program: all when there are fewer, else a seeded sample")
 	steps := fs.Int("steps", 2000, "lockstep's step bound; a run it cuts is run again at 10× before it is compared")
 	fuel := fs.Int64("fuel", jvm.DefaultFuel, "method calls one JVM case may make before it is cut")
-	noShrink := fs.Bool("no-shrink", false, "report disagreements as found, without shrinking them")
+	shrink := fs.Int("shrink", 3, "shrink the first N unexplained disagreements (0: report them as found)")
 	sem := semanticsFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON document: the report (pairs, agreements by outcome, explained disagreements by category, the unexplained ones shrunk) and \"exit_code\"")
 	if err := parseFlags(fs, args); err != nil {
@@ -54,7 +54,7 @@ func runJVMDiff(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		name string
 		v    int
 		min  int
-	}{{"n", *n, 1}, {"k", *k, 0}, {"objects", *objects, 1}, {"inputs", *inputs, 1}, {"steps", *steps, 1}, {"fuel", int(*fuel), 1}} {
+	}{{"n", *n, 1}, {"k", *k, 0}, {"objects", *objects, 1}, {"inputs", *inputs, 1}, {"steps", *steps, 1}, {"fuel", int(*fuel), 1}, {"shrink", *shrink, 0}} {
 		if err := atLeast(c.name, c.v, c.min); err != nil {
 			return err
 		}
@@ -98,9 +98,9 @@ func runJVMDiff(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 			progs = append(progs, jvm.Named{Name: fmt.Sprintf("check -gen -seed %d -data %s, program %d (seed %d)", *seed, dataMode, i, s), P: checker.ProgramOfData(s, dataMode)})
 		}
 	}
-	o := jvm.Options{K: *k, MaxObjects: *objects, Bound: *steps, MaxInputs: *inputs, Seed: uint64(*seed), Fuel: *fuel}
+	o := jvm.Options{K: *k, MaxObjects: *objects, Bound: *steps, MaxInputs: *inputs, Seed: uint64(*seed), Fuel: *fuel, Shrink: *shrink}
 	start := time.Now()
-	rep, err := jvm.Diff(ctx, progs, o, !*noShrink, func(r *jvm.Report) {
+	rep, err := jvm.Diff(ctx, progs, o, func(r *jvm.Report) {
 		progressLine(stderr, "%d/%d programs, %d pairs, %d unexplained", r.Programs, len(progs), r.Pairs, r.Unexplained)
 	})
 	if err != nil {

@@ -52,8 +52,11 @@ func Encode(p *javalite.Program, h *concrete.Heap) string {
 // Batch is a set of programs exported into one directory, compiled by one
 // javac and run by one JVM per Run.
 type Batch struct {
-	Dir   string
-	Fuel  int64 // calls per case (DefaultFuel when 0)
+	Dir  string
+	Fuel int64 // calls per case (DefaultFuel when 0)
+	// Server, when set, compiles and runs the batch in its JVM instead of
+	// a javac and a java of the batch's own.
+	Server *Server
 	names []string
 	files []string
 }
@@ -92,6 +95,9 @@ const javacChunk = 1000
 // Compile compiles every program added and the batch runner. A source
 // javac rejects is an error of the export, with javac's report.
 func (b *Batch) Compile(ctx context.Context) error {
+	if b.Server != nil {
+		return b.Server.compile(filepath.Join(b.Dir, "classes"), b.files)
+	}
 	runner := filepath.Join(b.Dir, "LockstepBatch.java")
 	if err := os.WriteFile(runner, []byte(batchJava), 0o644); err != nil {
 		return err
@@ -132,6 +138,9 @@ func (b *Batch) Run(ctx context.Context, cases []Case) ([]string, error) {
 	fuel := b.Fuel
 	if fuel <= 0 {
 		fuel = DefaultFuel
+	}
+	if b.Server != nil {
+		return b.Server.run(filepath.Join(b.Dir, "classes"), fuel, cases)
 	}
 	cmd := exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
 		"-XX:-UsePerfData", fmt.Sprintf("-Dlockstep.fuel=%d", fuel),

@@ -29,9 +29,15 @@ type Options struct {
 	Seed      uint64
 	Fuel      int64  // JVM calls per case (DefaultFuel when 0)
 	Dir       string // work directory (a temporary one when empty)
-	// ChunkPrograms is how many programs one javac and one JVM take
+	// ChunkPrograms is how many programs one compilation and one run take
 	// (default 1,000).
 	ChunkPrograms int
+	// Shrink is how many of the first unexplained disagreements Diff
+	// shrinks (each costs a compilation and a run per round).
+	Shrink int
+	// Server compiles and runs everything; Diff and Shrink start one for
+	// their run when it is nil.
+	Server *Server
 }
 
 // Named is a program with the name a report shows for it (a file, or
@@ -257,11 +263,11 @@ func outcomeKind(s string) string {
 }
 
 // Diff runs every program on its inputs (Inputs) on lockstep's
-// interpreter and on the JVM and compares outcomes and final heaps. With
-// shrink set, each of the first unexplained disagreements is shrunk
-// (Shrink) before it is reported. progress, when not nil, is called after
+// interpreter and on the JVM and compares outcomes and final heaps. The
+// first o.Shrink unexplained disagreements are shrunk (Shrink) before they
+// are reported. progress, when not nil, is called after
 // each chunk of programs.
-func Diff(ctx context.Context, progs []Named, o Options, shrink bool, progress func(*Report)) (*Report, error) {
+func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report)) (*Report, error) {
 	o = o.withDefaults()
 	dir := o.Dir
 	if dir == "" {
@@ -271,6 +277,14 @@ func Diff(ctx context.Context, progs []Named, o Options, shrink bool, progress f
 		}
 		defer os.RemoveAll(d)
 		dir = d
+	}
+	if o.Server == nil {
+		srv, err := StartServer(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Close()
+		o.Server = srv
 	}
 	rep := &Report{Outcomes: map[string]int64{}, Explained: map[string]int64{}}
 	type found struct {
@@ -288,7 +302,7 @@ func Diff(ctx context.Context, progs []Named, o Options, shrink bool, progress f
 		if err != nil {
 			return rep, err
 		}
-		b.Fuel = o.Fuel
+		b.Fuel, b.Server = o.Fuel, o.Server
 		var pairs []pair
 		var cases []Case
 		t0 := time.Now()
@@ -344,8 +358,8 @@ func Diff(ctx context.Context, progs []Named, o Options, shrink bool, progress f
 	}
 	for i, f := range first {
 		d := Disagreement{Name: f.prog.Name, Program: javalite.Print(f.prog.P), Input: f.input.String(), Lockstep: f.lj, JVM: f.j}
-		if shrink && i < 3 {
-			s, err := Shrink(ctx, f.prog.P, o, filepath.Join(dir, fmt.Sprintf("shrink%d", i)))
+		if i < o.Shrink {
+			s, err := Shrink(ctx, f.prog.P, f.input, o, filepath.Join(dir, fmt.Sprintf("shrink%d", i)))
 			if err != nil {
 				return rep, err
 			}

@@ -22,7 +22,7 @@ type Shrunk struct {
 // compiles its candidates with one javac and runs them in one JVM.
 const (
 	maxShrinkRounds = 40
-	maxCandidates   = 150
+	maxCandidates   = 80
 )
 
 // Shrink reduces a program with an unexplained disagreement greedily: each
@@ -33,17 +33,25 @@ const (
 // unexplained. Then it picks the smallest disagreeing input (fewest
 // objects, shortest text). It returns nil when p shows no unexplained
 // disagreement.
-func Shrink(ctx context.Context, p *javalite.Program, o Options, dir string) (*Shrunk, error) {
+func Shrink(ctx context.Context, p *javalite.Program, input *concrete.Heap, o Options, dir string) (*Shrunk, error) {
 	o = o.withDefaults()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	if o.Server == nil {
+		srv, err := StartServer(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Close()
+		o.Server = srv
+	}
 	cur, err := javalite.ParseAndCheck(p.File, []byte(javalite.Print(p)))
 	if err != nil {
 		return nil, err
 	}
-	fails, err := failing(ctx, []*javalite.Program{cur}, o, filepath.Join(dir, "r0"))
+	fails, err := failing(ctx, []*javalite.Program{cur}, input, o, filepath.Join(dir, "r0"))
 	if err != nil || fails[0] == nil {
 		return nil, err
 	}
@@ -56,7 +64,7 @@ func Shrink(ctx context.Context, p *javalite.Program, o Options, dir string) (*S
 		if len(cands) > maxCandidates {
 			cands = cands[:maxCandidates]
 		}
-		fs, err := failing(ctx, cands, o, filepath.Join(dir, fmt.Sprintf("r%d", round)))
+		fs, err := failing(ctx, cands, best.Input, o, filepath.Join(dir, fmt.Sprintf("r%d", round)))
 		if err != nil {
 			return nil, err
 		}
@@ -69,15 +77,15 @@ func Shrink(ctx context.Context, p *javalite.Program, o Options, dir string) (*S
 	return best, nil
 }
 
-// failing runs each program on its inputs and returns, per program, its
-// smallest unexplained disagreement or nil.
-func failing(ctx context.Context, progs []*javalite.Program, o Options, dir string) ([]*Shrunk, error) {
+// failing runs each program on input and on its inputs (Inputs) and
+// returns, per program, its smallest unexplained disagreement or nil.
+func failing(ctx context.Context, progs []*javalite.Program, input *concrete.Heap, o Options, dir string) ([]*Shrunk, error) {
 	b, err := NewBatch(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	b.Fuel = o.Fuel
+	b.Fuel, b.Server = o.Fuel, o.Server
 	var cases []Case
 	var pairs []pair
 	for i, p := range progs {
@@ -85,7 +93,7 @@ func failing(ctx context.Context, progs []*javalite.Program, o Options, dir stri
 		if err != nil {
 			return nil, err
 		}
-		for _, h := range Inputs(p, o, o.Seed) {
+		for _, h := range append([]*concrete.Heap{rebind(input, p)}, Inputs(p, o, o.Seed)...) {
 			out, esc, err := Lockstep(p, h, o)
 			if err != nil {
 				return nil, err
@@ -217,4 +225,15 @@ func forSlots(e *javalite.Expr, f func(*javalite.Expr)) {
 	case *javalite.Assume:
 		forSlots(&x.X, f)
 	}
+}
+
+// rebind is h with its objects' classes taken from p, which has the
+// classes and fields of the program h was made for: a candidate edits
+// method bodies only.
+func rebind(h *concrete.Heap, p *javalite.Program) *concrete.Heap {
+	c := h.Clone()
+	for i := range c.Objects {
+		c.Objects[i].Class = p.Classes[c.Objects[i].Class.Index]
+	}
+	return c
 }
