@@ -250,6 +250,38 @@ func (w *wrapped) View(s *machine.State) (*machine.State, error) {
 	return w.inner.View(s)
 }
 
+// IfSym implements machine.DataRules as the machine would dispatch If
+// (sym) on the inner engine: an override of the path condition, else the
+// inner engine's own rule (an engine process's), else the machine's rule
+// on the inner path condition, else machine.ErrNoData. Every wrapped
+// engine has it, so that an inner engine's own rule is never lost.
+func (w *wrapped) IfSym(s *machine.State, t *smt.Formula, e *javalite.If, k *machine.Kont, opt machine.Options) ([]machine.Succ, error) {
+	dr, own := w.inner.(machine.DataRules)
+	switch {
+	case w.o.Feasible != nil && w.o.Strengthen != nil:
+		return machine.IfSymRule(s, wPC{w}, t, e, k, opt)
+	case own:
+		return dr.IfSym(s, t, e, k, opt)
+	case w.pc != nil:
+		return machine.IfSymRule(s, w.pc, t, e, k, opt)
+	}
+	return nil, machine.ErrNoData
+}
+
+// Assume implements machine.DataRules as IfSym does If (sym).
+func (w *wrapped) Assume(s *machine.State, t *smt.Formula, k *machine.Kont) ([]machine.Succ, error) {
+	dr, own := w.inner.(machine.DataRules)
+	switch {
+	case w.o.Feasible != nil && w.o.Strengthen != nil:
+		return machine.AssumeRule(s, wPC{w}, t, k)
+	case own:
+		return dr.Assume(s, t, k)
+	case w.pc != nil:
+		return machine.AssumeRule(s, w.pc, t, k)
+	}
+	return nil, machine.ErrNoData
+}
+
 func (w *wrapped) Shape() Shape {
 	if w.o.Shape != nil {
 		return w.o.Shape()
