@@ -460,7 +460,14 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 
 // FieldWrite implements rules W and W′ by request field_write.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
-	return e.heap(s, "field_write", map[string]any{"ref": r, "var": fw.Slot, "field": fw.Field.ID, "expr": fw.ID()},
+	args := map[string]any{"var": fw.Slot, "field": fw.Field.ID, "expr": fw.ID()}
+	if s.Val.IsRef() {
+		args["ref"] = r
+	} else {
+		// A primitive field (version 2): the value written is a term.
+		args["value"] = encValues([]machine.Value{s.Val})[0]
+	}
+	return e.heap(s, "field_write", args,
 		[]string{machine.RuleWriteW, machine.RuleWriteWNull}, nil)
 }
 

@@ -179,7 +179,11 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 	case req.Op == "field_access" && f.Kind == machine.KField:
 		succ, err = sv.eng.FieldAccess(s, machine.Ref(req.Ref), f.Expr.(*javalite.FieldAccess), f.Next)
 	case req.Op == "field_write" && f.Kind == machine.KWrite:
-		succ, err = sv.eng.FieldWrite(s, machine.Ref(req.Ref), f.Expr.(*javalite.FieldWrite), f.Next)
+		r := machine.Ref(req.Ref)
+		if !val.IsRef() {
+			r = val.Ref() // a primitive write: what the machine passes
+		}
+		succ, err = sv.eng.FieldWrite(s, r, f.Expr.(*javalite.FieldWrite), f.Next)
 	case req.Op == "equals_ref" && f.Kind == machine.KEqR:
 		succ, err = sv.eng.EqualsRef(s, machine.Ref(req.Left), machine.Ref(req.Right), f.Expr.(*javalite.Equals), f.Next)
 	case data && req.Op == DataRuleIfSym && f.Kind == machine.KIf && val.IsTerm():
