@@ -288,7 +288,10 @@ class Engine:
         if self.field_class[f] in PRIM_TYPES:
             # Rule: Field write (W) on a primitive field: R[(l f) -> t]
             v = s["val"]
-            s["prim"][l][f] = v["term"]
+            if "bool" in v:  # a control literal is the term true or false
+                s["prim"][l][f] = {"op": "true" if v["bool"] else "false"}
+            else:
+                s["prim"][l][f] = v["term"]
             self.value(s, v)
             return [{"rule": "Field write (W)", "state": s}]
         r = msg["ref"]
