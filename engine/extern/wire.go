@@ -390,7 +390,7 @@ func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
 			jc.Fields = append(jc.Fields, f.ID)
 		}
 		for _, m := range c.Methods {
-			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID()}
+			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID(), Params: []jParam{}}
 			if len(m.Params) == 1 {
 				jm.ParamType, jm.Param = m.Params[0].Type.Name, m.Params[0].Name
 			}
