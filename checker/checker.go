@@ -54,7 +54,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -672,9 +671,10 @@ func RefuseData(opt Options) error {
 		return ErrVersusData
 	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && opt.Build == nil {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -200,13 +200,13 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 // data rules (engine.Info.Data): one line naming the file and what to use,
 // never a verdict about rules the engine does not have.
 func refuseData(spec string, progs ...*javalite.Program) error {
-	if engine.SupportsData(spec) {
+	refusal := engine.RefuseData(spec)
+	if refusal == nil {
 		return nil
 	}
-	name, _ := engine.Split(spec)
 	for _, p := range progs {
 		if machine.UsesData(p) {
-			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+			return usageError("%s: %v", p.File, refusal)
 		}
 	}
 	return nil
