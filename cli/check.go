@@ -223,13 +223,13 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 // data rules (engine.Info.Data): one line naming the file and what to use,
 // never a verdict about rules the engine does not have.
 func refuseData(spec string, progs ...*javalite.Program) error {
-	if engine.SupportsData(spec) {
+	refusal := engine.RefuseData(spec)
+	if refusal == nil {
 		return nil
 	}
-	name, _ := engine.Split(spec)
 	for _, p := range progs {
 		if machine.UsesData(p) {
-			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+			return usageError("%s: %v", p.File, refusal)
 		}
 	}
 	return nil
@@ -499,7 +499,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	sum := report.Generated{
 		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: g.seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
-		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
+		Violated: res.Violated, Seconds: res.Elapsed.Seconds(), Settings: report.SettingsOf(opt, g.data),
 	}
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds
