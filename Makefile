@@ -7,7 +7,7 @@ Z3H     := /usr/include/z3.h
 # Seconds of fuzzing for `make fuzz`.
 FUZZTIME ?= 300s
 
-.PHONY: all deps build demo test vet soak fuzz bench clean docs docs-bench docs-bench-data docs-trees docs-unseen docs-lemmas
+.PHONY: all deps build demo test vet soak fuzz bench clean cluster-test docs docs-bench docs-bench-data docs-trees docs-unseen docs-lemmas
 
 all: build
 
@@ -68,6 +68,13 @@ test: deps vet
 # `published`, 10 % of the solver's queries faulty).
 soak: deps
 	LOCKSTEP_SOAK=1 $(GO) test -count=1 -timeout 2h ./...
+
+# cluster-test starts a single-node Slurm in a temporary directory (it
+# installs slurm-wlm and munge with apt-get when missing) and runs the Slurm
+# scripts of deploy/slurm against it: sharded runs merged to the unsharded
+# ones, a cancelled task named and resubmitted (deploy/slurm/README.md).
+cluster-test: build
+	deploy/slurm/cluster-test.sh
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzParseCheck -fuzztime $(FUZZTIME) ./javalite/
