@@ -128,6 +128,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return nil
 	})
 	shardSpec := shardFlag(fs)
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
