@@ -25,7 +25,7 @@ import (
 // inconclusive.
 type Failure struct {
 	Command string
-	Kind    string // "start", "crash", "timeout", "malformed", "protocol", "internal"
+	Kind    string // "start", "crash", "timeout", "canceled", "bound", "malformed", "protocol", "internal", "unsupported"
 	Msg     string
 	Stderr  string // the last lines the process wrote on its standard error
 }
