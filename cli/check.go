@@ -134,7 +134,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
-	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
+	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
 	shardSpec := shardFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -263,6 +263,7 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		return internalError{err}
 	}
 	doc := filesJSON{Semantics: opt.SemanticsName(), Programs: len(progs), Reports: []fileReport{}}
+	filePrefixes := picturePrefixes(progs)
 	for i, rep := range reps {
 		if rep == nil {
 			// Cut short by an interruption: Each reports nothing for it.
@@ -289,7 +290,7 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
 		if rep.Verdict.Status == checker.Violated {
-			writeVerdictPictures(rep, dotDir, stdout)
+			writeVerdictPictures(rep, dotDir, filePrefixes[i], stdout)
 		}
 	}
 	doc.Status = report.Status{ExitCode: report.Exit("", false, doc.Violated > 0, doc.Inconclusive > 0)}
@@ -306,8 +307,32 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 	return exitErr(doc.ExitCode)
 }
 
-// writeVerdictPictures writes DOT pictures of both sides of a violation.
-func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
+// picturePrefixes name each file's pictures after the file, so that the
+// pictures of one file do not replace another's in the same -dot
+// directory: "swap-" for swap.jl, with the file's position added when two
+// files share a name ("swap-2-").
+func picturePrefixes(progs []*javalite.Program) []string {
+	base := func(p *javalite.Program) string {
+		return safeFileName(strings.TrimSuffix(filepath.Base(p.File), filepath.Ext(p.File)))
+	}
+	count := map[string]int{}
+	for _, p := range progs {
+		count[base(p)]++
+	}
+	out := make([]string, len(progs))
+	for i, p := range progs {
+		b := base(p)
+		if count[b] > 1 {
+			b = fmt.Sprintf("%s-%d", b, i+1)
+		}
+		out[i] = b + "-"
+	}
+	return out
+}
+
+// writeVerdictPictures writes DOT pictures of both sides of a violation,
+// their file names starting with prefix.
+func writeVerdictPictures(rep *checker.Report, dir, prefix string, w io.Writer) {
 	sum, g := rep.Verdict.Sides()
 	if sum == nil && g == nil {
 		return
@@ -344,6 +369,7 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 		refTitle = ref
 	}
 	under, reference := pictureNames(side, ref)
+	under, reference = prefix+under, prefix+reference
 	write(under, sum, side+" state, "+string(rep.Verdict.Lemma))
 	write(reference, g, refTitle+" state, "+string(rep.Verdict.Lemma))
 }
@@ -353,23 +379,26 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 // engine's): each name made safe for a file name (an exec: engine is a
 // command line), the reference's "NAME-ref.dot" if the two would share one.
 func pictureNames(under, ref string) (string, string) {
-	safe := func(n string) string {
-		n = strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '#' {
-				return r
-			}
-			return '-'
-		}, n)
-		if len(n) > 40 {
-			n = n[:40]
-		}
-		return n
-	}
-	u, r := safe(under)+".dot", safe(ref)+".dot"
+	u, r := safeFileName(under)+".dot", safeFileName(ref)+".dot"
 	if u == r {
-		r = safe(ref) + "-ref.dot"
+		r = safeFileName(ref) + "-ref.dot"
 	}
 	return u, r
+}
+
+// safeFileName makes n a short file name: letters, digits, '-', '_' and
+// '#' kept, anything else '-', at most 40 bytes.
+func safeFileName(n string) string {
+	n = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '#' {
+			return r
+		}
+		return '-'
+	}, n)
+	if len(n) > 40 {
+		n = n[:40]
+	}
+	return n
 }
 
 // maxUndecidedLines bounds the inconclusive programs listed in the text
@@ -433,9 +462,11 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
+	mt := newMemTrace(stderr)
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
 		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
 		Progress: func(d, h, i int64) {
+			mt.done(d)
 			done.Store(d)
 			holds.Store(h)
 			inconcl.Store(i)
@@ -514,7 +545,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "saved: %s (replay: lockstep check -engine '%s' -semantics %s -k %d -steps %d %s)\n",
 			sum.Saved, opt.EngineSpec(), opt.SemanticsName(), opt.K, opt.Steps, sum.Saved)
 	}
-	writeVerdictPictures(cx.Shrunk, g.dotDir, stdout)
+	writeVerdictPictures(cx.Shrunk, g.dotDir, "", stdout)
 	return exitErr(sum.ExitCode)
 }
 
