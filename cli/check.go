@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -166,7 +167,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 			return usageError("-gen takes no files")
 		}
 		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
-			cmdline: "lockstep check " + strings.Join(args, " ")}
+			cmdline: shellCommand(append([]string{"lockstep", "check"}, args...))}
 		return g.run(ctx, stdout, stderr)
 	}
 	if !shard.Whole() {
@@ -542,8 +543,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprint(stdout, cx.Shrunk.Text(false))
 	if sum.Saved != "" {
-		fmt.Fprintf(stdout, "saved: %s (replay: lockstep check -engine '%s' -semantics %s -k %d -steps %d %s)\n",
-			sum.Saved, opt.EngineSpec(), opt.SemanticsName(), opt.K, opt.Steps, sum.Saved)
+		fmt.Fprintf(stdout, "saved: %s (replay: %s)\n", sum.Saved, replayCommand(opt, sum.Saved))
 	}
 	writeVerdictPictures(cx.Shrunk, g.dotDir, "", stdout)
 	return exitErr(sum.ExitCode)
@@ -565,6 +565,33 @@ func saveCase(dir string, cx *checker.Counterexample, opt checker.Options, cmdli
 	name := strings.NewReplacer(":", "-", "+", "-", "#", "sharp", "/", "-").Replace(opt.EngineSpec())
 	file := filepath.Join(dir, fmt.Sprintf("%s_%s_%d.jl", name, cx.Shrunk.Verdict.Lemma, cx.Seed))
 	return file, os.WriteFile(file, cx.CaseFile(opt, cmdline), 0o644)
+}
+
+// replayCommand is the command line that checks a saved case again, each
+// word quoted for a POSIX shell (a file name with a space, an exec: engine
+// with quotes).
+func replayCommand(opt checker.Options, file string) string {
+	return shellCommand([]string{"lockstep", "check", "-engine", opt.EngineSpec(), "-semantics", opt.SemanticsName(),
+		"-k", strconv.Itoa(opt.K), "-steps", strconv.Itoa(opt.Steps), file})
+}
+
+// shellCommand joins words into a command line for a POSIX shell.
+func shellCommand(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for a POSIX shell: as it is when it has only
+// characters no shell reads specially, else in single quotes (a single
+// quote inside as '\”).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,+=@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // dataFor is the -data switch: as given, or by default mixed for an engine
