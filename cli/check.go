@@ -176,6 +176,9 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if *save != "" {
 		return usageError("-save keeps the counterexamples of -gen")
 	}
+	if err := genOnly(fs, "n", "seed", "data", "shrink-time"); err != nil {
+		return err
+	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fmt.Errorf("no files (or use -gen)")

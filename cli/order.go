@@ -189,6 +189,9 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
 	}
+	if err := genOnly(fs, "n", "seed", "shrink-time"); err != nil {
+		return err
+	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return fmt.Errorf("no files (or use -gen)")

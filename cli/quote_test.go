@@ -38,3 +38,18 @@ func TestSaveReplayQuoted(t *testing.T) {
 	var o, e bytes.Buffer
 	require.Equal(t, exitViolation, run(args, &o, &e), o.String()+e.String())
 }
+
+// TestGenFlagsWithFiles: the flags of a generated stream are refused with
+// files (exit 2, one line naming the flag), not silently ignored.
+func TestGenFlagsWithFiles(t *testing.T) {
+	for _, c := range [][]string{
+		{"check", "-n", "5"}, {"check", "-seed", "7"}, {"check", "-data", "none"}, {"check", "-shrink-time", "1s"},
+		{"order", "-n", "5"}, {"order", "-seed", "7"},
+	} {
+		var o, e bytes.Buffer
+		code := run(append(c, "../testdata/programs/swap.jl"), &o, &e)
+		require.Equal(t, exitUsage, code, c)
+		require.Equal(t, 1, strings.Count(e.String(), "\n"), e.String())
+		require.Contains(t, e.String(), c[1]+" is for a generated stream")
+	}
+}
