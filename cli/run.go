@@ -63,6 +63,7 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths, each path condition whole) as one JSON document")
 	fs.DurationVar(&c.timeout, "timeout", defaultRunTimeout, "stop exploring after this long and print the counts reached, lower bounds marked as cut (exit 3)")
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
