@@ -310,14 +310,19 @@ func (o Options) Validate(solver *smt.Solver) error {
 		return err
 	}
 	if o.Versus != "" {
-		_, err = versusEngine(o, eut, solver)
+		_, err = versusEngine(context.Background(), o, eut, solver)
 	}
 	return err
 }
 
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
-	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	return o.newEngineIn(nil, solver)
+}
+
+// newEngineIn is newEngine for a run under ctx (engine.Config.Context).
+func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics, Context: ctx}
 	if o.Variant.Name != "" {
 		cfg.Machine = o.Variant.MachineOptions()
 	}
@@ -569,7 +574,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			return nil, err
 		}
 	}
-	eut, err := opt.newEngine(solver)
+	eut, err := opt.newEngineIn(ctx, solver)
 	if err != nil {
 		return nil, err
 	}

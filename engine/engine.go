@@ -27,6 +27,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -83,6 +84,11 @@ type Config struct {
 	// Machine are the common-rule choices (RULES.md §3, §9), the same for
 	// the reference and the engine under test.
 	Machine machine.Options
+	// Context, if not nil, is the run's: an engine that waits on something
+	// outside lockstep (a process, exec:) stops waiting when it ends, so
+	// that -timeout and a signal end the run at once. Engines that never
+	// wait ignore it.
+	Context context.Context
 }
 
 // Variant describes one named variant of an engine.

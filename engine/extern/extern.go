@@ -352,7 +352,7 @@ func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) 
 			Msg: "the state has primitive data, which " + e.pool.hello.noData()}
 	}
 	table := e.exprs(s.Prog)
-	pr, err := e.pool.get()
+	pr, err := e.pool.get(e.cfg.Context)
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +366,7 @@ func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) 
 		var ok struct {
 			OK bool `json:"ok"`
 		}
-		_, raw, err := pr.call(load)
+		_, raw, err := pr.call(e.cfg.Context, load)
 		if err != nil {
 			return nil, e.failed(pr, err)
 		}
@@ -377,7 +377,7 @@ func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) 
 		pr.loaded, pr.key = weak.Make(s.Prog), e.key
 	}
 	req["state"] = encState(s)
-	ans, _, err := pr.call(req)
+	ans, _, err := pr.call(e.cfg.Context, req)
 	if err != nil {
 		return nil, e.failed(pr, err)
 	}
