@@ -200,13 +200,13 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 // data rules (engine.Info.Data): one line naming the file and what to use,
 // never a verdict about rules the engine does not have.
 func refuseData(spec string, progs ...*javalite.Program) error {
-	if engine.SupportsData(spec) {
+	refusal := engine.RefuseData(spec)
+	if refusal == nil {
 		return nil
 	}
-	name, _ := engine.Split(spec)
 	for _, p := range progs {
 		if machine.UsesData(p) {
-			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+			return usageError("%s: %v", p.File, refusal)
 		}
 	}
 	return nil
@@ -338,8 +338,38 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 	if side == "" {
 		side = "summary"
 	}
-	write("summary.dot", sum, side+" state, "+string(rep.Verdict.Lemma))
-	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
+	ref, refTitle := "gse", "GSE"
+	if rep.Versus != "" {
+		ref, _ = engine.Split(rep.Versus)
+		refTitle = ref
+	}
+	under, reference := pictureNames(side, ref)
+	write(under, sum, side+" state, "+string(rep.Verdict.Lemma))
+	write(reference, g, refTitle+" state, "+string(rep.Verdict.Lemma))
+}
+
+// pictureNames are the files a counterexample's pictures are written to,
+// named after the engine under test and the reference (gse.dot, or the -vs
+// engine's): each name made safe for a file name (an exec: engine is a
+// command line), the reference's "NAME-ref.dot" if the two would share one.
+func pictureNames(under, ref string) (string, string) {
+	safe := func(n string) string {
+		n = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '#' {
+				return r
+			}
+			return '-'
+		}, n)
+		if len(n) > 40 {
+			n = n[:40]
+		}
+		return n
+	}
+	u, r := safe(under)+".dot", safe(ref)+".dot"
+	if u == r {
+		r = safe(ref) + "-ref.dot"
+	}
+	return u, r
 }
 
 // maxUndecidedLines bounds the inconclusive programs listed in the text
@@ -422,7 +452,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	sum := report.Generated{
 		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: g.seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
-		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
+		Violated: res.Violated, Seconds: res.Elapsed.Seconds(), Settings: report.SettingsOf(opt, g.data),
 	}
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/internal/report"
@@ -19,9 +20,19 @@ func init() {
 	register(&command{
 		name:  "merge",
 		short: "combine the -json results of the shards (-shard I/N) of check -gen, lemmas or mutants into one report",
-		usage: "[-json] FILE...",
+		usage: "[-json] [-shards N [-resubmit COMMAND]] FILE...",
 		run:   runMerge,
 	})
+}
+
+// readParts reads the JSON results of one file.
+func readParts(f string) ([]report.Part, error) {
+	r, err := os.Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return report.ReadParts(f, r)
 }
 
 // shardFlag registers -shard on a command that checks a program stream.
@@ -38,25 +49,46 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the merged result as JSON, in the form the command that made the parts prints")
+	shards := fs.Int("shards", 0, "the run has `N` shards: name every shard without a finished result (a file missing, unreadable or truncated, a shard interrupted) instead of stopping at the first bad file")
+	resubmit := fs.String("resubmit", "", "with -shards: the `COMMAND` that runs shards again, printed with {array} replaced by the shards to run again in Slurm's --array form (0,2-4)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if fs.NArg() == 0 && *shards == 0 {
 		fs.Usage()
 		return usageError("no files: give the -json output of every shard")
 	}
+	if *resubmit != "" && *shards == 0 {
+		return usageError("-resubmit needs -shards N")
+	}
 	var parts []report.Part
+	var bad []report.Unreadable
 	for _, f := range fs.Args() {
-		r, err := os.Open(f)
-		if err != nil {
+		ps, err := readParts(f)
+		if err != nil && *shards == 0 {
 			return err
 		}
-		ps, err := report.ReadParts(f, r)
-		r.Close()
 		if err != nil {
-			return err
+			bad = append(bad, report.Unreadable{File: f, Err: err})
+			continue
 		}
 		parts = append(parts, ps...)
+	}
+	if *shards != 0 {
+		lost, err := report.Expect(parts, bad, *shards)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if lost != nil {
+			fmt.Fprintf(stderr, "lockstep merge: %v\n", lost)
+			if *resubmit != "" {
+				fmt.Fprintf(stderr, "run them again with:\n  %s\n", strings.ReplaceAll(*resubmit, "{array}", report.ArrayRanges(lost.Indices())))
+			}
+			if !lost.Complete() {
+				return usageError("%d of %d shards have no result: the merge needs every one", len(lost.Missing), *shards)
+			}
+			// Interrupted shards only: the merge is the interrupted run's.
+		}
 	}
 	m, err := report.Merge(parts)
 	if err != nil {

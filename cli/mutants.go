@@ -216,6 +216,11 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if *asJSON {
 		out := report.Mutants{Engine: name, Base: cat.Base, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum, Status: st}
+		out.Settings = &report.Settings{Engine: name + ":" + cat.Base, NoExact: copt.NoExactness, MaxGroup: copt.MaxGroup, MaxPairs: copt.MaxPairs,
+			Timeout: copt.Timeout.String(), ConfirmTimeout: confirmTimeout.String()}
+		for _, m := range ms {
+			out.Settings.Mutants = append(out.Settings.Mutants, m.Name)
+		}
 		if out.Results == nil {
 			out.Results = []mutation.Result{}
 		}

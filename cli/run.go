@@ -181,7 +181,13 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	defer sol.Close()
 	// Every engine runs the common rules of -semantics (and the V9 choice
 	// of -variant), as GSE does in a check.
-	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions()}
+	sigCtx := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions(), Context: ctx}
 	if err := refuseData(c.engine, prog); err != nil {
 		return err
 	}
@@ -192,12 +198,6 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	g, _ := eng.(*gse.Engine)
 	sumEng, _ := eng.(*summary.Engine)
 
-	sigCtx := ctx
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
 	if sol != nil {
 		// A Z3 check in flight when ctx ends is interrupted.
 		sol.SetContext(ctx)

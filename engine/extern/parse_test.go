@@ -127,7 +127,7 @@ func TestWriteDeadline(t *testing.T) {
 	p, err := start("sleep 30", []string{"sleep", "30"})
 	require.NoError(t, err)
 	big := strings.Repeat("x", 4<<20)
-	_, _, err = p.call(map[string]any{"op": "view", "pad": big})
+	_, _, err = p.call(nil, map[string]any{"op": "view", "pad": big})
 	var f *Failure
 	require.ErrorAs(t, err, &f)
 	require.Equal(t, "timeout", f.Kind)
