@@ -49,7 +49,6 @@ package checker
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -477,6 +476,9 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
+	gpcImplied map[[2]*smt.Formula]bool
+	gpcLift    map[string]*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -485,7 +487,9 @@ type run struct {
 	heaps *relation.HeapCache
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
-	wellFormedHeld map[[sha256.Size]byte]bool
+	wellFormedHeld map[stateKey]bool
+	// keyHash is the memo keys' buffer, reused (memo.go).
+	keyHash keyHash
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
