@@ -38,9 +38,28 @@ func TestCounterexamplePictureNames(t *testing.T) {
 	dir := t.TempDir()
 	code, out, _ := runCode("check", "-engine", "pose:pose-published-merge", "-k", "-1", "-steps", "150", "-dot", dir, "../testdata/programs/pose_merge.jl")
 	require.Equal(t, exitViolation, code, out)
-	require.Contains(t, out, "picture: "+filepath.Join(dir, "pose.dot"))
-	require.FileExists(t, filepath.Join(dir, "pose.dot"))
-	require.FileExists(t, filepath.Join(dir, "gse.dot"))
+	require.Contains(t, out, "picture: "+filepath.Join(dir, "pose_merge-pose.dot"))
+	require.FileExists(t, filepath.Join(dir, "pose_merge-pose.dot"))
+	require.FileExists(t, filepath.Join(dir, "pose_merge-gse.dot"))
+
+	// Several files: each file's pictures are its own (two files of the
+	// same name are told apart by their position).
+	src, err := os.ReadFile("../testdata/programs/pose_merge.jl")
+	require.NoError(t, err)
+	in := t.TempDir()
+	var files []string
+	for _, f := range []string{"a/x.jl", "b/x.jl", "y.jl"} {
+		p := filepath.Join(in, f)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, src, 0o644))
+		files = append(files, p)
+	}
+	dir = t.TempDir()
+	code, out, _ = runCode(append([]string{"check", "-engine", "pose:pose-published-merge", "-k", "-1", "-steps", "150", "-dot", dir}, files...)...)
+	require.Equal(t, exitViolation, code, out)
+	for _, f := range []string{"x-1-pose.dot", "x-1-gse.dot", "x-2-pose.dot", "x-2-gse.dot", "y-pose.dot", "y-gse.dot"} {
+		require.FileExists(t, filepath.Join(dir, f))
+	}
 
 	for _, tc := range []struct{ under, ref, u, r string }{
 		{"summary", "gse", "summary.dot", "gse.dot"},

@@ -25,6 +25,12 @@ func init() {
 	})
 }
 
+// stringsFlag is a flag that may be repeated.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, "; ") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
 // readParts reads the JSON results of one file.
 func readParts(f string) ([]report.Part, error) {
 	r, err := os.Open(f)
@@ -50,7 +56,8 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the merged result as JSON, in the form the command that made the parts prints")
 	shards := fs.Int("shards", 0, "the run has `N` shards: name every shard without a finished result (a file missing, unreadable or truncated, a shard interrupted) instead of stopping at the first bad file")
-	resubmit := fs.String("resubmit", "", "with -shards: the `COMMAND` that runs shards again, printed with {array} replaced by the shards to run again in Slurm's --array form (0,2-4)")
+	var resubmit stringsFlag
+	fs.Var(&resubmit, "resubmit", "with -shards: a `COMMAND` that runs shards again, printed with {array} replaced by the shards to run again in Slurm's --array form (0,2-4); repeat for several lines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -58,7 +65,7 @@ func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError("no files: give the -json output of every shard")
 	}
-	if *resubmit != "" && *shards == 0 {
+	if len(resubmit) > 0 && *shards == 0 {
 		return usageError("-resubmit needs -shards N")
 	}
 	var parts []report.Part
@@ -81,8 +88,11 @@ func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		}
 		if lost != nil {
 			fmt.Fprintf(stderr, "lockstep merge: %v\n", lost)
-			if *resubmit != "" {
-				fmt.Fprintf(stderr, "run them again with:\n  %s\n", strings.ReplaceAll(*resubmit, "{array}", report.ArrayRanges(lost.Indices())))
+			if len(resubmit) > 0 {
+				fmt.Fprintf(stderr, "run them again with:\n")
+				for _, r := range resubmit {
+					fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(r, "{array}", report.ArrayRanges(lost.Indices())))
+				}
 			}
 			if !lost.Complete() {
 				return usageError("%d of %d shards have no result: the merge needs every one", len(lost.Missing), *shards)
