@@ -119,7 +119,7 @@ docs-trees: build
 
 # The ten tree programs of testdata/trees, at the default bounds (a few minutes).
 docs-unseen: build
-	-$(BIN) check -engines '$(ENGINES)' -ks 1,2 testdata/trees/*.jl > docs/results/unseen-trees.md
+	-$(BIN) check -engines '$(ENGINES)' -ks 1,2 -timeout 600s testdata/trees/*.jl > docs/results/unseen-trees.md
 
 # The lemma matrix of every variant of every engine (about 20 minutes).
 docs-lemmas: build
