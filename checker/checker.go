@@ -54,7 +54,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -311,14 +310,19 @@ func (o Options) Validate(solver *smt.Solver) error {
 		return err
 	}
 	if o.Versus != "" {
-		_, err = versusEngine(o, eut, solver)
+		_, err = versusEngine(context.Background(), o, eut, solver)
 	}
 	return err
 }
 
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
-	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	return o.newEngineIn(nil, solver)
+}
+
+// newEngineIn is newEngine for a run under ctx (engine.Config.Context).
+func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics, Context: ctx}
 	if o.Variant.Name != "" {
 		cfg.Machine = o.Variant.MachineOptions()
 	}
@@ -399,6 +403,9 @@ type Report struct {
 	// The ends rule Assume pruned in those explorations: not paths
 	// (PRIMITIVES.md §3), reported beside them.
 	GSEPruned, EnginePruned int64
+	// Oracle says which halves of lemma ORC ran, on how many paths,
+	// valuations and inputs (oracle.go).
+	Oracle OracleStats
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -570,7 +577,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			return nil, err
 		}
 	}
-	eut, err := opt.newEngine(solver)
+	eut, err := opt.newEngineIn(ctx, solver)
 	if err != nil {
 		return nil, err
 	}
@@ -664,9 +671,10 @@ func RefuseData(opt Options) error {
 		return ErrVersusData
 	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && opt.Build == nil {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

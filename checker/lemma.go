@@ -143,6 +143,25 @@ func ApplicableBound(eut engine.UnderTest, b engine.Bound) []Lemma {
 	return out
 }
 
+// ApplicableInfo is ApplicableBound for an engine described by info (its
+// k-bound for variant, and whether it has the data rules): without the
+// data rules (engine.Info.Data false) a program with data is refused
+// before a check starts, so L12 and L13, the lemmas of If (sym), Assume,
+// Binary and Equals (prim), are never decided for it.
+func ApplicableInfo(eut engine.UnderTest, info engine.Info, variant string) []Lemma {
+	all := ApplicableBound(eut, info.BoundOf(variant))
+	if info.Data {
+		return all
+	}
+	out := all[:0]
+	for _, l := range all {
+		if l != L12 && l != L13 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // invariantLemma is the lemma of eut's own invariant (engine.Invariant),
 // "" when it states none.
 func invariantLemma(eut engine.UnderTest) Lemma {
