@@ -49,6 +49,17 @@ func TestMergeRefusesOtherFlags(t *testing.T) {
 		_, err := MergeChecks([]Generated{with(0, nil), with(1, f), with(2, nil)})
 		require.ErrorContains(t, err, "shard 1/3 was made with "+flag, flag)
 	}
+	// An outside engine's answer bounds (recorded for exec: engines).
+	exec := func(depth int) func(g *Generated) {
+		return func(g *Generated) {
+			g.Settings.Engine = "exec:./my-engine"
+			g.Settings.AnswerBounds = &AnswerBounds{Line: 1 << 20, Depth: depth, Successors: 100, Terms: 1000}
+		}
+	}
+	_, err = MergeChecks([]Generated{with(0, exec(64)), with(1, exec(64)), with(2, exec(64))})
+	require.NoError(t, err)
+	_, err = MergeChecks([]Generated{with(0, exec(64)), with(1, exec(9)), with(2, exec(64))})
+	require.ErrorContains(t, err, "shard 1/3 was made with -engine-max-depth 9, shard 0/3 with -engine-max-depth 64")
 	// Settings recorded by some parts only: not the parts of one run.
 	_, err = MergeChecks([]Generated{with(0, nil), with(1, func(g *Generated) { g.Settings = nil }), with(2, nil)})
 	require.ErrorContains(t, err, "do not both record their settings")
