@@ -112,15 +112,18 @@ EOF
 . "$dir/run.env"
 
 # A bad flag is a usage error now, not in every task after a queue wait:
-# one program with a 1 ns limit runs the flag checks in a moment (its
-# verdict is ignored; only exit 2, a usage error, stops the submission).
+# one program, with a 1 ns limit unless -timeout is given, runs the flag
+# checks in a moment (its verdict is ignored; only exit 2, a usage error,
+# stops the submission).
 set +e
-"$LOCKSTEP" check -gen -n 1 -json "${CHECK_ARGS[@]}" -timeout 1ns >/dev/null 2>"$dir/logs/flags.err"
+"$LOCKSTEP" check -gen -n 1 -json -timeout 1ns -shrink-time 1ms -save "$dir/logs/flags-check" "${CHECK_ARGS[@]}" \
+	>/dev/null 2>"$dir/logs/flags.err"
 code=$?
 set -e
 if [ "$code" -eq 2 ]; then
 	cat "$dir/logs/flags.err" >&2
-	rm -rf "$dir"
+	rm -rf "$dir/run.env" "$dir/logs/flags.err" "$dir/logs/flags-check"
+	rmdir "$dir/logs" "$dir" 2>/dev/null || true
 	die "the check flags are refused (above); nothing submitted"
 fi
 
