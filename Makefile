@@ -11,12 +11,18 @@ FUZZTIME ?= 300s
 
 all: build
 
-# deps installs libz3-dev with apt-get only when its header is missing.
+# deps installs libz3-dev with apt-get only when its header is missing, and
+# the JDK (default-jdk-headless) only when javac is missing.
 deps:
 	@if [ ! -f $(Z3H) ]; then \
 		echo "installing libz3-dev (Z3 headers missing)"; \
 		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	fi
+	@if ! command -v javac >/dev/null 2>&1; then \
+		echo "installing default-jdk-headless (javac missing: package jvm's tests and jvm-diff run the JVM)"; \
+		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jdk-headless; \
 	fi
 	@$(GO) mod download
 
@@ -60,7 +66,9 @@ vet: deps
 test: deps vet
 	$(GO) test -count=1 ./...
 
-# soak runs the property tests on many more programs, 60 signals against the
+# soak runs the property tests on many more programs (package jvm: 1,000
+# generated programs exported and compiled, the differential against the
+# JVM on 2,000 generated programs and every testdata program), 60 signals against the
 # built CLI (cli TestSignalsSoak), every README.md command line to its end
 # (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
 # the fault-injection streams

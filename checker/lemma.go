@@ -81,7 +81,7 @@ var Claim = map[Lemma]string{
 	INVP: "two symbolic locations of one class agree, in every world of φ where their symbols are equal and both exist, on every field initialized in both (POSE-J's INV-P, ENGINES.md §4.3; pinpoints P-MERGE)",
 	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
 	GPC:  "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
-	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps); with data, every concrete input within the k-bound runs along some GSE path",
+	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps); with data, on path-directed valuations (Z3 models ordering inputs and literals both ways), and every path-directed or enumerated input runs along some GSE path (bounded without a k-bound)",
 }
 
 // Applicable lists, in catalog order, the lemmas a check of eut can

@@ -75,7 +75,8 @@ import (
 // follow another GSE path; then every heap of BFS depth ≤ k (without a
 // k-bound: ≤ oracleDepth, at most oracleObjects objects) with every
 // valuation of its primitive fields over concrete.Domain, within a budget
-// (oracleMaxHeaps results, oracleMaxSkipped non-results). Without a
+// (oracleMaxHeaps results, oracleMaxSkipped non-results; without a
+// k-bound oracleMaxHeapsNoK and oracleMaxSkippedNoK). Without a
 // k-bound, or past the budget, it is a bounded check and the report says
 // so (OracleStats); stopped by the time limit, it is inconclusive.
 //
@@ -103,9 +104,14 @@ const (
 
 // Without a k-bound the completeness half enumerates heaps of BFS depth ≤
 // oracleDepth with at most oracleObjects objects.
+// Its budgets are smaller than at a finite k (a bounded check either
+// way), so that the default k of lazier, lazier#, pose and uber costs
+// about what their lockstep check does.
 const (
-	oracleDepth   = 2
-	oracleObjects = 4
+	oracleDepth         = 2
+	oracleObjects       = 4
+	oracleMaxHeapsNoK   = 1000
+	oracleMaxSkippedNoK = 5000
 )
 
 // Runner is ORC's concrete side: it runs p on one input heap h (its
@@ -337,6 +343,7 @@ func (r *run) oracleComplete(p *javalite.Program, directed []*concrete.Heap) err
 	st.Depth = r.opt.K
 	if r.opt.K < 0 {
 		co.Depth, co.MaxObjects = oracleDepth, oracleObjects
+		co.MaxHeaps, co.MaxSkipped = oracleMaxHeapsNoK, oracleMaxSkippedNoK
 		st.Depth = oracleDepth
 	}
 	g := gseEngine(r.opt, r.mopt, r.solver)
