@@ -73,7 +73,8 @@ test: deps vet
 # (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
 # the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
-# `published`, 10 % of the solver's queries faulty).
+# `published`, 10 % of the solver's queries faulty), and the merge of 1,000
+# shards of a 1,000,000-program stream (internal/report TestMergeAtScale).
 soak: deps
 	LOCKSTEP_SOAK=1 $(GO) test -count=1 -timeout 2h ./...
 
