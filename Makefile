@@ -87,6 +87,7 @@ cluster-test: build
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzParseCheck -fuzztime $(FUZZTIME) ./javalite/
+	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzzminimizetime 1s -fuzztime $(FUZZTIME) ./engine/extern/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

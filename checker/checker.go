@@ -609,6 +609,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if err != nil {
 		return nil, err
 	}
+	// What the worker's solver learned about this run's formulas ends
+	// with it (memory stays flat along a stream: docs/TESTING.md "Memory").
+	defer solver.Forget()
 	r := &run{
 		ctx: ctx, opt: opt, solver: solver, eut: eut,
 		// The engine's common-rule choices (RULES.md §9) are GSE's too.
