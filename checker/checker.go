@@ -403,6 +403,9 @@ type Report struct {
 	// The ends rule Assume pruned in those explorations: not paths
 	// (PRIMITIVES.md §3), reported beside them.
 	GSEPruned, EnginePruned int64
+	// Oracle says which halves of lemma ORC ran, on how many paths,
+	// valuations and inputs (oracle.go).
+	Oracle OracleStats
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md

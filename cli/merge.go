@@ -118,8 +118,8 @@ func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 
 func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 	if m.Counterexample == nil {
-		fmt.Fprintf(w, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s; %d shards)\n",
-			m.Variant, m.Programs, m.Holds, m.Inconclusive, m.Seconds, m.PerSecond, shards)
+		fmt.Fprintf(w, "variant %s: %s, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s; %d shards)\n",
+			m.Variant, plural(m.Programs, "program"), m.Holds, m.Inconclusive, m.Seconds, m.PerSecond, shards)
 		printUndecided(w, *m)
 		return
 	}
@@ -131,9 +131,9 @@ func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 		fmt.Fprintf(w, ", could not shrink)\n")
 	}
 	if m.Interrupted {
-		fmt.Fprintf(w, "the shards checked %d programs: %d hold, %d inconclusive, %d violated\n", m.Programs, m.Holds, m.Inconclusive, m.Violated)
+		fmt.Fprintf(w, "the shards checked %s: %d hold, %d inconclusive, %d violated\n", plural(m.Programs, "program"), m.Holds, m.Inconclusive, m.Violated)
 	} else {
-		fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+		fmt.Fprintf(w, "%s before it: %d hold, %d inconclusive\n", plural(m.Programs-1, "program"), m.Holds, m.Inconclusive)
 	}
 	printJSONReport(w, m.Counterexample)
 	if m.Saved != "" {
@@ -159,8 +159,8 @@ func printJSONReport(w io.Writer, r *checker.JSONReport) {
 }
 
 func printMergedSurvey(w io.Writer, m report.Survey, shards int) {
-	fmt.Fprintf(w, "variant %s: %d programs (k=%d, steps %d, seed %d; %d shards): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		m.Variant, m.Programs, m.K, m.Steps, m.Seed, shards, m.Holds, m.Violated, m.Inconclusive, m.Seconds)
+	fmt.Fprintf(w, "variant %s: %s (k=%d, steps %d, seed %d; %d shards): %d hold, %d violated, %d inconclusive (%.1fs)\n",
+		m.Variant, plural(m.Programs, "program"), m.K, m.Steps, m.Seed, shards, m.Holds, m.Violated, m.Inconclusive, m.Seconds)
 	for _, l := range m.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", l.Lemma, l.Summary)
 	}
@@ -190,6 +190,6 @@ func printMergedMutants(w io.Writer, out *report.Mutants, shards int) {
 			fmt.Fprintf(w, "%s\n", indentText(r.Error))
 		}
 	}
-	fmt.Fprintf(w, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors; kill rate %.0f%% of non-equivalent mutants\n",
-		sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors, 100*sum.KillRate)
+	fmt.Fprintf(w, "\n%s: %d killed, %d argued equivalent, %d survived, %s; kill rate %.0f%% of non-equivalent mutants\n",
+		plural(sum.Mutants, "mutant"), sum.Killed, sum.Equivalent, sum.Survived, plural(sum.Errors, "error"), 100*sum.KillRate)
 }

@@ -310,10 +310,10 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	return result
 }
 
-// valueString prints a terminal value: a boolean, or a reference with the
-// locations it may point to.
+// valueString prints a terminal value: a boolean or a term (int or bool
+// data), or a reference with the locations it may point to.
 func valueString(s *machine.State) string {
-	if s.Val.IsBool() {
+	if s.Val.IsPrim() {
 		return s.Val.String()
 	}
 	return fmt.Sprintf("%s ↦ %s", s.Val, s.Get(s.Val.Ref()))

@@ -272,6 +272,13 @@ func stepExpr(s *State, opt Options) (string, error) {
 	k := s.K
 	switch e := s.Expr.(type) {
 	case *javalite.Var: // Rule: Variable lookup
+		// A slot beyond η is unbound too: only a broken common rule (an
+		// Invoke that resumes the caller in the callee's shorter
+		// environment) gets here, and it is an error of the step, which
+		// the checker reports, never a panic.
+		if e.Slot >= len(s.Env) {
+			return "", fmt.Errorf("%s: variable %s unbound", e.Pos(), e.Name)
+		}
 		v := s.Env[e.Slot]
 		if v == VUndef {
 			return "", fmt.Errorf("%s: variable %s unbound", e.Pos(), e.Name)

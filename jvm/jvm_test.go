@@ -1,0 +1,124 @@
+package jvm_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/concrete"
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/jvm"
+)
+
+func needJDK(t *testing.T) {
+	t.Helper()
+	if !jvm.HaveJDK() {
+		t.Skip("no javac/java on PATH (make deps installs default-jdk-headless)")
+	}
+}
+
+func soak() bool { return os.Getenv("LOCKSTEP_SOAK") != "" }
+
+// testdataPrograms loads every program of testdata/ that checks (the
+// errors/ directory holds the ones that must not).
+func testdataPrograms(t *testing.T) []jvm.Named {
+	t.Helper()
+	var out []jvm.Named
+	err := filepath.WalkDir("../testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jl") {
+			return err
+		}
+		p, err := javalite.LoadFile(path)
+		if err != nil {
+			return nil // testdata/errors and the like: no program to export
+		}
+		out = append(out, jvm.Named{Name: path, P: p})
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, len(out), 50)
+	return out
+}
+
+func generated(seed int64, n int) []jvm.Named {
+	var out []jvm.Named
+	for i, p := range gen.Programs(seed, n, gen.Default.WithData(gen.DataMixed)) {
+		out = append(out, jvm.Named{Name: fmt.Sprintf("gen seed %d #%d", seed, i), P: p})
+	}
+	return out
+}
+
+// TestExportCompiles exports every testdata program and a stream of
+// generated programs with data and compiles them with one javac: 60
+// generated programs in make test, 1,000 under make soak.
+func TestExportCompiles(t *testing.T) {
+	needJDK(t)
+	n := 60
+	if soak() {
+		n = 1000
+	}
+	progs := append(testdataPrograms(t), generated(7, n)...)
+	b, err := jvm.NewBatch(t.TempDir())
+	require.NoError(t, err)
+	for _, np := range progs {
+		_, err := b.Add(np.P)
+		require.NoError(t, err, np.Name)
+	}
+	require.NoError(t, b.Compile(context.Background()))
+}
+
+// TestDiffAgrees runs the differential on every testdata program and on
+// generated programs with data (40 in make test, 2,000 under make soak):
+// every disagreement must be explained.
+func TestDiffAgrees(t *testing.T) {
+	needJDK(t)
+	n, inputs := 40, 24
+	progs := generated(11, n)
+	if soak() {
+		n, inputs = 2000, 64
+		progs = append(testdataPrograms(t), generated(11, n)...)
+	}
+	o := jvm.Options{K: 2, MaxObjects: 3, Bound: 2000, MaxInputs: inputs, Seed: 11, Dir: t.TempDir(), Shrink: 1}
+	rep, err := jvm.Diff(context.Background(), progs, o, nil)
+	require.NoError(t, err)
+	t.Log(rep)
+	require.True(t, rep.OK(), "%s", rep)
+	require.Greater(t, rep.Pairs, int64(n))
+	require.Positive(t, rep.Outcomes["value"])
+	require.Positive(t, rep.Outcomes["error"])
+	require.Positive(t, rep.Outcomes["pruned"])
+}
+
+// TestDiffFindsPlantedMistake plants `<` read as `<=` in lockstep's
+// interpreter: the differential must report it, shrunk to a program that
+// still has a `<` and is smaller than the one it started from.
+func TestDiffFindsPlantedMistake(t *testing.T) {
+	needJDK(t)
+	defer concrete.PlantLtAsLe(true)()
+	var progs []jvm.Named
+	for _, np := range generated(3, 200) {
+		if strings.Contains(javalite.Print(np.P), " < ") {
+			progs = append(progs, np)
+		}
+		if len(progs) == 8 {
+			break
+		}
+	}
+	require.NotEmpty(t, progs)
+	o := jvm.Options{K: 1, MaxObjects: 2, Bound: 2000, MaxInputs: 24, Seed: 3, Dir: t.TempDir(), Shrink: 1}
+	rep, err := jvm.Diff(context.Background(), progs, o, nil)
+	require.NoError(t, err)
+	require.False(t, rep.OK(), "the planted mistake went unnoticed: %s", rep)
+	d := rep.Disagreements[0]
+	t.Logf("shrunk from %d to %d lines:\n%s\ninput %s\nlockstep %s\njvm      %s", strings.Count(d.Original, "\n"), strings.Count(d.Program, "\n"), d.Program, d.Input, d.Lockstep, d.JVM)
+	require.NotEmpty(t, d.Original, "not shrunk")
+	require.Less(t, len(d.Program), len(d.Original))
+	require.Contains(t, d.Program, "<")
+	require.NotEqual(t, d.Lockstep, d.JVM)
+}

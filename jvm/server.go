@@ -1,0 +1,218 @@
+package jvm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Server is one long-lived JVM that compiles batches with the JDK's
+// in-process compiler (javax.tools) and runs their cases, each batch in a
+// class loader of its own. Starting a JVM costs about a third of a second
+// and javac's own start more; a differential or a shrink that compiles and
+// runs many batches pays them once, and the compiler and the drivers get
+// faster as the JIT warms up.
+type Server struct {
+	cmd    *exec.Cmd
+	in     *bufio.Writer
+	inC    io.Closer
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	mu     sync.Mutex
+}
+
+// StartServer compiles the server's runner into dir and starts it.
+func StartServer(ctx context.Context, dir string) (*Server, error) {
+	if !HaveJDK() {
+		return nil, ErrNoJDK
+	}
+	cls := filepath.Join(dir, "server")
+	if err := os.MkdirAll(cls, 0o755); err != nil {
+		return nil, err
+	}
+	src := filepath.Join(dir, "LockstepServer.java")
+	if err := os.WriteFile(src, []byte(serverJava), 0o644); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	javac := exec.CommandContext(ctx, "javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn", "-d", cls, src)
+	javac.Stdout, javac.Stderr = &out, &out
+	if err := javac.Run(); err != nil {
+		return nil, fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
+	}
+	s := &Server{}
+	s.cmd = exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:-UsePerfData", "-cp", cls, "LockstepServer")
+	stdin, err := s.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	s.cmd.Stderr = &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	s.in, s.inC, s.out = bufio.NewWriterSize(stdin, 1<<16), stdin, bufio.NewReaderSize(stdout, 1<<16)
+	return s, nil
+}
+
+// Close ends the server's JVM.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inC.Close()
+	return s.cmd.Wait()
+}
+
+func (s *Server) readLine() (string, error) {
+	line, err := s.out.ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("jvm: the server JVM ended: %v\n%s", err, tail(s.stderr.String()))
+	}
+	return strings.TrimSuffix(line, "\n"), nil
+}
+
+// compile compiles files into out.
+func (s *Server) compile(out string, files []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.in, "compile %s %d\n", out, len(files))
+	for _, f := range files {
+		fmt.Fprintln(s.in, f)
+	}
+	if err := s.in.Flush(); err != nil {
+		return err
+	}
+	line, err := s.readLine()
+	if err != nil {
+		return err
+	}
+	if line == "ok" {
+		return nil
+	}
+	msg := strings.ReplaceAll(strings.TrimPrefix(line, "fail "), "\x01", "\n")
+	if len(msg) > 4000 {
+		msg = msg[:4000] + "…"
+	}
+	return fmt.Errorf("jvm: javac: %s", msg)
+}
+
+// run runs cases on the classes in dir.
+func (s *Server) run(dir string, fuel int64, cases []Case) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var werr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fmt.Fprintf(s.in, "run %s %d %d\n", dir, fuel, len(cases))
+		for i, c := range cases {
+			if _, werr = fmt.Fprintf(s.in, "%s %d %s\n", c.Class, i, c.Input); werr != nil {
+				return
+			}
+		}
+		werr = s.in.Flush()
+	}()
+	out := make([]string, len(cases))
+	got := 0
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			<-done
+			return nil, err
+		}
+		if line == "end" {
+			break
+		}
+		id, rest, ok := strings.Cut(line, " ")
+		i, err := strconv.Atoi(id)
+		if !ok || err != nil || i < 0 || i >= len(cases) {
+			continue
+		}
+		out[i] = rest
+		got++
+	}
+	<-done
+	if werr != nil {
+		return nil, werr
+	}
+	if got != len(cases) {
+		return nil, errors.New("jvm: the server answered " + strconv.Itoa(got) + " of " + strconv.Itoa(len(cases)) + " cases")
+	}
+	return out, nil
+}
+
+// serverJava is the server: "compile OUT N" and N source paths compiles
+// them into OUT and answers "ok" or "fail MESSAGE" (newlines as \x01);
+// "run DIR FUEL N" and N "Class id case" lines runs the cases with the
+// classes of DIR in a new class loader and answers "id outcome" lines and
+// "end". Everything runs on one thread with a deep stack.
+var serverJava = strings.ReplaceAll(`// LockstepServer.java: compiles and runs batches of exported programs in one JVM (package jvm).
+public final class LockstepServer {
+    public static void main(String[] args) throws Exception {
+        Thread t = new Thread(null, () -> {
+            try { serve(); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }
+        }, "lockstep", STACKBYTES);
+        t.start();
+        t.join();
+    }
+
+    static void serve() throws java.io.IOException {
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in), 1 << 16);
+        java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out), 1 << 16));
+        for (String cmd; (cmd = in.readLine()) != null; ) {
+            String[] w = cmd.split(" ");
+            if (w[0].equals("compile")) {
+                int n = Integer.parseInt(w[2]);
+                java.util.ArrayList<String> a = new java.util.ArrayList<>(java.util.List.of("-nowarn", "-encoding", "UTF-8", "-implicit:none", "-d", w[1]));
+                for (int i = 0; i < n; i++) a.add(in.readLine());
+                java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+                int rc = javac.run(null, err, err, a.toArray(new String[0]));
+                out.println(rc == 0 ? "ok" : "fail " + err.toString().replace('\n', '\u0001'));
+                out.flush();
+            } else if (w[0].equals("run")) {
+                System.setProperty("lockstep.fuel", w[2]);
+                int n = Integer.parseInt(w[3]);
+                java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {new java.io.File(w[1]).toURI().toURL()}, LockstepServer.class.getClassLoader());
+                java.util.HashMap<String, java.lang.reflect.Method> run = new java.util.HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    String line = in.readLine();
+                    int a = line.indexOf(' '), b = line.indexOf(' ', a + 1);
+                    String cls = line.substring(0, a), id = line.substring(a + 1, b);
+                    String res;
+                    try {
+                        java.lang.reflect.Method m = run.get(cls);
+                        if (m == null) {
+                            m = Class.forName(cls, true, loader).getMethod("runCase", String.class);
+                            run.put(cls, m);
+                        }
+                        res = (String) m.invoke(null, line.substring(b + 1));
+                    } catch (Throwable e) {
+                        Throwable c = e instanceof java.lang.reflect.InvocationTargetException ? e.getCause() : e;
+                        res = "crash " + String.valueOf(c).replace('\n', ' ');
+                    }
+                    out.print(id);
+                    out.print(' ');
+                    out.println(res);
+                }
+                out.println("end");
+                out.flush();
+                loader.close();
+            }
+        }
+        out.flush();
+    }
+}
+`, "STACKBYTES", strconv.Itoa(StackBytes))
