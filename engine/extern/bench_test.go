@@ -29,9 +29,19 @@ var benchFiles = []string{"swap.jl", "hasnull.jl", "alias_write_read.jl", "pose_
 // per run of all files, the messages, the time per message, and the CPU
 // time of lockstep and of its engine processes.
 func benchCheck(b *testing.B, spec string) {
+	benchCheckFiles(b, spec, "programs", benchFiles)
+}
+
+// benchTrees are the tree programs of testdata/trees with int keys and
+// bool colours (all but the two of thousands of paths at k = 2).
+var benchTrees = []string{"avl_rotate.jl", "bst_delete2.jl", "bst_insert_parent.jl", "bst_removeMin.jl", "rb_flip.jl",
+	"rb_rotateLeft.jl", "sorted_insert.jl", "successor.jl"}
+
+// benchCheckFiles is benchCheck on files of testdata/dir.
+func benchCheckFiles(b *testing.B, spec, dir string, files []string) {
 	var progs []*javalite.Program
-	for _, f := range benchFiles {
-		p, err := javalite.LoadFile("../../testdata/programs/" + f)
+	for _, f := range files {
+		p, err := javalite.LoadFile("../../testdata/" + dir + "/" + f)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -98,6 +108,22 @@ func BenchmarkProtocol(b *testing.B) {
 	if _, err := exec.LookPath("python3"); err == nil {
 		script, _ := filepath.Abs("../../examples/engines/gse.py")
 		b.Run("gse-facts/exec-python", func(b *testing.B) { benchCheck(b, "exec:python3 "+script) })
+	}
+}
+
+// BenchmarkProtocolData: BenchmarkProtocol on the tree programs, whose
+// messages carry version 2's data (docs/PROTOCOL.md §11).
+//
+//	go test -run '^$' -bench ProtocolData -benchtime 1x ./engine/extern
+func BenchmarkProtocolData(b *testing.B) {
+	self := os.Args[0]
+	b.Run("summary/in-process", func(b *testing.B) { benchCheckFiles(b, "summary:fixed", "trees", benchTrees) })
+	b.Run("summary/exec-go", func(b *testing.B) { benchCheckFiles(b, "exec:"+self+" serve summary#fixed", "trees", benchTrees) })
+	b.Run("gse-facts/in-process", func(b *testing.B) { benchCheckFiles(b, "gse-facts", "trees", benchTrees) })
+	b.Run("gse-facts/exec-go", func(b *testing.B) { benchCheckFiles(b, "exec:"+self+" serve gse-facts", "trees", benchTrees) })
+	if _, err := exec.LookPath("python3"); err == nil {
+		script, _ := filepath.Abs("../../examples/engines/gse.py")
+		b.Run("gse-facts/exec-python", func(b *testing.B) { benchCheckFiles(b, "exec:python3 "+script, "trees", benchTrees) })
 	}
 }
 
