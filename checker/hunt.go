@@ -36,8 +36,9 @@ type HuntOptions struct {
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
 	// Data is the generator's data switch (gen.Config.Data): the zero
-	// value mixes data in, gen.DataNone is the reference-only stream of
-	// before data (the CLI's -data none).
+	// value, gen.DataNone, is the reference-only stream of before data
+	// (the CLI's -data none); gen.DataMixed mixes data in (the CLI's
+	// default for an engine with data rules).
 	Data gen.DataMode
 	// All keeps checking after a violation and collects the first
 	// violation of every lemma (each shrunk); otherwise Hunt stops at the
