@@ -155,3 +155,66 @@ func TestGoFactsMatchesPython(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeAnswers: reading version 2's answers (the Python GSE's
+// and the served summary engine's on testdata/trees and testdata/data at
+// k = 1, recorded first) with the reader lockstep uses (go-json behind the
+// bounds' prescan) and with encoding/json (docs/PROTOCOL.md §11). Measure
+// CPU time: go test -run '^$' -bench DecodeAnswers -benchtime 20x.
+func BenchmarkDecodeAnswers(b *testing.B) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 is not on PATH")
+	}
+	var msgs [][]byte
+	var size int64
+	extern.Trace = func(request bool, m []byte) {
+		if !request && len(m) > 200 {
+			msgs = append(msgs, append([]byte(nil), m...))
+			size += int64(len(m))
+		}
+	}
+	solver, err := smt.NewSolver()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer solver.Close()
+	script, _ := filepath.Abs("../../examples/engines/gse.py")
+	files, _ := filepath.Glob("../../testdata/trees/*.jl")
+	data, _ := filepath.Glob("../../testdata/data/*.jl")
+	for _, spec := range []string{"exec:python3 " + script, "exec:" + os.Args[0] + " serve summary#fixed"} {
+		for _, f := range append(files, data...) {
+			p, err := javalite.LoadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opt := checker.DefaultOptions()
+			opt.Engine, opt.K = spec, 1
+			if _, err := checker.Run(context.Background(), p, opt, solver); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	extern.Trace = nil
+	extern.Shutdown()
+	b.Logf("%d answers, %d bytes", len(msgs), size)
+	for _, c := range []struct {
+		name  string
+		parse func([]byte) error
+	}{{"go-json", extern.ParseAnswer}, {"encoding-json", extern.ParseAnswerStd}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(size)
+			var r0, r1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+			for i := 0; i < b.N; i++ {
+				for _, m := range msgs {
+					if err := c.parse(m); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+			cpu := (r1.Utime.Nano() + r1.Stime.Nano()) - (r0.Utime.Nano() + r0.Stime.Nano())
+			b.ReportMetric(float64(cpu)/1e3/float64(b.N)/float64(len(msgs)), "cpu-µs/answer")
+		})
+	}
+}
