@@ -63,6 +63,11 @@ func TestGoEngineThroughExec(t *testing.T) {
 				switch l {
 				case checker.L1, checker.L4, checker.WF, checker.INVP:
 					continue
+				case checker.ORC:
+					// The oracle's valuations are the solver's models,
+					// which depend on the queries it answered before (the
+					// if_sym requests' S(φ ∧ t) through exec:).
+					continue
 				}
 				require.Equal(t, n, b.Checked[l], "%s %s: lemma %s", c.spec, f, l)
 			}
