@@ -238,6 +238,8 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		}
 		fmt.Fprintf(stdout, "\nkill rate %.0f%% of non-equivalent mutants; median to kill %.2fs (%.0f programs), median shrunk counterexample %.0f lines\n",
 			100*sum.KillRate, sum.MedianSeconds, sum.MedianPrograms, sum.MedianShrunkLines)
+		fmt.Fprintf(stdout, "by rule kind: data %d of %d killed, reference %d of %d killed (non-equivalent, decided)\n",
+			sum.DataKilled, sum.DataMutants, sum.RefKilled, sum.RefMutants)
 		if !*verbose && sum.Killed > 0 {
 			fmt.Fprintln(stdout, "(* = could not shrink; -v prints the counterexamples)")
 		}
