@@ -440,9 +440,14 @@ func (o *oracleRun) path(end *machine.State, op oraclePath, kind machine.EndKind
 		if vals == nil {
 			return nil
 		}
-		ok, err := d.set(vals)
-		if err != nil {
-			return err
+		ok, bad := d.set(vals)
+		if bad != nil {
+			// Z3 and the terms' own semantics (smt.EvalData, which the
+			// concrete engine shares) disagree on a fact: a broken term
+			// layer or translation, under GSE and the engine alike.
+			return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
+				GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+				Reason: fmt.Sprintf("the solver's model of the GSE path's data facts falsifies %s under the terms' semantics: the solver and the term layer disagree", smt.Short(bad))})
 		}
 		if !ok {
 			return nil // the valuation leaves int64 somewhere: no result
@@ -705,9 +710,9 @@ func (d *pathData) assign(vals []int64) {
 }
 
 // set assigns a model of φ_d and reports whether the path's data facts
-// hold under it within int64; a model the facts reject is an error of the
-// solver or of the term evaluation (a failure of the tool).
-func (d *pathData) set(vals []int64) (bool, error) {
+// hold under it within int64; a fact the model falsifies is returned (the
+// solver and the terms' semantics disagree: a violation).
+func (d *pathData) set(vals []int64) (bool, *smt.Formula) {
 	d.assign(vals)
 	for _, f := range d.facts {
 		v, ok := d.eval(f)
@@ -715,7 +720,7 @@ func (d *pathData) set(vals []int64) (bool, error) {
 			return false, nil
 		}
 		if v == 0 {
-			return false, fmt.Errorf("ORC: the solver's model %v of the path's data facts falsifies %s", vals, f)
+			return false, f
 		}
 	}
 	return true, nil

@@ -22,3 +22,12 @@ var (
 	// key (relation.DataFingerprint).
 	DataKeyNoSlots atomic.Bool
 )
+
+// smt's term layer, shared by every engine, GSE and the concrete engine
+// (the mutants of a shared layer, hunted under every engine).
+var (
+	// SMTLeAsLt translates a term a <= b to Z3 as a < b.
+	SMTLeAsLt atomic.Bool
+	// SMTFoldLtAsLe folds a < b of two integer constants as a <= b.
+	SMTFoldLtAsLe atomic.Bool
+)

@@ -80,6 +80,9 @@ type Mutant struct {
 	// Data marks a mutant of a data rule (engine.Mutant.Data): kill
 	// rates are reported for data and reference mutants apart.
 	Data bool
+	// Shared, when not nil, is a mutation of a shared layer (shared.go):
+	// the engine is Base, with the mutation added for the hunt.
+	Shared *Shared
 	// K and Steps are the bounds of its hunt unless the caller fixes them
 	// (Options.FixedK, FixedSteps): the catalog's, or the mutant's own k.
 	K, Steps int
@@ -276,9 +279,15 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	if checker.RefuseData(copt) != nil {
 		data = gen.DataNone
 	}
+	if m.Shared != nil && m.Shared.Knob != nil {
+		m.Shared.Knob.Store(true)
+	}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
 		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
+	if m.Shared != nil && m.Shared.Knob != nil {
+		m.Shared.Knob.Store(false)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -303,7 +312,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.ShrunkLines = checker.Lines(rep.Program)
 	res.Killer, res.Rule, res.Reason = rep.Verdict.Lemma, rep.Verdict.Rule, rep.Verdict.Reason
 	res.Program = javalite.Print(rep.Program)
-	copt.Engine = m.Base
+	copt.Engine, copt.Common = m.Base, machine.Mutation{}
 	if opt.ConfirmTimeout > 0 {
 		copt.Timeout = opt.ConfirmTimeout
 	}
@@ -320,6 +329,9 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 func (opt Options) checkOptions(m Mutant) checker.Options {
 	copt := opt.Check
 	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
+	if m.Shared != nil {
+		copt.Engine, copt.Common = m.Base, m.Shared.Common
+	}
 	copt.Semantics = opt.Semantics
 	if !opt.FixedK {
 		copt.K = m.K
