@@ -28,6 +28,8 @@ var (
 var (
 	// SMTLeAsLt translates a term a <= b to Z3 as a < b.
 	SMTLeAsLt atomic.Bool
-	// SMTFoldLtAsLe folds a < b of two integer constants as a <= b.
-	SMTFoldLtAsLe atomic.Bool
+	// SMTLtSelfTrue folds a < a as true. (Folding a < b of two integer
+	// constants as a <= b would be equivalent: equal constants are one
+	// interned node, and a < a is folded before the constants are.)
+	SMTLtSelfTrue atomic.Bool
 )

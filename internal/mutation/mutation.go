@@ -17,6 +17,13 @@
 //   - pose: pose.Mutations on world-exact: "pose:world-exact+no-update".
 //   - uber: uber.Mutations on defer: "uber:defer+m-drop-null".
 //
+// A catalog marks its mutants of data rules (engine.Mutant.Data), and
+// the kill rates are summarized for data and reference mutants apart.
+// Beside the engines' catalogs, the mutations of the layers every engine
+// shares — the common rules, GSE's data rules, smt's term layer — are
+// hunted under each engine (SharedOf, shared.go; `lockstep mutants
+// -shared`).
+//
 // Mutants are built on a base that holds on generated programs (`fixed`,
 // not `published`: published already fails, so a mutant of it would be
 // "killed" by the original error and prove nothing about the mutation).

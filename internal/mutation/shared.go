@@ -39,7 +39,7 @@ var SharedMutations = []Shared{
 	{Name: "gse-assume-no-strengthen", Layer: "GSE", Doc: "GSE's Assume tests its condition but records no fact", Common: machine.Mutation{GSEAssumeNoStrengthen: true}},
 	{Name: "gse-feasible-ignores-phi", Layer: "GSE", Doc: "GSE decides If (sym) and Assume by S(t) instead of S(φ ∧ t)", Common: machine.Mutation{GSEFeasibleIgnoresPhi: true}},
 	{Name: "smt-le-as-lt", Layer: "smt terms", Doc: "a term a <= b is translated to Z3 as a < b", Knob: &knobs.SMTLeAsLt},
-	{Name: "smt-fold-lt-as-le", Layer: "smt terms", Doc: "a < b of two integer constants is folded as a <= b", Knob: &knobs.SMTFoldLtAsLe},
+	{Name: "smt-lt-self-true", Layer: "smt terms", Doc: "a < a is folded as true", Knob: &knobs.SMTLtSelfTrue},
 }
 
 // SharedOf returns the shared-layer mutants hunted under one engine: each
