@@ -97,7 +97,7 @@ var Mutations = []MutationInfo{
 	{Mut: MutFreshPrimDefaults, Name: "fresh-prim-defaults", Doc: "RESOLVE's fresh object keeps Java's defaults in its primitive fields instead of its initial-value symbols", Data: true},
 	{Mut: MutPrimNoResolve, Name: "prim-read-no-resolve", Doc: "a primitive field of an unresolved receiver is read without RESOLVE (as the δ's own initial value)", Data: true},
 	{Mut: MutStampKeepSymbols, Name: "stamp-keep-symbols", Doc: "stamp-kbound re-identifies an object with an older symbol but keeps its initial-value symbols under the younger identity",
-		Equivalent: "only stamp-kbound re-identifies objects: on the catalog's base (default) the mutation changes nothing; on lazier#:stamp-kbound it is killed (L2, testdata/fixedbugs/kiasan-stamp-symbols_L2.jl)"},
+		Equivalent: "only stamp-kbound re-identifies objects: on the catalog's base (default) the mutation changes nothing; on lazier#:stamp-kbound it is killed (L2, testdata/fixedbugs/kiasan-stamp-symbols_L2.jl)", Data: true},
 	{Mut: MutAliasOwnSymbols, Name: "resolve-alias-own-symbols", Doc: "an alias resolution gives the existing object the δ's initial-value symbols, losing its primitive fields' writes and constraints", Data: true},
 }
 
