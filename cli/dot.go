@@ -39,6 +39,7 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot; without it the DOT file is written and the command to render it printed)")
 	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot; without it the DOT file is written and the command to render it printed)")
 	asJSON := fs.Bool("json", false, "print one JSON document: {\"dot\" (the DOT text), \"path\", \"step\", \"exit_code\", …}")
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

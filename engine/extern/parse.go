@@ -312,6 +312,9 @@ func (p *parser) object(field func(key string) error) error {
 			if be, ok := err.(*BoundError); ok {
 				return be // one line, not a path as deep as the answer
 			}
+			if p.depth > 16 {
+				return err // the path of keys so far is long enough
+			}
 			return fmt.Errorf("%s: %w", k, err)
 		}
 		switch p.peek() {

@@ -25,7 +25,7 @@ import (
 // inconclusive.
 type Failure struct {
 	Command string
-	Kind    string // "start", "crash", "timeout", "malformed", "protocol", "internal"
+	Kind    string // "start", "crash", "timeout", "canceled", "bound", "malformed", "protocol", "internal", "unsupported"
 	Msg     string
 	Stderr  string // the last lines the process wrote on its standard error
 }
@@ -289,7 +289,8 @@ func ended(ctx context.Context) context.Context {
 	return nil
 }
 
-// deadline is the earlier of Timeout from now and ctx's deadline.
+// deadline is the earlier of Timeout from now and ctx's deadline, and
+// whether it is ctx's.
 func deadline(ctx context.Context) (time.Time, bool) {
 	d := time.Now().Add(Timeout)
 	if ctx != nil {
@@ -355,7 +356,7 @@ func (p *proc) call(ctx context.Context, req map[string]any) (*answer, []byte, e
 	}
 	stop := p.watch(ctx)
 	defer stop()
-	dl, _ := deadline(ctx)
+	dl, runs := deadline(ctx)
 	_ = p.stdin.SetWriteDeadline(dl)
 	if _, err := p.stdin.Write(b); err != nil {
 		p.kill()
@@ -363,6 +364,9 @@ func (p *proc) call(ctx context.Context, req map[string]any) (*answer, []byte, e
 			return nil, nil, p.fail(endedKind(ctx), "%s", msg)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if runs {
+				return nil, nil, p.fail("timeout", "the run's time limit passed while waiting on the %v request", req["op"])
+			}
 			return nil, nil, p.fail("timeout", "the process did not read the %v request within %v", req["op"], Timeout)
 		}
 		return nil, nil, p.fail("crash", "writing the %v request: %v", req["op"], err)
@@ -383,6 +387,9 @@ func (p *proc) call(ctx context.Context, req map[string]any) (*answer, []byte, e
 			return nil, nil, p.fail(endedKind(ctx), "%s", msg)
 		}
 		if errors.Is(rerr, os.ErrDeadlineExceeded) {
+			if runs {
+				return nil, nil, p.fail("timeout", "the run's time limit passed while waiting on the %v request", req["op"])
+			}
 			return nil, nil, p.fail("timeout", "no answer to the %v request within %v", req["op"], Timeout)
 		}
 		msg := "its standard output ended"
