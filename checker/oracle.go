@@ -61,6 +61,10 @@ import (
 // Each valuation μ is written into the input heap and run, and the run
 // must end as the path does, with the path's result term evaluated under
 // μ as its value. A run that leaves int64 is out of range, no result. A
+// model that falsifies a fact of φ_d under the terms' own semantics
+// (smt.EvalData, which the concrete engine shares) is a violation: the
+// solver and the term layer disagree (a wrong translation, shared by GSE
+// and the engine, that no lockstep lemma sees). A
 // path whose φ_d admits one valuation only (every goal excluded) is
 // counted apart (OracleStats.OneValuation): its check rests on it.
 //
@@ -78,7 +82,15 @@ import (
 // (oracleMaxHeaps results, oracleMaxSkipped non-results; without a
 // k-bound oracleMaxHeapsNoK and oracleMaxSkippedNoK). Without a
 // k-bound, or past the budget, it is a bounded check and the report says
-// so (OracleStats); stopped by the time limit, it is inconclusive.
+// so (OracleStats); stopped by the time limit, it is inconclusive. A
+// concrete run there that cannot go on is a violation with its input
+// (concrete.RunError). A program without data has no completeness half:
+// a GSE path's input heap is then its only input, and the report says
+// "not run".
+//
+// The concrete side of the per-path half is behind Runner (run.runner), a
+// function from one input heap to an outcome, so that another
+// implementation of the semantics can be put in its place.
 //
 // Budget: a program has at most opt.OracleMax per-path runs (default
 // DefaultOracleMax); beyond half of it only every oracleStride-th path is
