@@ -92,6 +92,11 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
+	// Common adds deliberate errors of the common rules
+	// (machine.Mutation) to the machine options of the engine under test,
+	// and so to GSE's: the mutants of a shared layer, which
+	// internal/mutation hunts under every engine. Zero: none.
+	Common machine.Mutation
 	// K is the k-bound, the same in both engines; EngineK (what
 	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
@@ -366,6 +371,14 @@ func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.Un
 	}
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	if o.Common != (machine.Mutation{}) {
+		inner := eut
+		eut = engine.Wrap(inner, engine.Overrides{Options: func() machine.Options {
+			mo := inner.Options()
+			mo.Mutation = mo.Mutation.Union(o.Common)
+			return mo
+		}})
 	}
 	return eut, knownInvariant(eut)
 }

@@ -304,6 +304,11 @@ type Mutant struct {
 	// the catalog's K (a mutation of the k-bound itself is invisible
 	// without one).
 	K *int
+	// Data marks a mutation of a data rule (PRIMITIVES.md: If (sym),
+	// Assume, the primitive reads and writes, the initial-value symbols,
+	// the data half of a relation): only programs with data reach it, and
+	// kill rates are reported for data and reference mutants apart.
+	Data bool
 }
 
 // Spec is the engine spec of mutant m of the engine named name:
