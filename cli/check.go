@@ -183,14 +183,12 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	if err := refuseData(opt.EngineSpec(), progs...); err != nil {
-		return err
-	}
-	if opt.Versus != "" {
-		for _, p := range progs {
-			if machine.UsesData(p) {
-				return usageError("%s: %v", p.File, checker.ErrVersusData)
-			}
+	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
+		if spec == "" {
+			continue
+		}
+		if err := refuseData(spec, progs...); err != nil {
+			return err
 		}
 	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
