@@ -407,7 +407,7 @@ func mergeSurvey(parts []Survey) (Survey, error) {
 	var shards, keys []string
 	for _, p := range parts {
 		shards = append(shards, p.Shard)
-		keys = append(keys, fmt.Sprintf("semantics %s, k %d, steps %d, n %d, seed %d, timeout %s", p.Semantics, p.K, p.Steps, p.N, p.Seed, p.Timeout))
+		keys = append(keys, fmt.Sprintf("semantics %s, k %d, steps %d, n %d, seed %d, timeout %s, data %s", p.Semantics, p.K, p.Steps, p.N, p.Seed, p.Timeout, p.Data))
 	}
 	what := "lemmas, variant " + parts[0].Variant
 	shs, err := cover(what, shards, keys)
@@ -442,7 +442,7 @@ func mergeSurvey(parts []Survey) (Survey, error) {
 		sts = append(sts, p.Status)
 	}
 	p0 := parts[0]
-	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout}
+	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout, Data: p0.Data}
 	var order []string
 	lemmas := map[string]*Lemma{}
 	for _, p := range parts {
