@@ -135,7 +135,8 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
+	var shrink shrinkFlags
+	shrink.register(fs, "with -gen: ", 0)
 	shardSpec := shardFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -150,7 +151,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err := atLeast("n", *n, 1); err != nil {
 		return err
 	}
-	if err := positive("shrink-time", *shrinkTime); err != nil {
+	if err := shrink.validate(); err != nil {
 		return err
 	}
 	shard, err := shardOf(*shardSpec, *n)
@@ -165,7 +166,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
-		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrink: shrink.bound(), asJSON: *asJSON, dotDir: *dotDir, save: *save,
 			cmdline: "lockstep check " + strings.Join(args, " ")}
 		return g.run(ctx, stdout, stderr)
 	}
@@ -388,7 +389,7 @@ type genRun struct {
 	seed         int64
 	data         gen.DataMode
 	shard        checker.Shard
-	shrinkTime   time.Duration
+	shrink       checker.ShrinkBound
 	asJSON       bool
 	dotDir, save string
 	cmdline      string
@@ -402,7 +403,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
+		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkSteps: g.shrink.Steps, ShrinkTime: g.shrink.Time,
 		Progress: func(d, h, i int64) {
 			done.Store(d)
 			holds.Store(h)

@@ -41,7 +41,8 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	fs.StringVar(&out, "out", "", "the same as -o")
 	fixed := fs.String("fixedbugs", "", "write each shrunk counterexample as a regression case into this directory")
 	data := fs.String("data", "", "data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default, as check -gen: mixed for an engine with data rules, none for one without")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "time limit for shrinking each counterexample")
+	var shrink shrinkFlags
+	shrink.register(fs, "", 0)
 	noShrink := fs.Bool("no-shrink", false, "keep counterexamples as found")
 	shardSpec := shardFlag(fs)
 	var mf matrixFlags
@@ -76,6 +77,9 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 		return usageError("unexpected arguments: %s (lemmas checks generated programs only)", strings.Join(fs.Args(), " "))
 	}
 	if err := atLeast("n", *n, 1); err != nil {
+		return err
+	}
+	if err := shrink.validate(); err != nil {
 		return err
 	}
 	if out != "" && !*all {
@@ -128,7 +132,7 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, Data: dataMode, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
+		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, Data: dataMode, ShrinkSteps: shrink.bound().Steps, ShrinkTime: shrink.time, NoShrink: *noShrink}
 		sv, err := survey(ctx, opt, sopt, fmt.Sprintf("%d/%d", i+1, len(cols)), stderr)
 		if ctx.Err() != nil {
 			// What finished is printed: the surveys before, and this
