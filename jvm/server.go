@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -48,24 +49,16 @@ func (s *Server) cpu(field string) time.Duration {
 	return d
 }
 
-// StartServer compiles the server's runner into dir and starts it.
+// StartServer starts the server JVM; dir holds its work files. The
+// server's own class is compiled once per user and version of its source,
+// into the user's cache directory (or dir when there is none).
 func StartServer(ctx context.Context, dir string) (*Server, error) {
 	if !HaveJDK() {
 		return nil, ErrNoJDK
 	}
-	cls := filepath.Join(dir, "server")
-	if err := os.MkdirAll(cls, 0o755); err != nil {
+	cls, err := serverClasses(ctx, dir)
+	if err != nil {
 		return nil, err
-	}
-	src := filepath.Join(dir, "LockstepServer.java")
-	if err := os.WriteFile(src, []byte(serverJava), 0o644); err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	javac := exec.CommandContext(ctx, "javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn", "-d", cls, src)
-	javac.Stdout, javac.Stderr = &out, &out
-	if err := javac.Run(); err != nil {
-		return nil, fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
 	}
 	s := &Server{}
 	s.cmd = exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:-UsePerfData", "-cp", cls, "LockstepServer")
@@ -94,6 +87,45 @@ func StartServer(ctx context.Context, dir string) (*Server, error) {
 		s.StartCPU = s.cpu(cpu)
 	}
 	return s, nil
+}
+
+// serverClasses returns a directory with LockstepServer.class, compiling
+// it when the cache has no copy for this source.
+func serverClasses(ctx context.Context, dir string) (string, error) {
+	base := dir
+	if c, err := os.UserCacheDir(); err == nil {
+		base = filepath.Join(c, "lockstep")
+	}
+	sum := sha256.Sum256([]byte(serverJava))
+	cls := filepath.Join(base, fmt.Sprintf("jvm-server-%x", sum[:6]))
+	if _, err := os.Stat(filepath.Join(cls, "LockstepServer.class")); err == nil {
+		return cls, nil
+	}
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(base, "jvm-server-tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, "LockstepServer.java")
+	if err := os.WriteFile(src, []byte(serverJava), 0o644); err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	javac := exec.CommandContext(ctx, "javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn", "-d", filepath.Join(tmp, "classes"), src)
+	javac.Stdout, javac.Stderr = &out, &out
+	if err := javac.Run(); err != nil {
+		return "", fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
+	}
+	// Another process may have put it there meanwhile: either copy is good.
+	if err := os.Rename(filepath.Join(tmp, "classes"), cls); err != nil {
+		if _, serr := os.Stat(filepath.Join(cls, "LockstepServer.class")); serr != nil {
+			return "", err
+		}
+	}
+	return cls, nil
 }
 
 // Close ends the server's JVM.
