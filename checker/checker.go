@@ -49,12 +49,10 @@ package checker
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -67,7 +65,9 @@ import (
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
-// Options configure one check.
+// Options configure one check. Start from DefaultOptions (or
+// FileOptions); the zero value, with only an engine named, means the same
+// bounds (Resolved), and a Steps of 0 with other bounds set is refused.
 type Options struct {
 	// Engine names the engine under test, "NAME[:VARIANT]" of the
 	// registry (engine.Lookup; `lockstep engines`): "summary:fixed",
@@ -100,7 +100,8 @@ type Options struct {
 	K int
 	// Steps is the step bound, the same in both engines; EngineSteps
 	// (what DefaultOptions sets) is DefaultSteps with a k-bound and
-	// UnboundedSteps at k = −1.
+	// UnboundedSteps at k = −1; negative is no bound; 0 is refused unless
+	// every bound is zero (then all are DefaultOptions', Resolved).
 	Steps  int
 	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
@@ -243,7 +244,22 @@ func (o Options) SemanticsName() string {
 // "pose:world-exact+kbound"), or refused (an error saying what to use). An
 // engine given by Build or Variant is taken as it is (by Build, at the
 // registered engine's default k when Engine names one).
+//
+// Options whose bounds (K, Steps, Budget's HomNodes and Models, MaxGroup,
+// MaxPairs, MaxPaths, Timeout) are all zero, such as
+// Options{Engine: "pose"}, have DefaultOptions' bounds: the zero value is
+// a check at the engine's defaults, never a check of nothing. Otherwise a
+// Steps of 0, which explores no step and so would hold vacuously, is an
+// error.
 func (o Options) Resolved() (Options, error) {
+	if o.zeroBounds() {
+		d := DefaultOptions()
+		o.K, o.Steps, o.MaxGroup, o.MaxPairs, o.MaxPaths, o.Timeout = d.K, d.Steps, d.MaxGroup, d.MaxPairs, d.MaxPaths, d.Timeout
+		o.Budget.HomNodes, o.Budget.Models = d.Budget.HomNodes, d.Budget.Models
+	}
+	if o.Steps == 0 {
+		return o, errors.New("checker: Options.Steps is 0, which explores no step (use DefaultOptions, EngineSteps or a positive bound; a negative one is no bound)")
+	}
 	o, err := o.resolveK()
 	if o.Steps == EngineSteps {
 		o.Steps = DefaultSteps
@@ -252,6 +268,12 @@ func (o Options) Resolved() (Options, error) {
 		}
 	}
 	return o, err
+}
+
+// zeroBounds reports whether every bound of o is zero (Resolved).
+func (o Options) zeroBounds() bool {
+	return o.K == 0 && o.Steps == 0 && o.Budget.HomNodes == 0 && o.Budget.Models == 0 &&
+		o.MaxGroup == 0 && o.MaxPairs == 0 && o.MaxPaths == 0 && o.Timeout == 0
 }
 
 func (o Options) resolveK() (Options, error) {
@@ -311,14 +333,19 @@ func (o Options) Validate(solver *smt.Solver) error {
 		return err
 	}
 	if o.Versus != "" {
-		_, err = versusEngine(o, eut, solver)
+		_, err = versusEngine(context.Background(), o, eut, solver)
 	}
 	return err
 }
 
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
-	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	return o.newEngineIn(nil, solver)
+}
+
+// newEngineIn is newEngine for a run under ctx (engine.Config.Context).
+func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics, Context: ctx}
 	if o.Variant.Name != "" {
 		cfg.Machine = o.Variant.MachineOptions()
 	}
@@ -399,6 +426,9 @@ type Report struct {
 	// The ends rule Assume pruned in those explorations: not paths
 	// (PRIMITIVES.md §3), reported beside them.
 	GSEPruned, EnginePruned int64
+	// Oracle says which halves of lemma ORC ran, on how many paths,
+	// valuations and inputs (oracle.go).
+	Oracle OracleStats
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -446,6 +476,9 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
+	gpcImplied map[[2]*smt.Formula]bool
+	gpcLift    map[string]*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -454,7 +487,9 @@ type run struct {
 	heaps *relation.HeapCache
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
-	wellFormedHeld map[[sha256.Size]byte]bool
+	wellFormedHeld map[stateKey]bool
+	// keyHash is the memo keys' buffer, reused (memo.go).
+	keyHash keyHash
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
@@ -570,7 +605,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			return nil, err
 		}
 	}
-	eut, err := opt.newEngine(solver)
+	eut, err := opt.newEngineIn(ctx, solver)
 	if err != nil {
 		return nil, err
 	}
@@ -664,9 +699,10 @@ func RefuseData(opt Options) error {
 		return ErrVersusData
 	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && opt.Build == nil {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

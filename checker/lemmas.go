@@ -91,6 +91,8 @@ type Survey struct {
 	N       int
 	Seed    int64
 	Shard   Shard // Programs are the shard's part of the N
+	// Data is the stream drawn (StreamData of SurveyOptions.Data).
+	Data gen.DataMode
 	// Programs checked, and how their checks ended.
 	Programs, Holds, Violated, Inconclusive int
 	// Lemmas in catalog order.
@@ -137,6 +139,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if h.N < 0 {
 		return nil, fmt.Errorf("survey: negative number of programs %d", h.N)
 	}
+	h.Data = StreamData(opt, h.Data)
 	type outcome struct {
 		rep  *Report
 		seed int64
@@ -160,7 +163,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
+	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Data: h.Data, Programs: h.Shard.Len(h.N)}
 	if ctx.Err() != nil {
 		sv.Interrupted, sv.Programs = true, int(done.Load())
 	}

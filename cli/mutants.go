@@ -199,7 +199,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 			fmt.Fprintf(stdout, "%-41s (hunted at k = %d)\n", "", r.K)
 		}
 		if r.Inconclusive > 0 && !r.Killed {
-			fmt.Fprintf(stdout, "%-41s (%d of %d programs inconclusive)\n", "", r.Inconclusive, r.Programs)
+			fmt.Fprintf(stdout, "%-41s (%d of %s inconclusive)\n", "", r.Inconclusive, plural(r.Programs, "program"))
 		}
 		if r.Error != "" {
 			fmt.Fprintf(stdout, "%s\n", indentText(r.Error))
@@ -216,6 +216,11 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if *asJSON {
 		out := report.Mutants{Engine: name, Base: cat.Base, Sem: semOpt.SemanticsName(), N: *n, Seed: *seed, Workers: *workers, Shard: shard.String(), Steps: *steps, K: *k,
 			Date: time.Now().Format("2006-01-02"), Results: results, Summary: sum, Status: st}
+		out.Settings = &report.Settings{Engine: name + ":" + cat.Base, NoExact: copt.NoExactness, MaxGroup: copt.MaxGroup, MaxPairs: copt.MaxPairs,
+			Timeout: copt.Timeout.String(), ConfirmTimeout: confirmTimeout.String()}
+		for _, m := range ms {
+			out.Settings.Mutants = append(out.Settings.Mutants, m.Name)
+		}
 		if out.Results == nil {
 			out.Results = []mutation.Result{}
 		}
@@ -224,10 +229,10 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		}
 	} else {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stdout, "\n%s: %d of %d mutants finished (above)", interruptNote(ctx), len(results), len(ms))
+			fmt.Fprintf(stdout, "\n%s: %d of %s finished (above)", interruptNote(ctx), len(results), plural(len(ms), "mutant"))
 		}
-		fmt.Fprintf(stdout, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors",
-			sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors)
+		fmt.Fprintf(stdout, "\n%s: %d killed, %d argued equivalent, %d survived, %s",
+			plural(sum.Mutants, "mutant"), sum.Killed, sum.Equivalent, sum.Survived, plural(sum.Errors, "error"))
 		if sum.KilledEquivalent > 0 {
 			fmt.Fprintf(stdout, " (%d argued equivalent but killed: the argument is wrong)", sum.KilledEquivalent)
 		}

@@ -26,6 +26,10 @@ type Mutation struct {
 	// symbolic (the initial-value symbols of an input object) instead of
 	// Java's defaults.
 	NewPrimSymbolic bool
+	// GSEFeasibleIgnoresPhi: GSE decides If (sym) and Assume by S(t)
+	// instead of S(φ ∧ t), so it explores paths whose data facts no input
+	// meets (read by package gse).
+	GSEFeasibleIgnoresPhi bool
 }
 
 // Differences lists the mutations of m, one line each.
@@ -45,6 +49,9 @@ func (m Mutation) Differences() []string {
 	}
 	if m.NewPrimSymbolic {
 		out = append(out, "mutant: New leaves primitive fields symbolic")
+	}
+	if m.GSEFeasibleIgnoresPhi {
+		out = append(out, "mutant: GSE tests S(t) instead of S(φ ∧ t)")
 	}
 	return out
 }

@@ -17,6 +17,55 @@ import (
 type parser struct {
 	b []byte
 	i int
+	// lim bounds an answer (nil: a request, from lockstep itself, is not
+	// bounded); depth and terms count against it.
+	lim          *Limits
+	depth, terms int
+}
+
+// Limits bound what lockstep reads from an engine process, so that an
+// answer can cost neither a crash (a Go stack overflow on a formula nested
+// ten million deep) nor unbounded memory or time (a line of gigabytes, a
+// million successors). Past a bound the answer is an engine failure of
+// kind "bound" naming the bound: inconclusive, never a verdict.
+// docs/PROTOCOL.md §3 gives the defaults and their flags.
+type Limits struct {
+	Line       int // bytes of one answer line (-engine-max-line)
+	Depth      int // nesting of JSON objects and arrays in one answer (-engine-max-depth)
+	Successors int // successors in one answer (-engine-max-successors)
+	Terms      int // formula objects in one answer (-engine-max-terms)
+}
+
+// DefaultLimits are far above what an answer of the engines in examples/
+// needs (about 25 KB, nesting 12, 7 successors at k = 3 on
+// testdata/programs) and far below what exhausts a machine: a formula
+// nested as deep as a program may nest (1,000 levels, two JSON levels
+// each) fits.
+var DefaultLimits = Limits{Line: 32 << 20, Depth: 4096, Successors: 10000, Terms: 1000000}
+
+// Bounds are the limits in force; the CLI sets them from its flags
+// before any engine runs.
+var Bounds = DefaultLimits
+
+// BoundError is an answer past one of the Limits.
+type BoundError struct {
+	Flag  string // the flag that sets the bound, "-engine-max-depth"
+	What  string // what is bounded, "nesting of objects and arrays"
+	Limit int
+}
+
+func (e *BoundError) Error() string {
+	return fmt.Sprintf("the answer exceeds %s %d (%s)", e.Flag, e.Limit, e.What)
+}
+
+// enter counts one level of nesting: the bound keeps the recursion of
+// object, array and formula (and the decoder's after them) shallow.
+func (p *parser) enter() error {
+	p.depth++
+	if p.lim != nil && p.depth > p.lim.Depth {
+		return &BoundError{Flag: "-engine-max-depth", What: "nesting of JSON objects and arrays", Limit: p.lim.Depth}
+	}
+	return nil
 }
 
 func (p *parser) fail(format string, a ...any) error {
@@ -243,6 +292,10 @@ func (p *parser) object(field func(key string) error) error {
 	if err := p.expect('{'); err != nil {
 		return err
 	}
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
 	if p.peek() == '}' {
 		p.i++
 		return nil
@@ -256,6 +309,12 @@ func (p *parser) object(field func(key string) error) error {
 			return err
 		}
 		if err := field(k); err != nil {
+			if be, ok := err.(*BoundError); ok {
+				return be // one line, not a path as deep as the answer
+			}
+			if p.depth > 16 {
+				return err // the path of keys so far is long enough
+			}
 			return fmt.Errorf("%s: %w", k, err)
 		}
 		switch p.peek() {
@@ -274,6 +333,10 @@ func (p *parser) array(item func() error) error {
 	if err := p.expect('['); err != nil {
 		return err
 	}
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
 	if p.peek() == ']' {
 		p.i++
 		return nil
@@ -331,6 +394,10 @@ func (p *parser) end() error {
 func (p *parser) formula() (*jFormula, error) {
 	if p.null() {
 		return nil, nil
+	}
+	p.terms++
+	if p.lim != nil && p.terms > p.lim.Terms {
+		return nil, &BoundError{Flag: "-engine-max-terms", What: "formulas in one answer", Limit: p.lim.Terms}
 	}
 	f := &jFormula{}
 	err := p.object(func(k string) error {
@@ -599,7 +666,12 @@ type answer struct {
 }
 
 func parseAnswer(b []byte) (*answer, error) {
-	p := &parser{b: b}
+	return parseAnswerWithin(b, &Bounds)
+}
+
+// parseAnswerWithin reads an answer within lim.
+func parseAnswerWithin(b []byte, lim *Limits) (*answer, error) {
+	p := &parser{b: b, lim: lim}
 	a := &answer{}
 	err := p.object(func(k string) error {
 		var err error
@@ -634,6 +706,9 @@ func parseAnswer(b []byte) (*answer, error) {
 			}
 			list := []jSucc{}
 			err = p.array(func() error {
+				if p.lim != nil && len(list) >= p.lim.Successors {
+					return &BoundError{Flag: "-engine-max-successors", What: "successors in one answer", Limit: p.lim.Successors}
+				}
 				var sc jSucc
 				err := p.object(func(k string) error {
 					var err error
