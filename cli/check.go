@@ -17,6 +17,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/jvm"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -140,6 +141,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
 	shardSpec := shardFlag(fs)
+	oracle := fs.String("oracle", "interp", "ORC's concrete side: interp (lockstep's interpreter) or jvm (the program exported to Java and run on the JVM: slower, for soaks and CI shards; docs/JVM.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -149,6 +151,24 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	opt, err := cf.options()
 	if err != nil {
 		return err
+	}
+	switch *oracle {
+	case "interp":
+	case "jvm":
+		if opt.Semantics != (machine.Options{}) {
+			return usageError("-oracle jvm: the JVM runs the Java semantics only (use -semantics java)")
+		}
+		if !jvm.HaveJDK() {
+			return usageError("-oracle jvm: %v", jvm.ErrNoJDK)
+		}
+		orc, err := jvm.NewORC(ctx, "")
+		if err != nil {
+			return err
+		}
+		defer orc.Close()
+		opt.Runner = orc.Run
+	default:
+		return usageError("-oracle %q: want interp or jvm", *oracle)
 	}
 	if err := atLeast("n", *n, 1); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/jvm"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 func needJDK(t *testing.T) {
@@ -161,4 +162,39 @@ func TestDiffFindsPlantedMistake(t *testing.T) {
 	require.Less(t, len(d.Program), len(d.Original))
 	require.Contains(t, d.Program, "<")
 	require.NotEqual(t, d.Lockstep, d.JVM)
+}
+
+// TestORCRunner: the JVM as ORC's concrete side ends every input as
+// lockstep's interpreter does (its Result, steps taken from the
+// interpreter), and disagrees where the interpreter has a planted mistake.
+func TestORCRunner(t *testing.T) {
+	needJDK(t)
+	orc, err := jvm.NewORC(context.Background(), "")
+	require.NoError(t, err)
+	defer orc.Close()
+	for _, f := range []string{"../testdata/data/bst_lookup.jl", "../testdata/programs/linkedlist.jl"} {
+		p, err := javalite.LoadFile(f)
+		require.NoError(t, err)
+		o := jvm.Options{K: 1, MaxObjects: 2, MaxInputs: 40, Seed: 1}
+		for _, h := range jvm.Inputs(p, o, 1) {
+			want, err := concrete.InterpretWith(p, h, 300, machine.Options{})
+			require.NoError(t, err)
+			got, err := orc.Run(p, h, 300, machine.Options{})
+			require.NoError(t, err)
+			want.Rules, got.Rules = nil, nil
+			require.Equal(t, want, got, "%s on %s", f, h)
+		}
+	}
+	p, err := javalite.LoadFile("../testdata/data/bst_lookup.jl")
+	require.NoError(t, err)
+	h := &concrete.Heap{Objects: []concrete.Object{{Class: p.Entry.Owner, Fields: []int{concrete.Null, concrete.Null, concrete.Null, concrete.Null}, Prim: []int64{0, 0, 0, 0}}}}
+	defer concrete.PlantLtAsLe(true)()
+	want, err := concrete.InterpretWith(p, h, 300, machine.Options{})
+	require.NoError(t, err)
+	got, err := orc.Run(p, h, 300, machine.Options{})
+	require.NoError(t, err)
+	require.False(t, want.Pruned)
+	require.True(t, got.Pruned, "key 0: (assume (0 < 0)) prunes on the JVM")
+	_, err = orc.Run(p, h, 300, machine.Options{VarRestoresEnv: true})
+	require.Error(t, err)
 }

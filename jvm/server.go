@@ -219,7 +219,7 @@ func (s *Server) run(dir string, fuel int64, cases []Case) ([]string, error) {
 // serverJava is the server: "compile OUT N" and N source paths compiles
 // them into OUT and answers "ok" or "fail MESSAGE" (newlines as \x01);
 // "run DIR FUEL N" and N "Class id case" lines runs the cases with the
-// classes of DIR in a new class loader and answers "id outcome" lines and
+// classes of DIR in DIR's class loader (made at its first run) and answers "id outcome" lines and
 // "end". Everything runs on one thread with a deep stack.
 var serverJava = strings.ReplaceAll(`// LockstepServer.java: compiles and runs batches of exported programs in one JVM (package jvm).
 public final class LockstepServer {
@@ -241,6 +241,10 @@ public final class LockstepServer {
         javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in), 1 << 16);
         java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out), 1 << 16));
+        // One class loader per directory of classes, kept: ORC runs the
+        // cases of one program one round trip at a time.
+        java.util.HashMap<String, java.net.URLClassLoader> loaders = new java.util.HashMap<>();
+        java.util.HashMap<String, java.lang.reflect.Method> run = new java.util.HashMap<>();
         out.println("ready " + cpu());
         out.flush();
         for (String cmd; (cmd = in.readLine()) != null; ) {
@@ -256,18 +260,21 @@ public final class LockstepServer {
             } else if (w[0].equals("run")) {
                 System.setProperty("lockstep.fuel", w[2]);
                 int n = Integer.parseInt(w[3]);
-                java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {new java.io.File(w[1]).toURI().toURL()}, LockstepServer.class.getClassLoader());
-                java.util.HashMap<String, java.lang.reflect.Method> run = new java.util.HashMap<>();
+                java.net.URLClassLoader loader = loaders.get(w[1]);
+                if (loader == null) {
+                    loader = new java.net.URLClassLoader(new java.net.URL[] {new java.io.File(w[1]).toURI().toURL()}, LockstepServer.class.getClassLoader());
+                    loaders.put(w[1], loader);
+                }
                 for (int i = 0; i < n; i++) {
                     String line = in.readLine();
                     int a = line.indexOf(' '), b = line.indexOf(' ', a + 1);
                     String cls = line.substring(0, a), id = line.substring(a + 1, b);
                     String res;
                     try {
-                        java.lang.reflect.Method m = run.get(cls);
+                        java.lang.reflect.Method m = run.get(w[1] + "/" + cls);
                         if (m == null) {
                             m = Class.forName(cls, true, loader).getMethod("runCase", String.class);
-                            run.put(cls, m);
+                            run.put(w[1] + "/" + cls, m);
                         }
                         res = (String) m.invoke(null, line.substring(b + 1));
                     } catch (Throwable e) {
@@ -280,7 +287,6 @@ public final class LockstepServer {
                 }
                 out.println("end " + cpu());
                 out.flush();
-                loader.close();
             }
         }
         out.flush();
