@@ -90,7 +90,9 @@ func generated(seed int64, n int) []jvm.Named {
 
 // TestExportCompiles exports every testdata program and a stream of
 // generated programs with data and compiles them in one compilation: 20
-// generated programs in make test, 1,000 under make soak.
+// generated programs in make test (in the server JVM), 1,000 under make
+// soak (with javac and java processes of the batch's own, which then run
+// one case of every program).
 func TestExportCompiles(t *testing.T) {
 	needJDK(t)
 	n := 20
@@ -100,12 +102,31 @@ func TestExportCompiles(t *testing.T) {
 	progs := append(testdataPrograms(t), generated(7, n)...)
 	b, err := jvm.NewBatch(t.TempDir())
 	require.NoError(t, err)
-	b.Server = server(t)
+	if !soak() {
+		b.Server = server(t)
+	}
+	var cases []jvm.Case
+	var want []string
 	for _, np := range progs {
-		_, err := b.Add(np.P)
+		name, err := b.Add(np.P)
 		require.NoError(t, err, np.Name)
+		h := jvm.Inputs(np.P, jvm.Options{K: 0, MaxObjects: 1, MaxInputs: 1}, 1)[0]
+		cases = append(cases, jvm.Case{Class: name, Input: jvm.Encode(np.P, h)})
+		out, _, err := jvm.Lockstep(np.P, h, jvm.Options{Bound: 2000})
+		require.NoError(t, err)
+		want = append(want, out)
 	}
 	require.NoError(t, b.Compile(context.Background()))
+	if !soak() {
+		return
+	}
+	got, err := b.Run(context.Background(), cases)
+	require.NoError(t, err)
+	for i := range got {
+		if c := jvm.Classify(want[i], got[i]); c != "" && c != jvm.CatDiverges {
+			t.Errorf("%s: lockstep %s, jvm %s (%s)", progs[i].Name, want[i], got[i], c)
+		}
+	}
 }
 
 // TestDiffAgrees runs the differential on every testdata program and on
