@@ -219,3 +219,22 @@ func TestORCRunner(t *testing.T) {
 	_, err = orc.Run(p, h, 300, machine.Options{VarRestoresEnv: true})
 	require.Error(t, err)
 }
+
+// TestExportRegressions: the programs of testdata/jvm broke the export
+// once; each must compile and agree with lockstep on its inputs.
+func TestExportRegressions(t *testing.T) {
+	needJDK(t)
+	files, err := filepath.Glob("../testdata/jvm/*.jl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var progs []jvm.Named
+	for _, f := range files {
+		p, err := javalite.LoadFile(f)
+		require.NoError(t, err)
+		progs = append(progs, jvm.Named{Name: f, P: p})
+	}
+	o := jvm.Options{K: 1, MaxObjects: 2, Bound: 2000, MaxInputs: 32, Seed: 1, Dir: t.TempDir(), Server: server(t)}
+	rep, err := jvm.Diff(context.Background(), progs, o, nil)
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%s", rep)
+}
