@@ -190,8 +190,7 @@ func TestDiffFindsPlantedMistake(t *testing.T) {
 // interpreter), and disagrees where the interpreter has a planted mistake.
 func TestORCRunner(t *testing.T) {
 	needJDK(t)
-	orc, err := jvm.NewORC(context.Background(), "")
-	require.NoError(t, err)
+	orc := jvm.NewORCWith(server(t), t.TempDir())
 	defer orc.Close()
 	for _, f := range []string{"../testdata/data/bst_lookup.jl", "../testdata/programs/linkedlist.jl"} {
 		p, err := javalite.LoadFile(f)

@@ -25,6 +25,7 @@ type ORC struct {
 	srv   *Server
 	dir   string
 	Fuel  int64
+	owned bool // Close ends the server
 	mu    sync.Mutex
 	progs map[*javalite.Program]*orcProg
 }
@@ -48,12 +49,23 @@ func NewORC(ctx context.Context, dir string) (*ORC, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ORC{srv: srv, dir: dir, progs: map[*javalite.Program]*orcProg{}}, nil
+	o := NewORCWith(srv, dir)
+	o.owned = true
+	return o, nil
 }
 
-// Close ends the server and removes the exports.
+// NewORCWith is an ORC on a server that the caller started and closes;
+// dir holds the exports.
+func NewORCWith(srv *Server, dir string) *ORC {
+	return &ORC{srv: srv, dir: dir, progs: map[*javalite.Program]*orcProg{}}
+}
+
+// Close ends the server, if NewORC started it, and removes the exports.
 func (o *ORC) Close() error {
-	err := o.srv.Close()
+	var err error
+	if o.owned {
+		err = o.srv.Close()
+	}
 	os.RemoveAll(o.dir)
 	return err
 }
