@@ -154,7 +154,7 @@ const EngineSteps = math.MinInt32
 // LinkedList programs) and GSE's groups grow with every call: at 100 steps
 // every engine decides every program of testdata/programs and
 // testdata/bench within the default time limit on two cores, at 150 the
-// Kiasan engines no longer do (docs/PERFORMANCE.md).
+// Kiasan engines do not (docs/PERFORMANCE.md, "Bounds and memory").
 const (
 	DefaultSteps   = 200
 	UnboundedSteps = 100
@@ -164,11 +164,11 @@ const (
 // engine's own default k-bound (EngineK) and step bound (EngineSteps): a
 // hunt's. The group and pair bounds are far above what the papers'
 // programs reach at the engines' default k (at most 479 GSE states in a
-// group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
+// group and 5,621 pairs); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
 // program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
-// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
+// 0.05 s for the median program; docs/PERFORMANCE.md, "Bounds and memory"). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -612,6 +612,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if err != nil {
 		return nil, err
 	}
+	// What the worker's solver learned about this run's formulas ends
+	// with it (memory stays flat along a stream: docs/TESTING.md "Memory").
+	defer solver.Forget()
 	r := &run{
 		ctx: ctx, opt: opt, solver: solver, eut: eut,
 		// The engine's common-rule choices (RULES.md §9) are GSE's too.
