@@ -122,6 +122,9 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// Runner is ORC's concrete side; nil is concrete.InterpretWith
+	// (jvm.ORC runs the JVM instead: check -oracle jvm).
+	Runner Runner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:

@@ -19,6 +19,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/jvm"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -144,6 +145,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	shrink.register(fs, "with -gen: ", 0)
 	allowExec := fs.Bool("allow-exec", false, "let a case file's header name an engine that runs a command (exec:); without it such a header is refused and nothing is started (a case file is data)")
 	shardSpec := shardFlag(fs)
+	oracle := fs.String("oracle", "interp", "ORC's concrete side: interp (lockstep's interpreter) or jvm (the program exported to Java and run on the JVM: slower, for soaks and CI shards; docs/JVM.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -153,6 +155,24 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	opt, err := cf.options()
 	if err != nil {
 		return err
+	}
+	switch *oracle {
+	case "interp":
+	case "jvm":
+		if opt.Semantics != (machine.Options{}) {
+			return usageError("-oracle jvm: the JVM runs the Java semantics only (use -semantics java)")
+		}
+		if !jvm.HaveJDK() {
+			return usageError("-oracle jvm: %v", jvm.ErrNoJDK)
+		}
+		orc, err := jvm.NewORC(ctx, "")
+		if err != nil {
+			return err
+		}
+		defer orc.Close()
+		opt.Runner = orc.Run
+	default:
+		return usageError("-oracle %q: want interp or jvm", *oracle)
 	}
 	if err := atLeast("n", *n, 1); err != nil {
 		return err
