@@ -73,7 +73,8 @@ test: deps vet
 # (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
 # the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
-# `published`, 10 % of the solver's queries faulty).
+# `published`, 10 % of the solver's queries faulty), and the merge of 1,000
+# shards of a 1,000,000-program stream (internal/report TestMergeAtScale).
 soak: deps
 	LOCKSTEP_SOAK=1 $(GO) test -count=1 -timeout 2h ./...
 
@@ -86,6 +87,7 @@ cluster-test: build
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzParseCheck -fuzztime $(FUZZTIME) ./javalite/
+	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzzminimizetime 1s -fuzztime $(FUZZTIME) ./engine/extern/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -119,7 +121,7 @@ docs-trees: build
 
 # The ten tree programs of testdata/trees, at the default bounds (a few minutes).
 docs-unseen: build
-	-$(BIN) check -engines '$(ENGINES)' -ks 1,2 testdata/trees/*.jl > docs/results/unseen-trees.md
+	-$(BIN) check -engines '$(ENGINES)' -ks 1,2 -timeout 600s testdata/trees/*.jl > docs/results/unseen-trees.md
 
 # The lemma matrix of every variant of every engine (about 20 minutes).
 docs-lemmas: build

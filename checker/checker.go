@@ -122,6 +122,9 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// Runner is ORC's concrete side; nil is concrete.InterpretWith
+	// (jvm.ORC runs the JVM instead: check -oracle jvm).
+	Runner Runner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:
@@ -156,7 +159,7 @@ const EngineSteps = math.MinInt32
 // LinkedList programs) and GSE's groups grow with every call: at 100 steps
 // every engine decides every program of testdata/programs and
 // testdata/bench within the default time limit on two cores, at 150 the
-// Kiasan engines no longer do (docs/PERFORMANCE.md).
+// Kiasan engines do not (docs/PERFORMANCE.md, "Bounds and memory").
 const (
 	DefaultSteps   = 200
 	UnboundedSteps = 100
@@ -166,11 +169,11 @@ const (
 // engine's own default k-bound (EngineK) and step bound (EngineSteps): a
 // hunt's. The group and pair bounds are far above what the papers'
 // programs reach at the engines' default k (at most 479 GSE states in a
-// group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
+// group and 5,621 pairs); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
 // program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
-// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
+// 0.05 s for the median program; docs/PERFORMANCE.md, "Bounds and memory"). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -622,6 +625,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if err != nil {
 		return nil, err
 	}
+	// What the worker's solver learned about this run's formulas ends
+	// with it (memory stays flat along a stream: docs/TESTING.md "Memory").
+	defer solver.Forget()
 	r := &run{
 		ctx: ctx, opt: opt, solver: solver, eut: eut,
 		// The engine's common-rule choices (RULES.md §9) are GSE's too.
@@ -699,20 +705,12 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 // compares it with an enumeration of concrete inputs.
 var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
 
-// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
-// a program with data: lemma VS compares the concretizations' heap shapes
-// only, so the data would go unchecked; check each engine against GSE.
-var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
-
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
-	if opt.Versus != "" {
-		return ErrVersusData
-	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil {
+		if spec != "" && (opt.Build == nil || spec == opt.Versus) {
 			if err := engine.RefuseData(spec); err != nil {
 				return err
 			}

@@ -27,12 +27,14 @@ const (
 // publishedFindings are the findings of the published rules, each with the
 // variant that is summary:fixed without that finding's fix: a program on
 // which summary:fixed holds and that variant is violated shows the finding.
+// When none does, the published rules with one fix alone that hold on the
+// program name it.
 var publishedFindings = []struct {
-	id, about, withoutFix string
+	id, about, withoutFix, fixOnly string
 }{
-	{"F1", "the k-bound leaves a world with no entry (fix: kbound-assume)", "summary:v7-uninit-guard+idle-null"},
-	{"F2", "Summarize re-initializes a field set through another alias (fix: v7-uninit-guard)", "summary:kbound-assume+idle-null"},
-	{"F3", "an alias entry reaches a location never created in its world (fix: idle-null)", "summary:kbound-assume+v7-uninit-guard"},
+	{"F1", "the k-bound leaves a world with no entry (fix: kbound-assume)", "summary:v7-uninit-guard+idle-null", "summary:kbound-assume"},
+	{"F2", "Summarize re-initializes a field set through another alias (fix: v7-uninit-guard)", "summary:kbound-assume+idle-null", "summary:v7-uninit-guard"},
+	{"F3", "an alias entry reaches a location never created in its world (fix: idle-null)", "summary:kbound-assume+v7-uninit-guard", "summary:idle-null"},
 }
 
 // PublishedNote is what ExplainPublished found.
@@ -71,7 +73,8 @@ func (n *PublishedNote) Line() string {
 // against GSE (rep, from Run with opt): it checks the program under
 // summary:fixed with the same options, and when that holds, finds which of
 // the findings F1–F3 the program shows by checking summary:fixed without
-// each fix in turn (each of those checks stops at its first violation). It
+// each fix in turn (each of those checks stops at its first violation), or
+// else the published rules with each fix alone. It
 // returns nil for any other report. solver may be nil (a solver per check).
 func ExplainPublished(ctx context.Context, p *javalite.Program, opt Options, rep *Report, solver *smt.Solver) (*PublishedNote, error) {
 	if rep == nil || rep.Verdict.Status != Violated || rep.Engine != PublishedEngine || rep.Versus != "" || opt.Build != nil {
@@ -101,6 +104,16 @@ func ExplainPublished(ctx context.Context, p *javalite.Program, opt Options, rep
 			return nil, err
 		}
 		if r.Verdict.Status == Violated {
+			note.Finding, note.About = f.id, f.about
+			return note, nil
+		}
+	}
+	for _, f := range publishedFindings {
+		r, err := Run(ctx, p, with(f.fixOnly), solver)
+		if err != nil {
+			return nil, err
+		}
+		if r.Verdict.Status == Holds {
 			note.Finding, note.About = f.id, f.about
 			break
 		}

@@ -19,6 +19,7 @@ func TestExplainPublished(t *testing.T) {
 		{"../testdata/fixedbugs/published_WF.jl", "F1"},
 		{"../testdata/fixedbugs/published_V7_C12.jl", "F2"},
 		{"../testdata/programs/linkedlist.jl", "F1"},
+		{"../testdata/fixedbugs/kbound-assume_L1.jl", "F3"}, // published+idle-null alone holds
 	} {
 		p := testutil.Program(t, tc.file)
 		opt := DefaultOptions()

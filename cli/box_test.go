@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/engine/extern"
 )
 
 // Box tests run the built CLI with misbehaving outside engines (shell
@@ -116,4 +118,20 @@ func TestSignalBeforeStart(t *testing.T) {
 		require.Equal(t, exitSIGINT, code, out.String()+errb.String())
 		require.Contains(t, out.String()+errb.String(), c.want)
 	}
+}
+
+// TestAnswerBoundFlags: the bounds on an engine's answers are flags of
+// the commands that run engines, at least 1 (the depth at most 100,000),
+// and start from the defaults on every command.
+func TestAnswerBoundFlags(t *testing.T) {
+	for _, bad := range [][]string{{"-engine-max-depth", "0"}, {"-engine-max-depth", "200000"}, {"-engine-max-line", "x"}, {"-engine-max-terms", "-1"}} {
+		var o, e bytes.Buffer
+		require.Equal(t, exitUsage, run(append([]string{"check"}, append(bad, "../testdata/programs/swap.jl")...), &o, &e), bad)
+		require.Contains(t, e.String(), bad[0])
+	}
+	var o, e bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"run", "-engine-max-successors", "7", "-engine", "summary:fixed", "../testdata/programs/swap.jl"}, &o, &e), e.String())
+	require.Equal(t, 7, extern.Bounds.Successors)
+	require.Equal(t, exitOK, run([]string{"run", "-engine", "summary:fixed", "../testdata/programs/swap.jl"}, &o, &e), e.String())
+	require.Equal(t, extern.DefaultLimits, extern.Bounds)
 }

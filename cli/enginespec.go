@@ -65,18 +65,24 @@ func answerBoundFlags(fs *flag.FlagSet) {
 	for _, b := range []struct {
 		name, what string
 		v          *int
+		max        int
 	}{
-		{"engine-max-line", "bytes in one answer line of an exec: engine", &extern.Bounds.Line},
-		{"engine-max-depth", "nesting of JSON objects and arrays in one answer of an exec: engine", &extern.Bounds.Depth},
-		{"engine-max-successors", "successors in one answer of an exec: engine", &extern.Bounds.Successors},
-		{"engine-max-terms", "formulas in one answer of an exec: engine", &extern.Bounds.Terms},
+		{"engine-max-line", "bytes in one answer line of an exec: engine", &extern.Bounds.Line, 1 << 40},
+		// Deeper, the recursion of reading a formula could exhaust Go's
+		// stack (a crash, not a failure).
+		{"engine-max-depth", "nesting of JSON objects and arrays in one answer of an exec: engine (at most 100000)", &extern.Bounds.Depth, 100000},
+		{"engine-max-successors", "successors in one answer of an exec: engine", &extern.Bounds.Successors, 1 << 40},
+		{"engine-max-terms", "formulas in one answer of an exec: engine", &extern.Bounds.Terms, 1 << 40},
 	} {
-		fs.Var(positiveInt{b.v}, b.name, fmt.Sprintf("at most `N` %s (past it the engine fails: inconclusive)", b.what))
+		fs.Var(positiveInt{b.v, b.max}, b.name, fmt.Sprintf("at most `N` %s (past it the engine fails: inconclusive)", b.what))
 	}
 }
 
-// positiveInt is an int flag that must be at least 1.
-type positiveInt struct{ v *int }
+// positiveInt is an int flag that must be at least 1 and at most max.
+type positiveInt struct {
+	v   *int
+	max int
+}
 
 func (p positiveInt) String() string {
 	if p.v == nil {
@@ -92,6 +98,9 @@ func (p positiveInt) Set(s string) error {
 	}
 	if n < 1 {
 		return fmt.Errorf("must be at least 1, not %d", n)
+	}
+	if n > p.max {
+		return fmt.Errorf("must be at most %d, not %d", p.max, n)
 	}
 	*p.v = n
 	return nil

@@ -94,8 +94,11 @@ func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 					fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(r, "{array}", report.ArrayRanges(lost.Indices())))
 				}
 			}
-			if !lost.Complete() {
+			switch {
+			case len(lost.Missing) > 0:
 				return usageError("%d of %d shards have no result: the merge needs every one", len(lost.Missing), *shards)
+			case !lost.Complete():
+				return usageError("a file given holds no result (above): give the results of the shards only")
 			}
 			// Interrupted shards only: the merge is the interrupted run's.
 		}

@@ -22,8 +22,11 @@ import (
 // of check -gen -n 200 -seed 1 for a correct engine and for
 // summary:published, whose merges must equal the unsharded runs in
 // counts, verdict and exit status; then a submission with one task
-// cancelled, whose merge must refuse, name the shard and print the sbatch
-// line that runs it again, and, that line run, merge to the unsharded run.
+// cancelled, whose merge must refuse (exit 2), name the shard and print the
+// sbatch line that runs it again, and, that line run, merge to the
+// unsharded run; the same with a result truncated afterwards; and a task
+// signalled as at its time limit, whose merge is interrupted (143) and
+// names it, until it is run again.
 func TestCluster(t *testing.T) {
 	if os.Getenv("LOCKSTEP_CLUSTER") == "" || os.Getenv("SLURM_CONF") == "" {
 		t.Skip("needs a running Slurm: make cluster-test")
@@ -39,9 +42,15 @@ func TestCluster(t *testing.T) {
 	// with the time shrinking had), only what was found: 5 s is enough.
 	flags := []string{"-seed", "1", "-shrink-time", "5s"}
 
+	type result struct {
+		g    report.Generated
+		code int
+	}
+	wholes := map[string]result{}
 	for _, eng := range []string{"summary:fixed", "summary:published"} {
 		t.Run(eng, func(t *testing.T) {
 			whole, code := unsharded(t, bin, 200, append(flags, "-engine", eng)...)
+			wholes[eng] = result{whole, code}
 			dir := filepath.Join(base, strings.ReplaceAll(eng, ":", "-"))
 			// One CPU a task: two tasks at a time on the node.
 			_, merge := submit(t, bin, dir, 200, 4, 1, append(flags, "-engine", eng)...)
@@ -50,12 +59,14 @@ func TestCluster(t *testing.T) {
 		})
 	}
 
-	t.Run("lost task", func(t *testing.T) {
+	// Each task takes both CPUs of the node in what follows, so the tasks
+	// run one at a time: task 3 is still pending when it is cancelled, and
+	// task 0 is running alone when it is signalled.
+	t.Run("cancelled task", func(t *testing.T) {
 		eng := "summary:published"
-		whole, code := unsharded(t, bin, 200, append(flags, "-engine", eng)...)
-		dir := filepath.Join(base, "lost")
-		// Each task takes both CPUs of the node, so the tasks run one at a
-		// time and task 3 is still pending when it is cancelled.
+		w, ok := wholes[eng]
+		require.True(t, ok, "needs the unsharded run of %s", eng)
+		dir := filepath.Join(base, "cancelled")
 		array, merge := submit(t, bin, dir, 200, 4, 2, append(flags, "-engine", eng)...)
 		slurm(t, "scancel", array+"_3")
 		waitJobs(t, array, merge)
@@ -63,19 +74,80 @@ func TestCluster(t *testing.T) {
 		require.NoFileExists(t, filepath.Join(dir, "merged.json"))
 		log := readTrim(t, filepath.Join(dir, "logs", "merge-"+merge+".out"))
 		require.Contains(t, log, "no result of shard(s) 3/4 of 4")
-		line := regexp.MustCompile(`(?m)^  (sbatch --array=3 .*)$`).FindStringSubmatch(log)
-		require.NotNilf(t, line, "no resubmission line in the merge's log:\n%s", log)
+		resubmit(t, dir, log, "3")
+		requireMerged(t, dir, w.g, w.code)
 
-		// The line as printed, then the merge again.
-		out, err := exec.Command("bash", "-c", line[1]).CombinedOutput()
-		require.NoErrorf(t, err, "%s: %s", line[1], out)
-		again := regexp.MustCompile(`Submitted batch job (\d+)`).FindStringSubmatch(string(out))
-		require.NotNil(t, again, string(out))
-		merge2 := slurm(t, "sbatch", "--parsable", "--dependency=afterany:"+again[1],
-			"--output="+filepath.Join(dir, "logs", "merge-%j.out"), "merge.sbatch", dir)
-		waitJobs(t, again[1], merge2)
-		requireMerged(t, dir, whole, code)
+		// A result truncated after the fact (a full disk, a copy cut
+		// short): the merge names the file and the shard.
+		f := filepath.Join(dir, "shard-1", "result.json")
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(f, b[:len(b)/2], 0o644))
+		merge = slurm(t, "sbatch", "--parsable", "--output="+filepath.Join(dir, "logs", "merge-%j.out"), "merge.sbatch", dir)
+		waitJobs(t, merge)
+		require.Equal(t, "2", readTrim(t, filepath.Join(dir, "merge.exit")))
+		log = readTrim(t, filepath.Join(dir, "logs", "merge-"+merge+".out"))
+		require.Contains(t, log, f+": ")
+		require.Contains(t, log, "no result of shard(s) 1/4 of 4")
+		resubmit(t, dir, log, "1")
+		requireMerged(t, dir, w.g, w.code)
 	})
+
+	// At its time limit Slurm signals every process of a task (SIGTERM,
+	// then SIGKILL after KillWait): scancel --full --signal=TERM does the
+	// same at once. The shard keeps its interrupted result; the merge is
+	// interrupted (143) and names the shard to run again.
+	t.Run("signalled task", func(t *testing.T) {
+		eng := "summary:fixed"
+		w, ok := wholes[eng]
+		require.True(t, ok, "needs the unsharded run of %s", eng)
+		dir := filepath.Join(base, "signalled")
+		// Two shards of one worker: shard 0 checks 100 programs, seconds
+		// of work, and is signalled a second after lockstep started.
+		array, merge := submit(t, bin, dir, 200, 2, 2, append(flags, "-engine", eng, "-workers", "1")...)
+		waitProcess(t, filepath.Join(dir, "shard-0", "cases"))
+		time.Sleep(time.Second)
+		slurm(t, "scancel", "--full", "--signal=TERM", array+"_0")
+		waitJobs(t, array, merge)
+		res := readTrim(t, filepath.Join(dir, "shard-0", "result.json"))
+		require.Contains(t, res, `"interrupted": true`, "the shard keeps what it finished")
+		require.Equal(t, "143", readTrim(t, filepath.Join(dir, "merge.exit")), "the merge of an interrupted shard is interrupted")
+		log := readTrim(t, filepath.Join(dir, "logs", "merge-"+merge+".out"))
+		require.Contains(t, log, "shard(s) 0/2 of 2 were interrupted")
+		resubmit(t, dir, log, "0")
+		requireMerged(t, dir, w.g, w.code)
+	})
+}
+
+// resubmit runs the sbatch line the merge printed in log for the shards
+// array, exactly as printed, then the merge again after it.
+func resubmit(t *testing.T, dir, log, array string) {
+	t.Helper()
+	line := regexp.MustCompile(`(?m)^  (sbatch --array=` + array + ` .*)$`).FindStringSubmatch(log)
+	require.NotNilf(t, line, "no resubmission of shards %s in the merge's log:\n%s", array, log)
+	out, err := exec.Command("bash", "-c", line[1]).CombinedOutput()
+	require.NoErrorf(t, err, "%s: %s", line[1], out)
+	again := regexp.MustCompile(`Submitted batch job (\d+)`).FindStringSubmatch(string(out))
+	require.NotNil(t, again, string(out))
+	merge := slurm(t, "sbatch", "--parsable", "--dependency=afterany:"+again[1],
+		"--output="+filepath.Join(dir, "logs", "merge-%j.out"), "merge.sbatch", dir)
+	waitJobs(t, again[1], merge)
+}
+
+// waitProcess waits until a process runs whose command line names arg.
+func waitProcess(t *testing.T, arg string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, f := range files {
+			if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(arg)) {
+				return
+			}
+		}
+		require.Truef(t, time.Now().Before(deadline), "no process with %s", arg)
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // unsharded runs check -gen over the whole stream and returns its -json

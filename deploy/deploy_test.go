@@ -387,6 +387,20 @@ case "$*" in *--parsable*) echo $((100 + n)) ;; *) echo "Submitted batch job $((
 	sb = calls(t, sbatchLog)
 	require.Contains(t, sb[2], "--array=2")
 	require.Equal(t, sb[0][len(sb[0])-2:], sb[2][len(sb[2])-2:], "the same script and run")
+
+	// -resume: the lost shards with a longer limit, and a merge after them.
+	cmd = exec.Command("slurm/submit.sh", "-resume", run, "-array", "1,3", "-time", "5:00:00")
+	cmd.Env = env
+	out, err = cmd.CombinedOutput()
+	require.NoErrorf(t, err, "%s", out)
+	sb = calls(t, sbatchLog)
+	require.Len(t, sb, 5)
+	require.Contains(t, sb[3], "--array=1,3")
+	require.Contains(t, sb[3], "--time=5:00:00")
+	require.Contains(t, sb[3], "--mem=1G", "the run's memory, not given again")
+	require.Equal(t, sb[0][len(sb[0])-2:], sb[3][len(sb[3])-2:])
+	require.Contains(t, sb[4], "--dependency=afterany:104")
+	require.Contains(t, string(out), "array job 104 (shards 1,3 of 4), merge job 105")
 }
 
 func mustAbs(t *testing.T, p string) string {

@@ -16,9 +16,16 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-slurm.XXXXXX")
+testpid=
 cleanup() {
 	code=$?
 	trap - EXIT INT TERM HUP
+	# The test first (its own process group: go test, the test binary and
+	# what it runs), then the jobs and the daemons.
+	if [ -n "$testpid" ] && kill -0 "$testpid" 2>/dev/null; then
+		kill -TERM -- "-$testpid" 2>/dev/null || true
+		wait "$testpid" 2>/dev/null || true
+	fi
 	deploy/slurm/testcluster.sh stop "$tmp/slurm" || true
 	if [ -n "${LOCKSTEP_KEEP:-}" ]; then
 		echo "kept $tmp"
@@ -36,5 +43,11 @@ start=$(date +%s)
 deploy/slurm/testcluster.sh start "$tmp/slurm"
 export SLURM_CONF=$tmp/slurm/slurm.conf
 sinfo
-LOCKSTEP_CLUSTER=1 LOCKSTEP_CLUSTER_DIR=$tmp go test -count=1 -v -timeout 30m -run 'TestCluster' ./deploy/
+# In the background, in a process group of its own (set -m), so that a
+# signal to this script runs the trap at once rather than after the test.
+set -m
+LOCKSTEP_CLUSTER=1 LOCKSTEP_CLUSTER_DIR=$tmp go test -count=1 -v -timeout 30m -run 'TestCluster' ./deploy/ &
+testpid=$!
+wait "$testpid"
+testpid=
 echo "cluster-test: passed in $(($(date +%s) - start)) s"

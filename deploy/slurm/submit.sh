@@ -5,7 +5,7 @@
 # See deploy/slurm/README.md.
 #
 #   deploy/slurm/submit.sh -n N -shards S [options] [--] [check flags]
-#   deploy/slurm/submit.sh -resume DIR -array LIST   # run lost shards again, then merge
+#   deploy/slurm/submit.sh -resume DIR -array LIST [-time T] [-mem M]   # run lost shards again, then merge
 #
 # Options (the rest of the command line goes to `lockstep check -gen`):
 #   -dir DIR        the run's directory on a file system every node sees
@@ -28,14 +28,15 @@ die() {
 	exit 2
 }
 
+time_set="" mem_set=""
 n="" shards="" dir="" time_limit=2:00:00 mem=4G cpus=2 merge_time=0:30:00 lockstep="" extra="" resume="" array=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) n=${2:?-n needs N}; shift 2 ;;
 	-shards) shards=${2:?-shards needs S}; shift 2 ;;
 	-dir) dir=${2:?-dir needs DIR}; shift 2 ;;
-	-time) time_limit=${2:?-time needs a limit}; shift 2 ;;
-	-mem) mem=${2:?-mem needs an amount}; shift 2 ;;
+	-time) time_limit=${2:?-time needs a limit}; time_set=1; shift 2 ;;
+	-mem) mem=${2:?-mem needs an amount}; mem_set=1; shift 2 ;;
 	-cpus) cpus=${2:?-cpus needs C}; shift 2 ;;
 	-merge-time) merge_time=${2:?-merge-time needs a limit}; shift 2 ;;
 	-lockstep) lockstep=${2:?-lockstep needs a path}; shift 2 ;;
@@ -62,6 +63,10 @@ if [ -n "$resume" ]; then
 	[ -f "$resume/run.env" ] || die "$resume/run.env: not the directory of a submitted run"
 	# shellcheck source=/dev/null
 	. "$resume/run.env"
+	# A shard that ran out of time will again: -time and -mem given here
+	# are this submission's (the shards are the run's whatever the limits).
+	[ -z "$time_set" ] || TIME_LIMIT=$time_limit
+	[ -z "$mem_set" ] || MEM=$mem
 	jid=$(eval "$(shard_sbatch "$array" --parsable)")
 	mid=$(submit_merge "$jid")
 	echo "array job $jid (shards $array of $SHARDS), merge job $mid"
@@ -112,15 +117,18 @@ EOF
 . "$dir/run.env"
 
 # A bad flag is a usage error now, not in every task after a queue wait:
-# one program with a 1 ns limit runs the flag checks in a moment (its
-# verdict is ignored; only exit 2, a usage error, stops the submission).
+# one program, with a 1 ns limit unless -timeout is given, runs the flag
+# checks in a moment (its verdict is ignored; only exit 2, a usage error,
+# stops the submission).
 set +e
-"$LOCKSTEP" check -gen -n 1 -json "${CHECK_ARGS[@]}" -timeout 1ns >/dev/null 2>"$dir/logs/flags.err"
+"$LOCKSTEP" check -gen -n 1 -json -timeout 1ns -shrink-time 1ms -save "$dir/logs/flags-check" "${CHECK_ARGS[@]}" \
+	>/dev/null 2>"$dir/logs/flags.err"
 code=$?
 set -e
 if [ "$code" -eq 2 ]; then
 	cat "$dir/logs/flags.err" >&2
-	rm -rf "$dir"
+	rm -rf "$dir/run.env" "$dir/logs/flags.err" "$dir/logs/flags-check"
+	rmdir "$dir/logs" "$dir" 2>/dev/null || true
 	die "the check flags are refused (above); nothing submitted"
 fi
 

@@ -90,10 +90,17 @@ mem=$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
 # Ports: the defaults plus an offset unlikely to meet a real installation.
 ctldport=${LOCKSTEP_SLURMCTLD_PORT:-26817}
 dport=${LOCKSTEP_SLURMD_PORT:-26818}
+for p in "$ctldport" "$dport"; do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+		echo "$0: port $p is in use (another Slurm?); set LOCKSTEP_SLURMCTLD_PORT and LOCKSTEP_SLURMD_PORT" >&2
+		stop_pidfile "$dir/munged.pid"
+		exit 1
+	fi
+done
 
 cat >"$dir/slurm.conf" <<EOF
 ClusterName=lockstep-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctldport
 SlurmdPort=$dport
 SlurmUser=$(id -un)

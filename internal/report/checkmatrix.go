@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -45,6 +46,9 @@ func (c CheckCell) Symbol() string {
 		return "✓"
 	case "violated":
 		if c.FiniteK {
+			if m := kbLemma.FindStringSubmatch(c.Reason); m != nil {
+				return "KB (" + m[1] + ")"
+			}
 			return "KB"
 		}
 		return "✗ " + c.Lemma
@@ -53,6 +57,10 @@ func (c CheckCell) Symbol() string {
 	}
 	return "–"
 }
+
+// kbLemma finds the lemma a KB verdict's reason says failed at the finite
+// k ("at k = 2 FEAS fails, at k = −1 every lemma holds …").
+var kbLemma = regexp.MustCompile(`at k = \d+ (\S+) fails`)
 
 // undecidedWhy names the bound an inconclusive check met, from its reason.
 func undecidedWhy(c CheckCell) string {
@@ -77,8 +85,8 @@ func (m CheckMatrix) Markdown(w io.Writer, title string, prov Provenance) error 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", title)
 	b.WriteString(prov.Markdown())
-	b.WriteString("Cells: ✓ holds; KB the divergence of the engine's own k-bound from GSE's (a violation at this k,\n")
-	b.WriteString("every lemma holding at k = −1 along its control flow; docs/FINDINGS.md KB-1..3); ✗ LEMMA a violation;\n")
+	b.WriteString("Cells: ✓ holds; KB (LEMMA) the divergence of the engine's own k-bound from GSE's (LEMMA fails at\n")
+	b.WriteString("this k, every lemma holds at k = −1 along its control flow; docs/FINDINGS.md KB-1..3); ✗ LEMMA a violation;\n")
 	b.WriteString("? undecided, with the bound that stopped it (time, pairs, group) or its lemma. Never a pass.\n\n")
 
 	b.WriteString("| engine (served as) | k | holds | KB | violated | inconclusive | seconds (sum) |\n|---|---|---|---|---|---|---|\n")

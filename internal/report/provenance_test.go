@@ -31,7 +31,7 @@ func TestCheckMatrixMarkdown(t *testing.T) {
 		Engine: "lazier", Served: "lazier:default", K: 2,
 		Cells: []CheckCell{
 			{Status: "holds", Seconds: 1},
-			{Status: "violated", Lemma: "KB", FiniteK: true},
+			{Status: "violated", Lemma: "KB", FiniteK: true, Reason: "at k = 2 FEAS fails, at k = −1 every lemma holds on its control flow"},
 			{Status: "violated", Lemma: "L2"},
 			{Status: "inconclusive", Lemma: "T11", Reason: "more than 20000 pairs"},
 		},
@@ -41,7 +41,7 @@ func TestCheckMatrixMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"# t", "`lockstep check -engines lazier`", "| lazier (lazier:default) | 2 | 1 | 1 | 1 | 1 | 1.0 |",
-		"| program | lazier, k = 2 |", "| a | ✓ |", "| b | KB |", "| c | ✗ L2 |", "| d | ? pairs |"} {
+		"| program | lazier, k = 2 |", "| a | ✓ |", "| b | KB (FEAS) |", "| c | ✗ L2 |", "| d | ? pairs |"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, b.String())
 		}

@@ -49,6 +49,17 @@ func TestMergeRefusesOtherFlags(t *testing.T) {
 		_, err := MergeChecks([]Generated{with(0, nil), with(1, f), with(2, nil)})
 		require.ErrorContains(t, err, "shard 1/3 was made with "+flag, flag)
 	}
+	// An outside engine's answer bounds (recorded for exec: engines).
+	exec := func(depth int) func(g *Generated) {
+		return func(g *Generated) {
+			g.Settings.Engine = "exec:./my-engine"
+			g.Settings.AnswerBounds = &AnswerBounds{Line: 1 << 20, Depth: depth, Successors: 100, Terms: 1000}
+		}
+	}
+	_, err = MergeChecks([]Generated{with(0, exec(64)), with(1, exec(64)), with(2, exec(64))})
+	require.NoError(t, err)
+	_, err = MergeChecks([]Generated{with(0, exec(64)), with(1, exec(9)), with(2, exec(64))})
+	require.ErrorContains(t, err, "shard 1/3 was made with -engine-max-depth 9, shard 0/3 with -engine-max-depth 64")
 	// Settings recorded by some parts only: not the parts of one run.
 	_, err = MergeChecks([]Generated{with(0, nil), with(1, func(g *Generated) { g.Settings = nil }), with(2, nil)})
 	require.ErrorContains(t, err, "do not both record their settings")
@@ -159,4 +170,41 @@ func TestExpect(t *testing.T) {
 	for want, ix := range map[string][]int{"": nil, "0": {0}, "0,2-4,7": {0, 2, 3, 4, 7}, "1-2,9-10": {1, 2, 9, 10}} {
 		require.Equal(t, want, ArrayRanges(ix), fmt.Sprint(ix))
 	}
+}
+
+// TestMergeLemmasAllInterrupted: a lemmas -all shard interrupted in its
+// first column lists that column only, partial; the merge is interrupted
+// (143) with the columns every shard reached, not a usage error.
+func TestMergeLemmasAllInterrupted(t *testing.T) {
+	col := func(variant string, i, programs int) Survey {
+		sh := checker.Shard{I: i, N: 2}
+		s := Survey{Variant: variant, Semantics: "java", K: 2, Steps: 60, Seed: 1, N: 6, Shard: sh.String(), Timeout: "1m0s",
+			Programs: programs, Holds: programs, Verdict: "holds", Lemmas: []Lemma{{Lemma: "L1", Checks: programs, Programs: programs}}, Settings: settings()}
+		s.Settings.Engine = "summary:" + variant
+		return s
+	}
+	doc := func(st Status, svs ...Survey) Part {
+		b, err := json.Marshal(Surveys{Surveys: svs, Status: st})
+		require.NoError(t, err)
+		return Part{From: "doc", JSON: b}
+	}
+	cut := col("fixed", 1, 1)
+	term := Status{Interrupted: true, Signal: "SIGTERM", ExitCode: ExitSIGTERM}
+	cut.Status = term
+	m, err := Merge([]Part{doc(Status{}, col("fixed", 0, 3), col("published", 0, 3)), doc(term, cut)})
+	require.NoError(t, err)
+	require.Equal(t, ExitSIGTERM, m.ExitCode)
+	require.Len(t, m.Surveys, 1)
+	require.Equal(t, "fixed", m.Surveys[0].Variant)
+	require.Equal(t, 4, m.Surveys[0].Programs, "what the shards finished")
+
+	// Cut before its first column had a program: no column at all.
+	m, err = Merge([]Part{doc(Status{}, col("fixed", 0, 3), col("published", 0, 3)), doc(term)})
+	require.NoError(t, err)
+	require.Equal(t, ExitSIGTERM, m.ExitCode)
+	require.Empty(t, m.Surveys)
+
+	// Not interrupted, a column missing is a missing shard.
+	_, err = Merge([]Part{doc(Status{}, col("fixed", 0, 3), col("published", 0, 3)), doc(Status{}, col("fixed", 1, 3))})
+	require.ErrorContains(t, err, "missing shard")
 }
