@@ -49,12 +49,10 @@ package checker
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -67,7 +65,9 @@ import (
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
-// Options configure one check.
+// Options configure one check. Start from DefaultOptions (or
+// FileOptions); the zero value, with only an engine named, means the same
+// bounds (Resolved), and a Steps of 0 with other bounds set is refused.
 type Options struct {
 	// Engine names the engine under test, "NAME[:VARIANT]" of the
 	// registry (engine.Lookup; `lockstep engines`): "summary:fixed",
@@ -92,6 +92,11 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
+	// Common adds deliberate errors of the common rules
+	// (machine.Mutation) to the machine options of the engine under test,
+	// and so to GSE's: the mutants of a shared layer, which
+	// internal/mutation hunts under every engine. Zero: none.
+	Common machine.Mutation
 	// K is the k-bound, the same in both engines; EngineK (what
 	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
@@ -100,7 +105,8 @@ type Options struct {
 	K int
 	// Steps is the step bound, the same in both engines; EngineSteps
 	// (what DefaultOptions sets) is DefaultSteps with a k-bound and
-	// UnboundedSteps at k = −1.
+	// UnboundedSteps at k = −1; negative is no bound; 0 is refused unless
+	// every bound is zero (then all are DefaultOptions', Resolved).
 	Steps  int
 	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
@@ -150,7 +156,7 @@ const EngineSteps = math.MinInt32
 // LinkedList programs) and GSE's groups grow with every call: at 100 steps
 // every engine decides every program of testdata/programs and
 // testdata/bench within the default time limit on two cores, at 150 the
-// Kiasan engines no longer do (docs/PERFORMANCE.md).
+// Kiasan engines do not (docs/PERFORMANCE.md, "Bounds and memory").
 const (
 	DefaultSteps   = 200
 	UnboundedSteps = 100
@@ -160,11 +166,11 @@ const (
 // engine's own default k-bound (EngineK) and step bound (EngineSteps): a
 // hunt's. The group and pair bounds are far above what the papers'
 // programs reach at the engines' default k (at most 479 GSE states in a
-// group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
+// group and 5,621 pairs); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
 // program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
-// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
+// 0.05 s for the median program; docs/PERFORMANCE.md, "Bounds and memory"). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -243,7 +249,22 @@ func (o Options) SemanticsName() string {
 // "pose:world-exact+kbound"), or refused (an error saying what to use). An
 // engine given by Build or Variant is taken as it is (by Build, at the
 // registered engine's default k when Engine names one).
+//
+// Options whose bounds (K, Steps, Budget's HomNodes and Models, MaxGroup,
+// MaxPairs, MaxPaths, Timeout) are all zero, such as
+// Options{Engine: "pose"}, have DefaultOptions' bounds: the zero value is
+// a check at the engine's defaults, never a check of nothing. Otherwise a
+// Steps of 0, which explores no step and so would hold vacuously, is an
+// error.
 func (o Options) Resolved() (Options, error) {
+	if o.zeroBounds() {
+		d := DefaultOptions()
+		o.K, o.Steps, o.MaxGroup, o.MaxPairs, o.MaxPaths, o.Timeout = d.K, d.Steps, d.MaxGroup, d.MaxPairs, d.MaxPaths, d.Timeout
+		o.Budget.HomNodes, o.Budget.Models = d.Budget.HomNodes, d.Budget.Models
+	}
+	if o.Steps == 0 {
+		return o, errors.New("checker: Options.Steps is 0, which explores no step (use DefaultOptions, EngineSteps or a positive bound; a negative one is no bound)")
+	}
 	o, err := o.resolveK()
 	if o.Steps == EngineSteps {
 		o.Steps = DefaultSteps
@@ -252,6 +273,12 @@ func (o Options) Resolved() (Options, error) {
 		}
 	}
 	return o, err
+}
+
+// zeroBounds reports whether every bound of o is zero (Resolved).
+func (o Options) zeroBounds() bool {
+	return o.K == 0 && o.Steps == 0 && o.Budget.HomNodes == 0 && o.Budget.Models == 0 &&
+		o.MaxGroup == 0 && o.MaxPairs == 0 && o.MaxPaths == 0 && o.Timeout == 0
 }
 
 func (o Options) resolveK() (Options, error) {
@@ -344,6 +371,14 @@ func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.Un
 	}
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	if o.Common != (machine.Mutation{}) {
+		inner := eut
+		eut = engine.Wrap(inner, engine.Overrides{Options: func() machine.Options {
+			mo := inner.Options()
+			mo.Mutation = mo.Mutation.Union(o.Common)
+			return mo
+		}})
 	}
 	return eut, knownInvariant(eut)
 }
@@ -454,6 +489,9 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
+	gpcImplied map[[2]*smt.Formula]bool
+	gpcLift    map[string]*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -462,7 +500,9 @@ type run struct {
 	heaps *relation.HeapCache
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
-	wellFormedHeld map[[sha256.Size]byte]bool
+	wellFormedHeld map[stateKey]bool
+	// keyHash is the memo keys' buffer, reused (memo.go).
+	keyHash keyHash
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
@@ -675,9 +715,10 @@ func RefuseData(opt Options) error {
 		return ErrVersusData
 	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && opt.Build == nil {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

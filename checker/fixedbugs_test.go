@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/gen"
 )
 
 // TestFixedBugs replays every regression case of testdata/fixedbugs: each
@@ -26,7 +28,7 @@ func TestFixedBugs(t *testing.T) {
 func TestCaseFileReplays(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Engine, opt.K, opt.Steps = "summary:published", 1, 60
-	res, err := Hunt(context.Background(), opt, HuntOptions{N: 9, Seed: 1, Workers: 1, ShrinkTime: time.Second})
+	res, err := Hunt(context.Background(), opt, HuntOptions{N: 9, Seed: 1, Data: gen.DataNone, Workers: 1, ShrinkTime: time.Second})
 	require.NoError(t, err)
 	cx := res.Counterexamples[res.First]
 	require.NotNil(t, cx, "published fails within 9 programs")

@@ -35,9 +35,11 @@ type HuntOptions struct {
 	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
 	ShrinkTime time.Duration
-	// Data is the generator's data switch (gen.Config.Data): the zero
-	// value mixes data in, gen.DataNone is the reference-only stream of
-	// before data (the CLI's -data none).
+	// Data is the generator's data switch (gen.Config.Data), as
+	// `check -gen`'s -data: the zero value (gen.DataMixed) draws programs
+	// with data for an engine with the data rules and the reference-only
+	// stream for one without (StreamData); gen.DataNone is always the
+	// reference-only stream of before data (-data none).
 	Data gen.DataMode
 	// All keeps checking after a violation and collects the first
 	// violation of every lemma (each shrunk); otherwise Hunt stops at the
@@ -124,11 +126,23 @@ func ProgramSeed(seed int64, i int) int64 {
 	return int64(x & (1<<62 - 1))
 }
 
-// ProgramOf is the program of a ProgramSeed. rapid draws the first case of
-// a check from its base seed exactly as Example does, so a one-check rapid
-// run with this seed sees the same program. It is the reference-only stream
-// (gen.DataNone), the one every result recorded before data names.
+// ProgramOf is the program of a ProgramSeed in the reference-only stream
+// (gen.DataNone, `check -gen -data none`), the one every result recorded
+// before data names; ProgramOfData names the stream. rapid draws the first
+// case of a check from its base seed exactly as Example does, so a
+// one-check rapid run with this seed sees the same program.
 func ProgramOf(seed int64) *javalite.Program { return ProgramOfData(seed, gen.DataNone) }
+
+// StreamData is the stream a hunt of opt with data switch d draws, as
+// `check -gen` chooses it: d, except that the zero gen.DataMixed is the
+// reference-only stream for an engine without the data rules (RefuseData),
+// whose every check of a program with data would be refused.
+func StreamData(opt Options, d gen.DataMode) gen.DataMode {
+	if d == gen.DataMixed && RefuseData(opt) != nil {
+		return gen.DataNone
+	}
+	return d
+}
 
 // ProgramOfData is ProgramOf in the stream with data switch d.
 func ProgramOfData(seed int64, d gen.DataMode) *javalite.Program {
@@ -141,6 +155,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 	res := &HuntResult{Checked: map[Lemma]int{}, Counterexamples: map[Lemma]*Counterexample{}}
 	var done, holds, inconcl atomic.Int64
 	var mu sync.Mutex
+	h.Data = StreamData(opt, h.Data)
 	outer := ctx // shrinking stops when the caller's ctx ends, not at the first violation
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -333,10 +348,10 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 // tries after that is skipped at once (its check would be cut short), so
 // rapid finishes quickly, and the smallest counterexample found until then
 // is returned.
-// It shrinks in the reference-only stream, ProgramOf's; ShrinkData names
-// the stream.
+// It shrinks in the stream a Hunt of opt draws by default
+// (StreamData(opt, gen.DataMixed)); ShrinkData names the stream.
 func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
-	return ShrinkData(ctx, opt, gen.DataNone, seed, shrinkTime, orig)
+	return ShrinkData(ctx, opt, StreamData(opt, gen.DataMixed), seed, shrinkTime, orig)
 }
 
 // ShrinkData is ShrinkContext for a program of the stream with data switch

@@ -91,7 +91,7 @@ type Survey struct {
 	N       int
 	Seed    int64
 	Shard   Shard // Programs are the shard's part of the N
-	// Data is the generator's data switch the programs were drawn with.
+	// Data is the stream drawn (StreamData of SurveyOptions.Data).
 	Data gen.DataMode
 	// Programs checked, and how their checks ended.
 	Programs, Holds, Violated, Inconclusive int
@@ -139,6 +139,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if h.N < 0 {
 		return nil, fmt.Errorf("survey: negative number of programs %d", h.N)
 	}
+	h.Data = StreamData(opt, h.Data)
 	type outcome struct {
 		rep  *Report
 		seed int64

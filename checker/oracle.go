@@ -61,6 +61,10 @@ import (
 // Each valuation μ is written into the input heap and run, and the run
 // must end as the path does, with the path's result term evaluated under
 // μ as its value. A run that leaves int64 is out of range, no result. A
+// model that falsifies a fact of φ_d under the terms' own semantics
+// (smt.EvalData, which the concrete engine shares) is a violation: the
+// solver and the term layer disagree (a wrong translation, shared by GSE
+// and the engine, that no lockstep lemma sees). A
 // path whose φ_d admits one valuation only (every goal excluded) is
 // counted apart (OracleStats.OneValuation): its check rests on it.
 //
@@ -75,9 +79,18 @@ import (
 // follow another GSE path; then every heap of BFS depth ≤ k (without a
 // k-bound: ≤ oracleDepth, at most oracleObjects objects) with every
 // valuation of its primitive fields over concrete.Domain, within a budget
-// (oracleMaxHeaps results, oracleMaxSkipped non-results). Without a
+// (oracleMaxHeaps results, oracleMaxSkipped non-results; without a
+// k-bound oracleMaxHeapsNoK and oracleMaxSkippedNoK). Without a
 // k-bound, or past the budget, it is a bounded check and the report says
-// so (OracleStats); stopped by the time limit, it is inconclusive.
+// so (OracleStats); stopped by the time limit, it is inconclusive. A
+// concrete run there that cannot go on is a violation with its input
+// (concrete.RunError). A program without data has no completeness half:
+// a GSE path's input heap is then its only input, and the report says
+// "not run".
+//
+// The concrete side of the per-path half is behind Runner (run.runner), a
+// function from one input heap to an outcome, so that another
+// implementation of the semantics can be put in its place.
 //
 // Budget: a program has at most opt.OracleMax per-path runs (default
 // DefaultOracleMax); beyond half of it only every oracleStride-th path is
@@ -103,9 +116,14 @@ const (
 
 // Without a k-bound the completeness half enumerates heaps of BFS depth ≤
 // oracleDepth with at most oracleObjects objects.
+// Its budgets are smaller than at a finite k (a bounded check either
+// way), so that the default k of lazier, lazier#, pose and uber costs
+// about what their lockstep check does.
 const (
-	oracleDepth   = 2
-	oracleObjects = 4
+	oracleDepth         = 2
+	oracleObjects       = 4
+	oracleMaxHeapsNoK   = 1000
+	oracleMaxSkippedNoK = 5000
 )
 
 // Runner is ORC's concrete side: it runs p on one input heap h (its
@@ -337,6 +355,7 @@ func (r *run) oracleComplete(p *javalite.Program, directed []*concrete.Heap) err
 	st.Depth = r.opt.K
 	if r.opt.K < 0 {
 		co.Depth, co.MaxObjects = oracleDepth, oracleObjects
+		co.MaxHeaps, co.MaxSkipped = oracleMaxHeapsNoK, oracleMaxSkippedNoK
 		st.Depth = oracleDepth
 	}
 	g := gseEngine(r.opt, r.mopt, r.solver)
@@ -433,9 +452,14 @@ func (o *oracleRun) path(end *machine.State, op oraclePath, kind machine.EndKind
 		if vals == nil {
 			return nil
 		}
-		ok, err := d.set(vals)
-		if err != nil {
-			return err
+		ok, bad := d.set(vals)
+		if bad != nil {
+			// Z3 and the terms' own semantics (smt.EvalData, which the
+			// concrete engine shares) disagree on a fact: a broken term
+			// layer or translation, under GSE and the engine alike.
+			return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
+				GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+				Reason: fmt.Sprintf("the solver's model of the GSE path's data facts falsifies %s under the terms' semantics: the solver and the term layer disagree", smt.Short(bad))})
 		}
 		if !ok {
 			return nil // the valuation leaves int64 somewhere: no result
@@ -698,9 +722,9 @@ func (d *pathData) assign(vals []int64) {
 }
 
 // set assigns a model of φ_d and reports whether the path's data facts
-// hold under it within int64; a model the facts reject is an error of the
-// solver or of the term evaluation (a failure of the tool).
-func (d *pathData) set(vals []int64) (bool, error) {
+// hold under it within int64; a fact the model falsifies is returned (the
+// solver and the terms' semantics disagree: a violation).
+func (d *pathData) set(vals []int64) (bool, *smt.Formula) {
 	d.assign(vals)
 	for _, f := range d.facts {
 		v, ok := d.eval(f)
@@ -708,7 +732,7 @@ func (d *pathData) set(vals []int64) (bool, error) {
 			return false, nil
 		}
 		if v == 0 {
-			return false, fmt.Errorf("ORC: the solver's model %v of the path's data facts falsifies %s", vals, f)
+			return false, f
 		}
 	}
 	return true, nil

@@ -134,6 +134,8 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
 	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
+	engines := fs.String("engines", "", "with files: check them under each of these engines (comma-separated NAME[:VARIANT]) at each k of -ks and print the verdicts as one Markdown table, with the command, commit, date and machine in its header (docs/results/trees.md)")
+	ksFlag := fs.String("ks", "", "with -engines: the k-bounds, comma-separated (default: each engine's default k)")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
 	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
@@ -197,6 +199,27 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 			}
 		}
 	}
+	if *engines != "" {
+		if *asJSON || cf.k.set || cf.eng.engine != "" || cf.eng.variant != "" || cf.versus != "" {
+			return usageError("-engines prints one Markdown table of its engines at the k-bounds of -ks: it does not take -json, -k, -engine, -variant or -vs")
+		}
+		ks := []int{}
+		if *ksFlag != "" {
+			if ks, err = parseKs(*ksFlag); err != nil {
+				return usageError("%v", err)
+			}
+		}
+		var list []string
+		for _, e := range strings.Split(*engines, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				list = append(list, e)
+			}
+		}
+		return checkMatrix(ctx, cf, list, ks, progs, "lockstep check "+strings.Join(args, " "), stdout, stderr)
+	}
+	if *ksFlag != "" {
+		return usageError("-ks goes with -engines")
+	}
 	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
 }
 
@@ -204,13 +227,13 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 // data rules (engine.Info.Data): one line naming the file and what to use,
 // never a verdict about rules the engine does not have.
 func refuseData(spec string, progs ...*javalite.Program) error {
-	if engine.SupportsData(spec) {
+	refusal := engine.RefuseData(spec)
+	if refusal == nil {
 		return nil
 	}
-	name, _ := engine.Split(spec)
 	for _, p := range progs {
 		if machine.UsesData(p) {
-			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+			return usageError("%s: %v", p.File, refusal)
 		}
 	}
 	return nil
@@ -252,6 +275,10 @@ type filesJSON struct {
 type fileReport struct {
 	Semantics string `json:"semantics"`
 	*checker.JSONReport
+	// Note explains a violation of summary:published (the default
+	// engine): the finding it shows and what summary:fixed says
+	// (checker.ExplainPublished).
+	Note string `json:"note,omitempty"`
 }
 
 func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
@@ -273,7 +300,7 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 			// Cut short by an interruption: Each reports nothing for it.
 			doc.NotChecked++
 			if asJSON {
-				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
+				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}, ""})
 			} else {
 				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
 			}
@@ -287,12 +314,16 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		default:
 			doc.Holds++
 		}
+		note := explainPublished(ctx, progs[i], opt, rep, stderr)
 		if asJSON {
 			j := rep.JSON()
-			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j})
+			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j, note})
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
+		if note != "" {
+			fmt.Fprintln(stdout, note)
+		}
 		if rep.Verdict.Status == checker.Violated {
 			writeVerdictPictures(rep, dotDir, filePrefixes[i], stdout)
 		}
@@ -309,6 +340,22 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
 	}
 	return exitErr(doc.ExitCode)
+}
+
+// explainPublished is the one line that goes with a violation of the
+// default engine's published rules: the finding it shows and what the fixed
+// rules say on the same program (checker.ExplainPublished); "" for any
+// other report, or when the explanation could not be had.
+func explainPublished(ctx context.Context, p *javalite.Program, opt checker.Options, rep *checker.Report, stderr io.Writer) string {
+	if rep.Verdict.Status != checker.Violated || ctx.Err() != nil {
+		return ""
+	}
+	progressLine(stderr, "%s: checking -variant fixed on it", p.File)
+	n, err := checker.ExplainPublished(ctx, p, opt, rep, nil)
+	if err != nil || n == nil || ctx.Err() != nil {
+		return ""
+	}
+	return n.Line()
 }
 
 // picturePrefixes name each file's pictures after the file, so that the
@@ -527,18 +574,18 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if interrupted {
 			head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
 		}
-		fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
-			head, sum.Programs, sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
+		fmt.Fprintf(stdout, "%s %s, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
+			head, plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
 		printUndecided(stdout, sum)
 		printSlowest(stdout, sum)
 		return exitErr(sum.ExitCode)
 	}
 	if interrupted {
-		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
-			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
+		fmt.Fprintf(stdout, "variant %s: %s after %s (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
+			sum.Variant, interruptNote(ctx), plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, sum.Violated)
 	}
-	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %d programs (%.1fs; found with %d lines",
-		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %s (%.1fs; found with %d lines",
+		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, plural(cx.After, "program"), cx.Time.Seconds(), checker.Lines(cx.Found.Program))
 	if cx.IsShrunk {
 		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
 	} else {

@@ -127,6 +127,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
+	if args[0] == "-version" || args[0] == "--version" {
+		// What people type first; `lockstep version` is the command.
+		args = append([]string{"version"}, args[1:]...)
+	}
+	warnProgressMode(stderr)
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n", args[0])

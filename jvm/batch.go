@@ -57,8 +57,8 @@ type Batch struct {
 	// Server, when set, compiles and runs the batch in its JVM instead of
 	// a javac and a java of the batch's own.
 	Server *Server
-	names []string
-	files []string
+	names  []string
+	files  []string
 }
 
 // NewBatch makes an empty batch in dir (created if missing).

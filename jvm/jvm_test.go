@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -24,6 +25,38 @@ func needJDK(t *testing.T) {
 }
 
 func soak() bool { return os.Getenv("LOCKSTEP_SOAK") != "" }
+
+// One server JVM for the package's tests: its start and javac's warm-up
+// are paid once.
+var (
+	srvOnce sync.Once
+	srv     *jvm.Server
+	srvErr  error
+	srvDir  string
+)
+
+func server(t *testing.T) *jvm.Server {
+	t.Helper()
+	srvOnce.Do(func() {
+		srvDir, srvErr = os.MkdirTemp("", "lockstep-jvm-test-")
+		if srvErr == nil {
+			srv, srvErr = jvm.StartServer(context.Background(), srvDir)
+		}
+	})
+	require.NoError(t, srvErr)
+	return srv
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if srv != nil {
+		srv.Close()
+	}
+	if srvDir != "" {
+		os.RemoveAll(srvDir)
+	}
+	os.Exit(code)
+}
 
 // testdataPrograms loads every program of testdata/ that checks (the
 // errors/ directory holds the ones that must not).
@@ -55,17 +88,18 @@ func generated(seed int64, n int) []jvm.Named {
 }
 
 // TestExportCompiles exports every testdata program and a stream of
-// generated programs with data and compiles them with one javac: 60
+// generated programs with data and compiles them in one compilation: 20
 // generated programs in make test, 1,000 under make soak.
 func TestExportCompiles(t *testing.T) {
 	needJDK(t)
-	n := 60
+	n := 20
 	if soak() {
 		n = 1000
 	}
 	progs := append(testdataPrograms(t), generated(7, n)...)
 	b, err := jvm.NewBatch(t.TempDir())
 	require.NoError(t, err)
+	b.Server = server(t)
 	for _, np := range progs {
 		_, err := b.Add(np.P)
 		require.NoError(t, err, np.Name)
@@ -84,7 +118,7 @@ func TestDiffAgrees(t *testing.T) {
 		n, inputs = 2000, 64
 		progs = append(testdataPrograms(t), generated(11, n)...)
 	}
-	o := jvm.Options{K: 2, MaxObjects: 3, Bound: 2000, MaxInputs: inputs, Seed: 11, Dir: t.TempDir(), Shrink: 1}
+	o := jvm.Options{K: 2, MaxObjects: 3, Bound: 2000, MaxInputs: inputs, Seed: 11, Dir: t.TempDir(), Shrink: 1, Server: server(t)}
 	rep, err := jvm.Diff(context.Background(), progs, o, nil)
 	require.NoError(t, err)
 	t.Log(rep)
@@ -96,22 +130,28 @@ func TestDiffAgrees(t *testing.T) {
 }
 
 // TestDiffFindsPlantedMistake plants `<` read as `<=` in lockstep's
-// interpreter: the differential must report it, shrunk to a program that
-// still has a `<` and is smaller than the one it started from.
+// interpreter: the differential must report it on a testdata program and
+// shrink it to a smaller program that still has a `<` (under make soak,
+// also on generated programs).
 func TestDiffFindsPlantedMistake(t *testing.T) {
 	needJDK(t)
 	defer concrete.PlantLtAsLe(true)()
-	var progs []jvm.Named
-	for _, np := range generated(3, 200) {
-		if strings.Contains(javalite.Print(np.P), " < ") {
-			progs = append(progs, np)
-		}
-		if len(progs) == 8 {
-			break
+	p, err := javalite.LoadFile("../testdata/data/bst_lookup.jl")
+	require.NoError(t, err)
+	progs := []jvm.Named{{Name: p.File, P: p}}
+	o := jvm.Options{K: 0, MaxObjects: 1, Bound: 2000, MaxInputs: 64, Seed: 3, Dir: t.TempDir(), Shrink: 1, Server: server(t)}
+	if soak() {
+		o.K, o.MaxObjects, o.MaxInputs = 1, 2, 24
+		progs = nil
+		for _, np := range generated(3, 200) {
+			if strings.Contains(javalite.Print(np.P), " < ") {
+				progs = append(progs, np)
+			}
+			if len(progs) == 8 {
+				break
+			}
 		}
 	}
-	require.NotEmpty(t, progs)
-	o := jvm.Options{K: 1, MaxObjects: 2, Bound: 2000, MaxInputs: 24, Seed: 3, Dir: t.TempDir(), Shrink: 1}
 	rep, err := jvm.Diff(context.Background(), progs, o, nil)
 	require.NoError(t, err)
 	require.False(t, rep.OK(), "the planted mistake went unnoticed: %s", rep)

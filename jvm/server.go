@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Server is one long-lived JVM that compiles batches with the JDK's
@@ -28,6 +29,23 @@ type Server struct {
 	out    *bufio.Reader
 	stderr bytes.Buffer
 	mu     sync.Mutex
+	// CPU time of the server's JVM (its own measure, all threads): to
+	// start up and be ready, in compilations, and in runs of cases.
+	StartCPU, CompileCPU, RunCPU time.Duration
+	last                         time.Duration
+}
+
+// cpu reads the CPU reading at the end of a reply line "word CPU ...":
+// the JVM's process CPU time in nanoseconds, and returns the time since
+// the previous reading.
+func (s *Server) cpu(field string) time.Duration {
+	ns, err := strconv.ParseInt(field, 10, 64)
+	if err != nil {
+		return 0
+	}
+	d := time.Duration(ns) - s.last
+	s.last = time.Duration(ns)
+	return d
 }
 
 // StartServer compiles the server's runner into dir and starts it.
@@ -50,7 +68,7 @@ func StartServer(ctx context.Context, dir string) (*Server, error) {
 		return nil, fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
 	}
 	s := &Server{}
-	s.cmd = exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:-UsePerfData", "-cp", cls, "LockstepServer")
+	s.cmd = exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:-UsePerfData", "-cp", cls, "LockstepServer")
 	stdin, err := s.cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -64,6 +82,17 @@ func StartServer(ctx context.Context, dir string) (*Server, error) {
 		return nil, err
 	}
 	s.in, s.inC, s.out = bufio.NewWriterSize(stdin, 1<<16), stdin, bufio.NewReaderSize(stdout, 1<<16)
+	line, err := s.readLine()
+	if err != nil {
+		s.inC.Close()
+		s.cmd.Wait()
+		return nil, err
+	}
+	if ready, cpu, _ := strings.Cut(line, " "); ready != "ready" {
+		return nil, fmt.Errorf("jvm: the server said %q", line)
+	} else {
+		s.StartCPU = s.cpu(cpu)
+	}
 	return s, nil
 }
 
@@ -98,7 +127,8 @@ func (s *Server) compile(out string, files []string) error {
 	if err != nil {
 		return err
 	}
-	if line == "ok" {
+	if word, cpu, _ := strings.Cut(line, " "); word == "ok" {
+		s.CompileCPU += s.cpu(cpu)
 		return nil
 	}
 	msg := strings.ReplaceAll(strings.TrimPrefix(line, "fail "), "\x01", "\n")
@@ -132,7 +162,8 @@ func (s *Server) run(dir string, fuel int64, cases []Case) ([]string, error) {
 			<-done
 			return nil, err
 		}
-		if line == "end" {
+		if word, cpu, _ := strings.Cut(line, " "); word == "end" {
+			s.RunCPU += s.cpu(cpu)
 			break
 		}
 		id, rest, ok := strings.Cut(line, " ")
@@ -168,19 +199,27 @@ public final class LockstepServer {
         t.join();
     }
 
+    // cpu is the process CPU time of this JVM in nanoseconds, every thread
+    // (compiler, garbage collector) included.
+    static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     static void serve() throws java.io.IOException {
         javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in), 1 << 16);
         java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out), 1 << 16));
+        out.println("ready " + cpu());
+        out.flush();
         for (String cmd; (cmd = in.readLine()) != null; ) {
             String[] w = cmd.split(" ");
             if (w[0].equals("compile")) {
                 int n = Integer.parseInt(w[2]);
-                java.util.ArrayList<String> a = new java.util.ArrayList<>(java.util.List.of("-nowarn", "-encoding", "UTF-8", "-implicit:none", "-d", w[1]));
+                java.util.ArrayList<String> a = new java.util.ArrayList<>(java.util.List.of("-nowarn", "-g:none", "-proc:none", "-encoding", "UTF-8", "-implicit:none", "-d", w[1]));
                 for (int i = 0; i < n; i++) a.add(in.readLine());
                 java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
                 int rc = javac.run(null, err, err, a.toArray(new String[0]));
-                out.println(rc == 0 ? "ok" : "fail " + err.toString().replace('\n', '\u0001'));
+                out.println(rc == 0 ? "ok " + cpu() : "fail " + err.toString().replace('\n', '\u0001'));
                 out.flush();
             } else if (w[0].equals("run")) {
                 System.setProperty("lockstep.fuel", w[2]);
@@ -207,7 +246,7 @@ public final class LockstepServer {
                     out.print(' ');
                     out.println(res);
                 }
-                out.println("end");
+                out.println("end " + cpu());
                 out.flush();
                 loader.close();
             }

@@ -23,6 +23,7 @@ type Shrunk struct {
 const (
 	maxShrinkRounds = 40
 	maxCandidates   = 80
+	shrinkGroup     = 12
 )
 
 // Shrink reduces a program with an unexplained disagreement greedily: each
@@ -64,15 +65,23 @@ func Shrink(ctx context.Context, p *javalite.Program, input *concrete.Heap, o Op
 		if len(cands) > maxCandidates {
 			cands = cands[:maxCandidates]
 		}
-		fs, err := failing(ctx, cands, best.Input, o, filepath.Join(dir, fmt.Sprintf("r%d", round)))
-		if err != nil {
-			return nil, err
+		// Smallest first, in groups: the first group with a failing
+		// candidate ends the round, so a round that succeeds early
+		// compiles few programs.
+		found := false
+		for g := 0; g < len(cands) && !found; g += shrinkGroup {
+			group := cands[g:min(len(cands), g+shrinkGroup)]
+			fs, err := failing(ctx, group, best.Input, o, filepath.Join(dir, fmt.Sprintf("r%d-%d", round, g)))
+			if err != nil {
+				return nil, err
+			}
+			if i := slices.IndexFunc(fs, func(s *Shrunk) bool { return s != nil }); i >= 0 {
+				cur, best, found = group[i], fs[i], true
+			}
 		}
-		i := slices.IndexFunc(fs, func(s *Shrunk) bool { return s != nil })
-		if i < 0 {
+		if !found {
 			break
 		}
-		cur, best = cands[i], fs[i]
 	}
 	return best, nil
 }

@@ -38,8 +38,21 @@ stop_pidfile() {
 
 case $cmd in
 stop)
-	# slurmd first (it may be running job steps), then the controller,
-	# then munge, which both use.
+	# The jobs first, while the controller can still end them (their
+	# steps are slurmd's children: stopping slurmd alone would leave
+	# them), then slurmd, the controller, and munge, which both use.
+	if [ -s "$dir/slurmctld.pid" ] && kill -0 "$(cat "$dir/slurmctld.pid")" 2>/dev/null; then
+		export SLURM_CONF=$dir/slurm.conf
+		jobs=$(squeue -h -o %A 2>/dev/null || true)
+		if [ -n "$jobs" ]; then
+			# shellcheck disable=SC2086
+			scancel $jobs 2>/dev/null || true
+			for _ in $(seq 60); do
+				[ -z "$(squeue -h -o %A 2>/dev/null)" ] && break
+				sleep 0.5
+			done
+		fi
+	fi
 	stop_pidfile "$dir/slurmd.pid"
 	stop_pidfile "$dir/slurmctld.pid"
 	stop_pidfile "$dir/munged.pid"
@@ -77,10 +90,17 @@ mem=$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
 # Ports: the defaults plus an offset unlikely to meet a real installation.
 ctldport=${LOCKSTEP_SLURMCTLD_PORT:-26817}
 dport=${LOCKSTEP_SLURMD_PORT:-26818}
+for p in "$ctldport" "$dport"; do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+		echo "$0: port $p is in use (another Slurm?); set LOCKSTEP_SLURMCTLD_PORT and LOCKSTEP_SLURMD_PORT" >&2
+		stop_pidfile "$dir/munged.pid"
+		exit 1
+	fi
+done
 
 cat >"$dir/slurm.conf" <<EOF
 ClusterName=lockstep-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctldport
 SlurmdPort=$dport
 SlurmUser=$(id -un)
@@ -112,7 +132,6 @@ SlurmdTimeout=60
 NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
-: >"$dir/cgroup.conf"
 
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -c -f "$dir/slurm.conf"

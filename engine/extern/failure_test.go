@@ -68,8 +68,8 @@ func fakeEngine(mode string) {
 		switch msg["op"] {
 		case "hello":
 			proto := 1
-			if mode == "protocol2" {
-				proto = 2
+			if mode == "protocol3" {
+				proto = 3
 			}
 			say(map[string]any{"id": id, "protocol": proto, "name": "fake", "version": "0", "shape": "one-per-control", "identity_view": true})
 			continue
@@ -175,9 +175,9 @@ func TestRuleErrorIsTheEngines(t *testing.T) {
 // failure.
 func TestHandshakeFailures(t *testing.T) {
 	defer extern.Shutdown()
-	_, _, err := engine.Lookup(fakeSpec("protocol2"))
+	_, _, err := engine.Lookup(fakeSpec("protocol3"))
 	require.ErrorIs(t, err, engine.ErrFailure)
-	require.ErrorContains(t, err, "protocol 2")
+	require.ErrorContains(t, err, "protocol 3")
 	_, _, err = engine.Lookup("exec:/nonexistent/engine")
 	require.ErrorIs(t, err, engine.ErrFailure)
 	var f *extern.Failure

@@ -503,7 +503,7 @@ func (pl *pool) start(ctx context.Context) (*proc, error) {
 		return nil, err
 	}
 	var h Hello
-	_, raw, err := pr.call(ctx, map[string]any{"op": "hello", "protocol": ProtocolVersion})
+	_, raw, err := pr.call(ctx, helloRequest())
 	if err != nil {
 		pr.kill()
 		return nil, err
@@ -516,7 +516,7 @@ func (pl *pool) start(ctx context.Context) (*proc, error) {
 		pr.kill()
 		return nil, pr.fail("protocol", "handshake: %v", err)
 	}
-	if pl.hello != nil && (h.Name != pl.hello.Name || h.Version != pl.hello.Version) {
+	if pl.hello != nil && (h.Name != pl.hello.Name || h.Version != pl.hello.Version || h.Protocol != pl.hello.Protocol) {
 		pr.kill()
 		return nil, pr.fail("protocol", "handshake: a second process says %s %s, the first %s %s", h.Name, h.Version, pl.hello.Name, pl.hello.Version)
 	}

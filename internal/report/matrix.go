@@ -80,6 +80,7 @@ func LemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	if rev := Revision(); rev != "" {
 		fmt.Fprintf(&b, "* revision: %s\n", rev)
 	}
+	fmt.Fprintf(&b, "* machine: %s\n", Machine())
 	multi := multiEngine(svs) // lemmas_engines.go
 	if uniform(svs) {
 		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d); k = %d, step bound %d, timeout %s per program\n",

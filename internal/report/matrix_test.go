@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/gen"
 )
 
 // TestLemmasMarkdown: the matrix of two variants' surveys has a column per
@@ -20,7 +21,7 @@ func TestLemmasMarkdown(t *testing.T) {
 	for _, v := range []string{"fixed", "seed000"} {
 		opt := checker.DefaultOptions()
 		opt.Engine, opt.K, opt.Steps = "summary:"+v, 1, 40
-		sv, err := checker.RunSurvey(context.Background(), opt, checker.SurveyOptions{N: 3, Seed: 1, Workers: 1, NoShrink: true})
+		sv, err := checker.RunSurvey(context.Background(), opt, checker.SurveyOptions{N: 3, Seed: 1, Data: gen.DataNone, Workers: 1, NoShrink: true})
 		require.NoError(t, err)
 		svs = append(svs, sv)
 	}

@@ -97,6 +97,9 @@ func Merge(parts []Part) (*Merged, error) {
 	}
 	kind, all := "", false
 	var flat []Part // surveys documents unpacked into their surveys
+	// An interrupted surveys document (lemmas -all) lists only the
+	// columns it reached: their statuses.
+	var stopped []Status
 	for _, p := range parts {
 		k, err := kindOf(p.JSON)
 		if err != nil {
@@ -105,12 +108,16 @@ func Merge(parts []Part) (*Merged, error) {
 		if k == "surveys" {
 			var s struct {
 				Surveys []json.RawMessage `json:"surveys"`
+				Status
 			}
 			if err := json.Unmarshal(p.JSON, &s); err != nil {
 				return nil, fmt.Errorf("%s: %v", p.From, err)
 			}
 			for _, x := range s.Surveys {
 				flat = append(flat, Part{p.From, x})
+			}
+			if s.Interrupted {
+				stopped = append(stopped, s.Status)
 			}
 			k, all = "lemmas", true
 		} else {
@@ -138,7 +145,11 @@ func Merge(parts []Part) (*Merged, error) {
 		if err != nil {
 			return nil, err
 		}
-		ms, shards, err := MergeSurveys(svs)
+		cut := 0 // every column of a run reached by all its parts
+		if len(stopped) > 0 {
+			cut = len(parts)
+		}
+		ms, shards, err := mergeSurveys(svs, cut)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +161,9 @@ func Merge(parts []Part) (*Merged, error) {
 				m.ExitCode = s.ExitCode
 				break
 			}
+		}
+		if st, ok := interruption(stopped); ok {
+			m.ExitCode = st.ExitCode
 		}
 	default:
 		ms, err := decodeAll[Mutants](flat)
@@ -380,7 +394,14 @@ func MergeChecks(gs []Generated) (Generated, error) {
 // MergeSurveys merges `lemmas -json` results, variant by variant, in the
 // order the variants first appear; it returns the merged surveys and how
 // many shards each had.
-func MergeSurveys(svs []Survey) ([]Survey, int, error) {
+func MergeSurveys(svs []Survey) ([]Survey, int, error) { return mergeSurveys(svs, 0) }
+
+// mergeSurveys is MergeSurveys of the columns of cut lemmas -all
+// documents (cut > 0) some of which were interrupted: an interrupted shard
+// lists only the columns it reached, so a column that fewer than cut
+// documents list is left out of the merge (not every shard reached it)
+// instead of refused as a missing shard.
+func mergeSurveys(svs []Survey, cut int) ([]Survey, int, error) {
 	var order []string
 	byVariant := map[string][]Survey{}
 	for _, sv := range svs {
@@ -392,6 +413,9 @@ func MergeSurveys(svs []Survey) ([]Survey, int, error) {
 	var merged []Survey
 	shards := 0
 	for _, v := range order {
+		if len(byVariant[v]) < cut {
+			continue // not reached by an interrupted shard
+		}
 		m, err := mergeSurvey(byVariant[v])
 		if err != nil {
 			return nil, 0, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/checker"
+	"github.com/lockstep-dev/lockstep/engine/extern"
 	"github.com/lockstep-dev/lockstep/gen"
 )
 
@@ -35,15 +36,32 @@ type Settings struct {
 	// hunted, in order (-only).
 	ConfirmTimeout string   `json:"confirm_timeout,omitempty"`
 	Mutants        []string `json:"mutants,omitempty"`
+	// AnswerBounds are the bounds on an outside engine's answers
+	// (-engine-max-line, -engine-max-depth, -engine-max-successors,
+	// -engine-max-terms), recorded when an exec: engine runs.
+	AnswerBounds *AnswerBounds `json:"answer_bounds,omitempty"`
+}
+
+// AnswerBounds are extern.Limits as recorded.
+type AnswerBounds struct {
+	Line       int `json:"line"`
+	Depth      int `json:"depth"`
+	Successors int `json:"successors"`
+	Terms      int `json:"terms"`
 }
 
 // SettingsOf are the settings of a run with options opt drawing programs
 // with data switch data.
 func SettingsOf(opt checker.Options, data gen.DataMode) *Settings {
-	return &Settings{
+	s := &Settings{
 		Engine: opt.EngineSpec(), Versus: opt.Versus, Data: data.String(), NoExact: opt.NoExactness,
 		MaxGroup: opt.MaxGroup, MaxPairs: opt.MaxPairs, Timeout: opt.Timeout.String(),
 	}
+	if strings.HasPrefix(s.Engine, "exec:") || strings.HasPrefix(s.Versus, "exec:") {
+		b := extern.Bounds
+		s.AnswerBounds = &AnswerBounds{Line: b.Line, Depth: b.Depth, Successors: b.Successors, Terms: b.Terms}
+	}
+	return s
 }
 
 // flagValue is one flag of a part and its value, as a user would type it.
@@ -62,7 +80,19 @@ func (s *Settings) flags() []flagValue {
 		{"-max-group", strconv.Itoa(s.MaxGroup)}, {"-max-pairs", strconv.Itoa(s.MaxPairs)},
 		{"-timeout", s.Timeout}, {"-confirm-timeout", s.ConfirmTimeout},
 		{"-only", strings.Join(s.Mutants, ",")},
+		{"-engine-max-line", bound(s.AnswerBounds, func(l AnswerBounds) int { return l.Line })},
+		{"-engine-max-depth", bound(s.AnswerBounds, func(l AnswerBounds) int { return l.Depth })},
+		{"-engine-max-successors", bound(s.AnswerBounds, func(l AnswerBounds) int { return l.Successors })},
+		{"-engine-max-terms", bound(s.AnswerBounds, func(l AnswerBounds) int { return l.Terms })},
 	}
+}
+
+// bound is one answer bound, "" when none were recorded.
+func bound(l *AnswerBounds, f func(AnswerBounds) int) string {
+	if l == nil {
+		return ""
+	}
+	return strconv.Itoa(f(*l))
 }
 
 // top is the flags every document names at its top.
