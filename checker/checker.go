@@ -122,6 +122,9 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// Runner is ORC's concrete side; nil is concrete.InterpretWith
+	// (jvm.ORC runs the JVM instead: check -oracle jvm).
+	Runner Runner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:
@@ -702,20 +705,12 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 // compares it with an enumeration of concrete inputs.
 var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
 
-// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
-// a program with data: lemma VS compares the concretizations' heap shapes
-// only, so the data would go unchecked; check each engine against GSE.
-var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
-
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
-	if opt.Versus != "" {
-		return ErrVersusData
-	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil {
+		if spec != "" && (opt.Build == nil || spec == opt.Versus) {
 			if err := engine.RefuseData(spec); err != nil {
 				return err
 			}

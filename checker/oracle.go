@@ -411,7 +411,12 @@ type oracleRun struct {
 }
 
 // runner is ORC's concrete side (the seam Runner).
-func (r *run) runner() Runner { return concrete.InterpretWith }
+func (r *run) runner() Runner {
+	if r.opt.Runner != nil {
+		return r.opt.Runner
+	}
+	return concrete.InterpretWith
+}
 
 // path runs the concrete interpreter on the concretizations of one
 // terminal GSE path: its input heap, and with data each path-directed

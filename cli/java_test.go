@@ -56,3 +56,18 @@ func TestJVMDiffCommand(t *testing.T) {
 	require.Contains(t, out.String(), `"programs": 6`)
 	require.Contains(t, out.String(), `"unexplained": 0`)
 }
+
+// TestCheckOracleJVM: ORC with the JVM as its concrete side holds where
+// the default ORC holds, and is refused under a semantics the JVM lacks.
+func TestCheckOracleJVM(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, exitUsage, run([]string{"check", "-oracle", "jvm", "-semantics", "paper", "../testdata/data/max2.jl"}, &out, &errb))
+	require.Equal(t, exitUsage, run([]string{"check", "-oracle", "python", "../testdata/data/max2.jl"}, &out, &errb))
+	if !jvm.HaveJDK() {
+		t.Skip("no JDK")
+	}
+	out.Reset()
+	code := run([]string{"check", "-variant", "fixed", "-k", "2", "-oracle", "jvm", "../testdata/data/max2.jl"}, &out, &errb)
+	require.Equal(t, exitOK, code, "%s\n%s", out.String(), errb.String())
+	require.Contains(t, out.String(), "ORC×")
+}

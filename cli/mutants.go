@@ -47,7 +47,8 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	fs.Var(&kFlag, "k", "k-bound `K` on input depth, the same in both engines, for every mutant (default: the catalog's, 2 for summary, −1 for the others, a mutant's own where it has one)")
 	fs.Var(&stepsFlag, "steps", "step bound `S`, the same in both engines (default: the catalog's, 200 for summary, 60 for the others)")
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
-	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
+	var shrink shrinkFlags
+	shrink.register(fs, "", 0)
 	confirmTimeout := fs.Duration("confirm-timeout", 2*time.Minute, "time limit of the base engine's run on each shrunk counterexample (it explores every path the mutant's violation cut short)")
 	asJSON := fs.Bool("json", false, "print one JSON object with every result and the summary")
 	only := fs.String("only", "", "run only these mutants of the engine (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
@@ -63,7 +64,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		return err
 	}
 	for _, err := range []error{atLeast("n", *n, 1), atLeast("workers", *workers, 1), positive("timeout", *timeout),
-		positive("shrink-time", *shrinkTime), positive("confirm-timeout", *confirmTimeout)} {
+		shrink.validate(), positive("confirm-timeout", *confirmTimeout)} {
 		if err != nil {
 			return err
 		}
@@ -164,7 +165,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, FixedK: kFlag.set, FixedSteps: stepsFlag.set, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime, ConfirmTimeout: *confirmTimeout}
+	opt := mutation.Options{Check: copt, FixedK: kFlag.set, FixedSteps: stepsFlag.set, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkSteps: shrink.bound().Steps, ShrinkTime: shrink.time, ConfirmTimeout: *confirmTimeout}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",

@@ -369,6 +369,18 @@ func prefixOf(name string) (Prefix, bool) {
 	return p, ok
 }
 
+// Outside reports whether spec names its engine by a registered prefix
+// ("exec:COMMAND"): an engine that runs as a process of its own, whose
+// resolution alone starts that process. It starts nothing.
+func Outside(spec string) bool {
+	pre, _, ok := strings.Cut(spec, ":")
+	if !ok {
+		return false
+	}
+	_, is := prefixOf(pre)
+	return is
+}
+
 // Join makes the spec of an engine name and a variant: "NAME:VARIANT"
 // ("NAME" without a variant), or the prefix's own syntax for an engine
 // named by a prefix ("exec:COMMAND#VARIANT").

@@ -11,7 +11,8 @@ import (
 
 // Outcome prints how lockstep's interpreter ended a run, in the form of
 // the export's runCase: "value V | HEAP", "error | HEAP", "pruned | HEAP",
-// "range | HEAP" or "cut". final is the heap the run left
+// "range | HEAP" or "cut"; an object result is followed by " | created
+// oK", its number in creation order (concrete.Value.Obj). final is the heap the run left
 // (concrete.InterpretFinal) and nInputs the number of input objects.
 func Outcome(res concrete.Result, final *concrete.Heap, nInputs int) string {
 	switch {
@@ -26,6 +27,9 @@ func Outcome(res concrete.Result, final *concrete.Heap, nInputs int) string {
 	}
 	var v string
 	heap := Canonical(final, nInputs, res.Value, &v)
+	if !res.Value.IsInt && !res.Value.IsBool && res.Value.Obj != concrete.Null {
+		return fmt.Sprintf("value %s | %s | created o%d", v, heap, res.Value.Obj)
+	}
 	return "value " + v + " | " + heap
 }
 

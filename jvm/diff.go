@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/concrete"
@@ -94,6 +95,19 @@ type Report struct {
 	// Time: lockstep's interpreter, javac, and the JVM runs (wall clock,
 	// the JVM's start-up included).
 	LockstepTime, JavacTime, JVMTime time.Duration `json:"-"`
+	// CPU time (user + sys): lockstep's interpreter (this process while
+	// it runs the inputs), and the server JVM's start-up, compilations and
+	// runs of the cases (its own measure). Filled when Diff started the
+	// server.
+	CPU CPU `json:"cpu_seconds"`
+}
+
+// CPU is the CPU time of a differential's parts, in seconds.
+type CPU struct {
+	Lockstep   float64 `json:"lockstep"`
+	JVMStart   float64 `json:"jvm_start"`
+	JVMCompile float64 `json:"jvm_compile"`
+	JVMRun     float64 `json:"jvm_run"`
 }
 
 // OK reports whether every pair agreed or disagreed for an explained
@@ -110,6 +124,7 @@ func (r *Report) String() string {
 	for _, k := range sortedKeys(r.Explained) {
 		fmt.Fprintf(&b, " explained:%s=%d", k, r.Explained[k])
 	}
+	fmt.Fprintf(&b, "\ncpu: lockstep %.2fs, jvm start %.2fs, javac %.2fs, jvm runs %.2fs", r.CPU.Lockstep, r.CPU.JVMStart, r.CPU.JVMCompile, r.CPU.JVMRun)
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(&b, "\n\nDISAGREEMENT %s\ninput:    %s\nlockstep: %s\njvm:      %s\n%s", d.Name, d.Input, d.Lockstep, d.JVM, d.Program)
 	}
@@ -278,6 +293,7 @@ func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report))
 		defer os.RemoveAll(d)
 		dir = d
 	}
+	rep := &Report{Outcomes: map[string]int64{}, Explained: map[string]int64{}}
 	if o.Server == nil {
 		srv, err := StartServer(ctx, dir)
 		if err != nil {
@@ -285,8 +301,10 @@ func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report))
 		}
 		defer srv.Close()
 		o.Server = srv
+		defer func() {
+			rep.CPU.JVMStart, rep.CPU.JVMCompile, rep.CPU.JVMRun = srv.StartCPU.Seconds(), srv.CompileCPU.Seconds(), srv.RunCPU.Seconds()
+		}()
 	}
-	rep := &Report{Outcomes: map[string]int64{}, Explained: map[string]int64{}}
 	type found struct {
 		prog  Named
 		input *concrete.Heap
@@ -305,7 +323,7 @@ func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report))
 		b.Fuel, b.Server = o.Fuel, o.Server
 		var pairs []pair
 		var cases []Case
-		t0 := time.Now()
+		t0, c0 := time.Now(), selfCPU()
 		for i, np := range part {
 			name, err := b.Add(np.P)
 			if err != nil {
@@ -321,6 +339,7 @@ func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report))
 			}
 		}
 		rep.LockstepTime += time.Since(t0)
+		rep.CPU.Lockstep += (selfCPU() - c0).Seconds()
 		t0 = time.Now()
 		if err := b.Compile(ctx); err != nil {
 			return rep, err
@@ -371,4 +390,13 @@ func Diff(ctx context.Context, progs []Named, o Options, progress func(*Report))
 		rep.Disagreements = append(rep.Disagreements, d)
 	}
 	return rep, nil
+}
+
+// selfCPU is the CPU time (user + sys) of this process so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

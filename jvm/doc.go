@@ -31,13 +31,22 @@
 // method with lockstep's entry arguments (true, 0, null), and prints the
 // outcome and the final heap reachable from the inputs and the result in
 // the canonical numbering Canonical computes on lockstep's side. A JVM
-// start costs about a third of a second, so a Batch compiles many
-// programs with one javac and runs many cases of many programs in one JVM
-// (the generated Batch runner reads "Class case-id case" lines).
+// start costs about a third of a second and javac's more, so a Batch
+// holds many programs: a Server (one long-lived JVM) compiles it with the
+// JDK's in-process compiler and runs its cases in a class loader of its
+// own, for every batch of a Diff, a Shrink or an ORC; without a Server a
+// Batch runs javac (a thousand sources per invocation) and one java of
+// its own, whose runner reads "Class case-id case" lines.
 //
 // Divergence: every call spends one unit of a per-case fuel (DefaultFuel
 // calls), and the cases run on a thread with a deep stack; a run that
 // exhausts the fuel is "cut", one that exhausts the stack "overflow". The
 // differential (Diff) names these, and lockstep's own step-bound cut, as
 // explained categories rather than disagreements.
+//
+// # ORC on the JVM
+//
+// ORC is lemma ORC's concrete side (checker.Runner) on the JVM: `check
+// -oracle jvm`. The JVM gives the end and the value; the step count, which
+// the JVM has no notion of, is lockstep's interpreter's.
 package jvm

@@ -57,6 +57,9 @@ const driverJava = `
     // Every object of the program extends $Obj, so the driver can build
     // input heaps and print the final heap without reflection.
     static abstract class $Obj {
+        // $id numbers objects in creation order: the inputs 0..n-1, then
+        // the objects of (new C), as lockstep's interpreter numbers them.
+        final int $id = $created++;
         abstract String $name();
         abstract void $set(int f, long v, $Obj[] objs);
         abstract void $dump(StringBuilder b, $Canon c);
@@ -71,6 +74,7 @@ const driverJava = `
     static final $Stop $CUT = new $Stop("cut");
     static final $Stop $PRUNED = new $Stop("pruned");
     static long $fuel;
+    static int $created;
     static long $fuelPerCase = Long.getLong("lockstep.fuel", DEFAULTFUEL);
 
     static $Obj $alloc(int cls) {
@@ -111,7 +115,9 @@ ALLOCCASES            default: throw new IllegalArgumentException("no class " + 
     // (an assume was false), "range" (an ArithmeticException: a sum left
     // the long range), "cut" (the call fuel ran out), "overflow" (a
     // StackOverflowError). The heap is printed after every outcome but cut
-    // and overflow.
+    // and overflow; an object result is followed by " | created oK", its
+    // number in creation order (the inputs o0..on-1, then the objects of
+    // (new C)), the numbering lockstep's interpreter gives values.
     //
     // The input is the numbers of the line, separated by spaces: the
     // number of objects n, then per object its class (an index into the
@@ -123,6 +129,7 @@ ALLOCCASES            default: throw new IllegalArgumentException("no class " + 
         String[] tok = line.trim().split(" +");
         int n = Integer.parseInt(tok[0]);
         $Obj[] objs = new $Obj[n];
+        $created = 0;
         long[][] vals = new long[n][];
         int at = 1;
         for (int i = 0; i < n; i++) {
@@ -155,6 +162,7 @@ ALLOCCASES            default: throw new IllegalArgumentException("no class " + 
             c.visit($res);
             c.close();
             out = c.ref($res);
+            if ($res != null) return "value " + out + " | " + c.heap() + " | created o" + $res.$id;
         }
         return (out.equals("error") || out.equals("range") || out.equals("pruned") ? out : "value " + out) + " | " + c.heap();
     }

@@ -234,6 +234,17 @@ func conv(a string, from, to javalite.Type) string {
 	return a
 }
 
+// receiver is atom a as the receiver of a field access or a call: the
+// literal null (the value of an assignment or a field write of null, whose
+// static type is a class) needs a cast for javac to accept `.f` or `.m()`
+// on it; at run time it throws NullPointerException like any null.
+func receiver(a string, t javalite.Type) string {
+	if a == "null" {
+		return "((" + javaType(t) + ") null)"
+	}
+	return a
+}
+
 func (x *exporter) temp(t javalite.Type, init string) string {
 	x.ntemp++
 	n := fmt.Sprintf("t%d", x.ntemp)
@@ -291,7 +302,7 @@ func (x *exporter) expr(e javalite.Expr) (string, error) {
 		}
 		// The receiver has a class type (Check refuses null's): a null
 		// value throws NullPointerException, rule A′.
-		return x.temp(e.Field.T, r+"."+fieldName(e.Field)), nil
+		return x.temp(e.Field.T, receiver(r, e.X.Type())+"."+fieldName(e.Field)), nil
 	case *javalite.FieldWrite:
 		// The value first, then the variable is read and dereferenced
 		// (Field write (eval), W, W′): `x.f = t` after t is computed.
@@ -361,7 +372,7 @@ func (x *exporter) expr(e javalite.Expr) (string, error) {
 		}
 		// A null receiver throws NullPointerException after the arguments
 		// are evaluated (JLS 15.12.4), rule Invoke′.
-		return x.temp(e.Method.RetT, fmt.Sprintf("%s.%s(%s)", r, methodName(e.Method), strings.Join(args, ", "))), nil
+		return x.temp(e.Method.RetT, fmt.Sprintf("%s.%s(%s)", receiver(r, e.Recv.Type()), methodName(e.Method), strings.Join(args, ", "))), nil
 	case *javalite.Assign:
 		v, err := x.expr(e.Value)
 		if err != nil {

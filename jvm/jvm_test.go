@@ -15,6 +15,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/jvm"
+	"github.com/lockstep-dev/lockstep/machine"
 )
 
 func needJDK(t *testing.T) {
@@ -89,7 +90,9 @@ func generated(seed int64, n int) []jvm.Named {
 
 // TestExportCompiles exports every testdata program and a stream of
 // generated programs with data and compiles them in one compilation: 20
-// generated programs in make test, 1,000 under make soak.
+// generated programs in make test (in the server JVM), 1,000 under make
+// soak (with javac and java processes of the batch's own, which then run
+// one case of every program).
 func TestExportCompiles(t *testing.T) {
 	needJDK(t)
 	n := 20
@@ -99,12 +102,31 @@ func TestExportCompiles(t *testing.T) {
 	progs := append(testdataPrograms(t), generated(7, n)...)
 	b, err := jvm.NewBatch(t.TempDir())
 	require.NoError(t, err)
-	b.Server = server(t)
+	if !soak() {
+		b.Server = server(t)
+	}
+	var cases []jvm.Case
+	var want []string
 	for _, np := range progs {
-		_, err := b.Add(np.P)
+		name, err := b.Add(np.P)
 		require.NoError(t, err, np.Name)
+		h := jvm.Inputs(np.P, jvm.Options{K: 0, MaxObjects: 1, MaxInputs: 1}, 1)[0]
+		cases = append(cases, jvm.Case{Class: name, Input: jvm.Encode(np.P, h)})
+		out, _, err := jvm.Lockstep(np.P, h, jvm.Options{Bound: 2000})
+		require.NoError(t, err)
+		want = append(want, out)
 	}
 	require.NoError(t, b.Compile(context.Background()))
+	if !soak() {
+		return
+	}
+	got, err := b.Run(context.Background(), cases)
+	require.NoError(t, err)
+	for i := range got {
+		if c := jvm.Classify(want[i], got[i]); c != "" && c != jvm.CatDiverges {
+			t.Errorf("%s: lockstep %s, jvm %s (%s)", progs[i].Name, want[i], got[i], c)
+		}
+	}
 }
 
 // TestDiffAgrees runs the differential on every testdata program and on
@@ -161,4 +183,57 @@ func TestDiffFindsPlantedMistake(t *testing.T) {
 	require.Less(t, len(d.Program), len(d.Original))
 	require.Contains(t, d.Program, "<")
 	require.NotEqual(t, d.Lockstep, d.JVM)
+}
+
+// TestORCRunner: the JVM as ORC's concrete side ends every input as
+// lockstep's interpreter does (its Result, steps taken from the
+// interpreter), and disagrees where the interpreter has a planted mistake.
+func TestORCRunner(t *testing.T) {
+	needJDK(t)
+	orc := jvm.NewORCWith(server(t), t.TempDir())
+	defer orc.Close()
+	for _, f := range []string{"../testdata/data/bst_lookup.jl", "../testdata/programs/linkedlist.jl"} {
+		p, err := javalite.LoadFile(f)
+		require.NoError(t, err)
+		o := jvm.Options{K: 1, MaxObjects: 2, MaxInputs: 40, Seed: 1}
+		for _, h := range jvm.Inputs(p, o, 1) {
+			want, err := concrete.InterpretWith(p, h, 300, machine.Options{})
+			require.NoError(t, err)
+			got, err := orc.Run(p, h, 300, machine.Options{})
+			require.NoError(t, err)
+			want.Rules, got.Rules = nil, nil
+			require.Equal(t, want, got, "%s on %s", f, h)
+		}
+	}
+	p, err := javalite.LoadFile("../testdata/data/bst_lookup.jl")
+	require.NoError(t, err)
+	h := &concrete.Heap{Objects: []concrete.Object{{Class: p.Entry.Owner, Fields: []int{concrete.Null, concrete.Null, concrete.Null, concrete.Null}, Prim: []int64{0, 0, 0, 0}}}}
+	defer concrete.PlantLtAsLe(true)()
+	want, err := concrete.InterpretWith(p, h, 300, machine.Options{})
+	require.NoError(t, err)
+	got, err := orc.Run(p, h, 300, machine.Options{})
+	require.NoError(t, err)
+	require.False(t, want.Pruned)
+	require.True(t, got.Pruned, "key 0: (assume (0 < 0)) prunes on the JVM")
+	_, err = orc.Run(p, h, 300, machine.Options{VarRestoresEnv: true})
+	require.Error(t, err)
+}
+
+// TestExportRegressions: the programs of testdata/jvm broke the export
+// once; each must compile and agree with lockstep on its inputs.
+func TestExportRegressions(t *testing.T) {
+	needJDK(t)
+	files, err := filepath.Glob("../testdata/jvm/*.jl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var progs []jvm.Named
+	for _, f := range files {
+		p, err := javalite.LoadFile(f)
+		require.NoError(t, err)
+		progs = append(progs, jvm.Named{Name: f, P: p})
+	}
+	o := jvm.Options{K: 1, MaxObjects: 2, Bound: 2000, MaxInputs: 32, Seed: 1, Dir: t.TempDir(), Server: server(t)}
+	rep, err := jvm.Diff(context.Background(), progs, o, nil)
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%s", rep)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -48,24 +49,16 @@ func (s *Server) cpu(field string) time.Duration {
 	return d
 }
 
-// StartServer compiles the server's runner into dir and starts it.
+// StartServer starts the server JVM; dir holds its work files. The
+// server's own class is compiled once per user and version of its source,
+// into the user's cache directory (or dir when there is none).
 func StartServer(ctx context.Context, dir string) (*Server, error) {
 	if !HaveJDK() {
 		return nil, ErrNoJDK
 	}
-	cls := filepath.Join(dir, "server")
-	if err := os.MkdirAll(cls, 0o755); err != nil {
+	cls, err := serverClasses(ctx, dir)
+	if err != nil {
 		return nil, err
-	}
-	src := filepath.Join(dir, "LockstepServer.java")
-	if err := os.WriteFile(src, []byte(serverJava), 0o644); err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	javac := exec.CommandContext(ctx, "javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn", "-d", cls, src)
-	javac.Stdout, javac.Stderr = &out, &out
-	if err := javac.Run(); err != nil {
-		return nil, fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
 	}
 	s := &Server{}
 	s.cmd = exec.CommandContext(ctx, "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:-UsePerfData", "-cp", cls, "LockstepServer")
@@ -94,6 +87,45 @@ func StartServer(ctx context.Context, dir string) (*Server, error) {
 		s.StartCPU = s.cpu(cpu)
 	}
 	return s, nil
+}
+
+// serverClasses returns a directory with LockstepServer.class, compiling
+// it when the cache has no copy for this source.
+func serverClasses(ctx context.Context, dir string) (string, error) {
+	base := dir
+	if c, err := os.UserCacheDir(); err == nil {
+		base = filepath.Join(c, "lockstep")
+	}
+	sum := sha256.Sum256([]byte(serverJava))
+	cls := filepath.Join(base, fmt.Sprintf("jvm-server-%x", sum[:6]))
+	if _, err := os.Stat(filepath.Join(cls, "LockstepServer.class")); err == nil {
+		return cls, nil
+	}
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(base, "jvm-server-tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, "LockstepServer.java")
+	if err := os.WriteFile(src, []byte(serverJava), 0o644); err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	javac := exec.CommandContext(ctx, "javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-nowarn", "-d", filepath.Join(tmp, "classes"), src)
+	javac.Stdout, javac.Stderr = &out, &out
+	if err := javac.Run(); err != nil {
+		return "", fmt.Errorf("jvm: javac LockstepServer: %v\n%s", err, out.String())
+	}
+	// Another process may have put it there meanwhile: either copy is good.
+	if err := os.Rename(filepath.Join(tmp, "classes"), cls); err != nil {
+		if _, serr := os.Stat(filepath.Join(cls, "LockstepServer.class")); serr != nil {
+			return "", err
+		}
+	}
+	return cls, nil
 }
 
 // Close ends the server's JVM.
@@ -187,7 +219,7 @@ func (s *Server) run(dir string, fuel int64, cases []Case) ([]string, error) {
 // serverJava is the server: "compile OUT N" and N source paths compiles
 // them into OUT and answers "ok" or "fail MESSAGE" (newlines as \x01);
 // "run DIR FUEL N" and N "Class id case" lines runs the cases with the
-// classes of DIR in a new class loader and answers "id outcome" lines and
+// classes of DIR in DIR's class loader (made at its first run) and answers "id outcome" lines and
 // "end". Everything runs on one thread with a deep stack.
 var serverJava = strings.ReplaceAll(`// LockstepServer.java: compiles and runs batches of exported programs in one JVM (package jvm).
 public final class LockstepServer {
@@ -209,6 +241,10 @@ public final class LockstepServer {
         javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in), 1 << 16);
         java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out), 1 << 16));
+        // One class loader per directory of classes, kept: ORC runs the
+        // cases of one program one round trip at a time.
+        java.util.HashMap<String, java.net.URLClassLoader> loaders = new java.util.HashMap<>();
+        java.util.HashMap<String, java.lang.reflect.Method> run = new java.util.HashMap<>();
         out.println("ready " + cpu());
         out.flush();
         for (String cmd; (cmd = in.readLine()) != null; ) {
@@ -224,18 +260,21 @@ public final class LockstepServer {
             } else if (w[0].equals("run")) {
                 System.setProperty("lockstep.fuel", w[2]);
                 int n = Integer.parseInt(w[3]);
-                java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {new java.io.File(w[1]).toURI().toURL()}, LockstepServer.class.getClassLoader());
-                java.util.HashMap<String, java.lang.reflect.Method> run = new java.util.HashMap<>();
+                java.net.URLClassLoader loader = loaders.get(w[1]);
+                if (loader == null) {
+                    loader = new java.net.URLClassLoader(new java.net.URL[] {new java.io.File(w[1]).toURI().toURL()}, LockstepServer.class.getClassLoader());
+                    loaders.put(w[1], loader);
+                }
                 for (int i = 0; i < n; i++) {
                     String line = in.readLine();
                     int a = line.indexOf(' '), b = line.indexOf(' ', a + 1);
                     String cls = line.substring(0, a), id = line.substring(a + 1, b);
                     String res;
                     try {
-                        java.lang.reflect.Method m = run.get(cls);
+                        java.lang.reflect.Method m = run.get(w[1] + "/" + cls);
                         if (m == null) {
                             m = Class.forName(cls, true, loader).getMethod("runCase", String.class);
-                            run.put(cls, m);
+                            run.put(w[1] + "/" + cls, m);
                         }
                         res = (String) m.invoke(null, line.substring(b + 1));
                     } catch (Throwable e) {
@@ -248,7 +287,6 @@ public final class LockstepServer {
                 }
                 out.println("end " + cpu());
                 out.flush();
-                loader.close();
             }
         }
         out.flush();

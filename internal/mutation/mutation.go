@@ -193,12 +193,14 @@ type Options struct {
 	FixedK, FixedSteps bool
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
-	Semantics  machine.Options
-	N          int           // programs per mutant at most
-	Seed       int64         // seed of the program stream (the same for every mutant)
-	Shard      checker.Shard // the part of the stream to check (zero: all of it)
-	Workers    int
-	ShrinkTime time.Duration
+	Semantics machine.Options
+	N         int           // programs per mutant at most
+	Seed      int64         // seed of the program stream (the same for every mutant)
+	Shard     checker.Shard // the part of the stream to check (zero: all of it)
+	Workers   int
+	// ShrinkSteps and ShrinkTime bound shrinking (checker.ShrinkBound).
+	ShrinkSteps int
+	ShrinkTime  time.Duration
 	// ConfirmTimeout is the time limit of the base's run on the shrunk
 	// counterexample (0: Check.Timeout). It is one program that decides
 	// whether the kill counts, and the base can take much longer on it
@@ -290,7 +292,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 		m.Shared.Knob.Store(true)
 	}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
-		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
+		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkSteps: opt.ShrinkSteps, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
 	if m.Shared != nil && m.Shared.Knob != nil {
 		m.Shared.Knob.Store(false)
