@@ -49,12 +49,10 @@ package checker
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -94,6 +92,11 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
+	// Common adds deliberate errors of the common rules
+	// (machine.Mutation) to the machine options of the engine under test,
+	// and so to GSE's: the mutants of a shared layer, which
+	// internal/mutation hunts under every engine. Zero: none.
+	Common machine.Mutation
 	// K is the k-bound, the same in both engines; EngineK (what
 	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
@@ -119,6 +122,9 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// Runner is ORC's concrete side; nil is concrete.InterpretWith
+	// (jvm.ORC runs the JVM instead: check -oracle jvm).
+	Runner Runner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:
@@ -153,7 +159,7 @@ const EngineSteps = math.MinInt32
 // LinkedList programs) and GSE's groups grow with every call: at 100 steps
 // every engine decides every program of testdata/programs and
 // testdata/bench within the default time limit on two cores, at 150 the
-// Kiasan engines no longer do (docs/PERFORMANCE.md).
+// Kiasan engines do not (docs/PERFORMANCE.md, "Bounds and memory").
 const (
 	DefaultSteps   = 200
 	UnboundedSteps = 100
@@ -163,11 +169,11 @@ const (
 // engine's own default k-bound (EngineK) and step bound (EngineSteps): a
 // hunt's. The group and pair bounds are far above what the papers'
 // programs reach at the engines' default k (at most 479 GSE states in a
-// group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
+// group and 5,621 pairs); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
 // program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
-// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
+// 0.05 s for the median program; docs/PERFORMANCE.md, "Bounds and memory"). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -335,14 +341,19 @@ func (o Options) Validate(solver *smt.Solver) error {
 		return err
 	}
 	if o.Versus != "" {
-		_, err = versusEngine(o, eut, solver)
+		_, err = versusEngine(context.Background(), o, eut, solver)
 	}
 	return err
 }
 
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
-	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	return o.newEngineIn(nil, solver)
+}
+
+// newEngineIn is newEngine for a run under ctx (engine.Config.Context).
+func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics, Context: ctx}
 	if o.Variant.Name != "" {
 		cfg.Machine = o.Variant.MachineOptions()
 	}
@@ -363,6 +374,14 @@ func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
 	}
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	if o.Common != (machine.Mutation{}) {
+		inner := eut
+		eut = engine.Wrap(inner, engine.Overrides{Options: func() machine.Options {
+			mo := inner.Options()
+			mo.Mutation = mo.Mutation.Union(o.Common)
+			return mo
+		}})
 	}
 	return eut, knownInvariant(eut)
 }
@@ -423,6 +442,9 @@ type Report struct {
 	// The ends rule Assume pruned in those explorations: not paths
 	// (PRIMITIVES.md §3), reported beside them.
 	GSEPruned, EnginePruned int64
+	// Oracle says which halves of lemma ORC ran, on how many paths,
+	// valuations and inputs (oracle.go).
+	Oracle OracleStats
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -470,6 +492,9 @@ type run struct {
 	rep   *Report
 	// gpcHeld memoizes part (a) of lemma GPC per fact (gsepc.go).
 	gpcHeld map[*machine.Fact]bool
+	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
+	gpcImplied map[[2]*smt.Formula]bool
+	gpcLift    map[string]*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -478,7 +503,9 @@ type run struct {
 	heaps *relation.HeapCache
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
-	wellFormedHeld map[[sha256.Size]byte]bool
+	wellFormedHeld map[stateKey]bool
+	// keyHash is the memo keys' buffer, reused (memo.go).
+	keyHash keyHash
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
@@ -594,10 +621,13 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			return nil, err
 		}
 	}
-	eut, err := opt.newEngine(solver)
+	eut, err := opt.newEngineIn(ctx, solver)
 	if err != nil {
 		return nil, err
 	}
+	// What the worker's solver learned about this run's formulas ends
+	// with it (memory stays flat along a stream: docs/TESTING.md "Memory").
+	defer solver.Forget()
 	r := &run{
 		ctx: ctx, opt: opt, solver: solver, eut: eut,
 		// The engine's common-rule choices (RULES.md §9) are GSE's too.
@@ -680,9 +710,10 @@ var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactRe
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && (opt.Build == nil || spec == opt.Versus) && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && (opt.Build == nil || spec == opt.Versus) {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/machine"
@@ -74,10 +75,18 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		}
 	}
 	phiQ := q.PathCondition()
+	if r.gpcImplied == nil {
+		r.gpcImplied = map[[2]*smt.Formula]bool{}
+	}
+	lift := gpcLifter{q: q, memo: &r.gpcLift}
 	for _, f := range order {
-		lifted, err := liftFact(f.F, q)
+		lifted, err := lift.fact(f.F)
 		if err != nil {
 			return fail(facts[f], "(b) "+err.Error())
+		}
+		key := [2]*smt.Formula{phiQ, lifted}
+		if r.gpcImplied[key] {
+			continue
 		}
 		sat, err := r.solver.Sat(smt.And(phiQ, smt.Not(lifted)))
 		if err != nil {
@@ -86,9 +95,77 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		if sat {
 			return fail(facts[f], fmt.Sprintf("(b) the GSE fact %s does not follow from the summary path condition: S(φ_q ∧ ¬(%s)) is satisfiable", f.F, lifted))
 		}
+		if len(r.gpcImplied) >= gpcLiftMax {
+			clear(r.gpcImplied)
+		}
+		r.gpcImplied[key] = true
 	}
 	r.rep.Checked[GPC]++
 	return nil
+}
+
+// Part (b) is asked of the same facts at every step of a GSE path, against
+// an engine state whose path condition and guarded value sets mostly did not
+// change since the previous step. Two memos make a repeated question a map
+// lookup instead of a rebuilt formula:
+//
+//   - gpcImplied holds the pairs (φ_q, lifted fact) found implied (formulas
+//     are hash-consed, so equal pointers are equal formulas); building
+//     φ_q ∧ ¬lifted re-sorted φ_q's conjuncts at every pair even when the
+//     solver's cache then answered.
+//   - gpcLift holds the lifting of an atom r = r′ by the contents of
+//     L_q(r) and L_q(r′) (each entry's guard ID and location), which is all
+//     the lifted formula depends on.
+//
+// Both are sound whatever the states: the keys are everything the answers
+// depend on. The lift memo is bounded (gpcLiftMax); when full it starts
+// over, which only costs rebuilding; gpcImplied likewise.
+const gpcLiftMax = 1 << 16
+
+type gpcLifter struct {
+	q    *machine.State
+	memo *map[string]*smt.Formula
+	key  []byte
+}
+
+// fact is liftFact(f, q) with atoms memoized.
+func (l *gpcLifter) fact(f *smt.Formula) (*smt.Formula, error) {
+	if f.Op() != smt.OpEq {
+		return liftWith(f, l.q, l.atom)
+	}
+	return l.atom(f)
+}
+
+func (l *gpcLifter) atom(f *smt.Formula) (*smt.Formula, error) {
+	a, b := f.Atom()
+	ga, gb := l.q.Get(a), l.q.Get(b)
+	if len(ga) == 0 || len(gb) == 0 {
+		return liftAtom(f, l.q)
+	}
+	k := l.key[:0]
+	k = binary.LittleEndian.AppendUint32(k, uint32(len(ga)))
+	for _, g := range [2]machine.GVS{ga, gb} {
+		for _, e := range g {
+			k = binary.LittleEndian.AppendUint64(k, e.Guard.ID())
+			k = binary.LittleEndian.AppendUint64(k, uint64(e.Loc))
+		}
+	}
+	l.key = k
+	if *l.memo == nil {
+		*l.memo = map[string]*smt.Formula{}
+	}
+	if lifted, ok := (*l.memo)[string(k)]; ok {
+		return lifted, nil
+	}
+	lifted, err := liftAtom(f, l.q)
+	if err != nil {
+		return nil, err
+	}
+	if len(*l.memo) >= gpcLiftMax {
+		clear(*l.memo)
+	}
+	(*l.memo)[string(k)] = lifted
+	return lifted, nil
 }
 
 // heapAssignment returns the equality of references that a GSE state's heap
@@ -132,29 +209,39 @@ func gvsLocs(g machine.GVS) string {
 // atom r = r′ holds in a world of q when L_q(r) and L_q(r′) select the same
 // location there.
 func liftFact(f *smt.Formula, q *machine.State) (*smt.Formula, error) {
+	return liftWith(f, q, func(f *smt.Formula) (*smt.Formula, error) { return liftAtom(f, q) })
+}
+
+// liftAtom lifts one atom r = r′ into q.
+func liftAtom(f *smt.Formula, q *machine.State) (*smt.Formula, error) {
+	a, b := f.Atom()
+	ga, gb := q.Get(a), q.Get(b)
+	if len(ga) == 0 || len(gb) == 0 {
+		return nil, fmt.Errorf("the GSE fact %s names a reference the engine state (its View) does not have", f)
+	}
+	var or []*smt.Formula
+	for _, ea := range ga {
+		for _, eb := range gb {
+			if ea.Loc == eb.Loc {
+				or = append(or, smt.And(ea.Guard, eb.Guard))
+			}
+		}
+	}
+	return smt.Or(or...), nil
+}
+
+// liftWith is liftFact with atoms lifted by atom.
+func liftWith(f *smt.Formula, q *machine.State, atom func(*smt.Formula) (*smt.Formula, error)) (*smt.Formula, error) {
 	switch f.Op() {
 	case smt.OpTrue, smt.OpFalse:
 		return f, nil
 	case smt.OpEq:
-		a, b := f.Atom()
-		ga, gb := q.Get(a), q.Get(b)
-		if len(ga) == 0 || len(gb) == 0 {
-			return nil, fmt.Errorf("the GSE fact %s names a reference the engine state (its View) does not have", f)
-		}
-		var or []*smt.Formula
-		for _, ea := range ga {
-			for _, eb := range gb {
-				if ea.Loc == eb.Loc {
-					or = append(or, smt.And(ea.Guard, eb.Guard))
-				}
-			}
-		}
-		return smt.Or(or...), nil
+		return atom(f)
 	case smt.OpNot, smt.OpAnd, smt.OpOr:
 		kids := make([]*smt.Formula, len(f.Kids()))
 		for i, k := range f.Kids() {
 			var err error
-			if kids[i], err = liftFact(k, q); err != nil {
+			if kids[i], err = liftWith(k, q, atom); err != nil {
 				return nil, err
 			}
 		}

@@ -1,8 +1,9 @@
 package checker
 
 import (
-	"bytes"
-	"crypto/sha256"
+	"cmp"
+	"encoding/binary"
+	"hash/maphash"
 	"slices"
 
 	"github.com/lockstep-dev/lockstep/machine"
@@ -23,54 +24,86 @@ import (
 // fingerprints equal those of a pair that held holds too.
 //
 // Only Holds is remembered: a violation stops the check, and an
-// inconclusive answer is not knowledge. The key is a SHA-256 over the
-// fingerprints of q and of the members of P (sorted: exactness is about
-// the set P), the part of exactness asked, and nothing else of the run's
-// options changes between pairs. The data half (relation.ExactData) is
-// memoized the same way, its key adding every state's data
-// (relation.DataFingerprint): a step that moves only the control leaves
-// the terms as they were, and the data half's worlds are as many as the
-// concretization's leaves.
-type exactMemo map[[sha256.Size]byte]relation.ExactResult
+// inconclusive answer is not knowledge. The key is a 128-bit hash
+// (stateKey) over the fingerprints of q and of the members of P (sorted:
+// exactness is about the set P), the part of exactness asked, and nothing
+// else of the run's options changes between pairs. The data half
+// (relation.ExactData) is memoized the same way, its key adding every
+// state's data (relation.DataFingerprint): a step that moves only the
+// control leaves the terms as they were, and the data half's worlds are as
+// many as the concretization's leaves.
+type exactMemo map[stateKey]relation.ExactResult
+
+// A stateKey is a 128-bit hash of a fingerprint stream: two 64-bit
+// hash/maphash sums of the same bytes under two seeds drawn at random when
+// the process starts. The fingerprints were hashed with SHA-256 before,
+// which was a fifth of a check's time on the LinkedList drivers; maphash
+// is a keyed hash (AES rounds where the processor has them), so no input
+// is more likely than another to collide, and two different streams share
+// a key with probability about 2⁻¹²⁸: across the million keys of the
+// largest run, about 10⁻²⁷.
+type stateKey [2]uint64
+
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// keyHash collects a fingerprint stream (a hash.Hash for
+// relation.Fingerprint) and sums it into a stateKey. Its buffer is reused.
+type keyHash struct{ buf []byte }
+
+func (h *keyHash) Write(p []byte) (int, error) { h.buf = append(h.buf, p...); return len(p), nil }
+func (h *keyHash) Reset()                      { h.buf = h.buf[:0] }
+func (h *keyHash) Size() int                   { return 16 }
+func (h *keyHash) BlockSize() int              { return 64 }
+func (h *keyHash) key() stateKey {
+	return stateKey{maphash.Bytes(keySeeds[0], h.buf), maphash.Bytes(keySeeds[1], h.buf)}
+}
+
+// Sum appends the key's 16 bytes to b.
+func (h *keyHash) Sum(b []byte) []byte {
+	k := h.key()
+	b = binary.LittleEndian.AppendUint64(b, k[0])
+	return binary.LittleEndian.AppendUint64(b, k[1])
+}
 
 // exactKey is the memo key of (P, q), or false when the controls of P and q
 // differ (then the check is not memoized). With data, the key is the data
-// half's.
-func exactKey(P []*machine.State, q *machine.State, concretize, data bool) ([sha256.Size]byte, bool) {
+// half's. h is the buffer to use (reused between calls).
+func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool) (stateKey, bool) {
 	ck := q.ControlKey()
-	h := sha256.New()
 	write := func(s *machine.State) {
-		relation.Fingerprint(h, s)
+		h.buf = relation.AppendFingerprint(h.buf[:0], s)
 		if data {
 			relation.DataFingerprint(h, s)
 		}
 	}
-	sums := make([][]byte, len(P))
-	for i, p := range P {
+	sums := make([]stateKey, 0, len(P))
+	for _, p := range P {
 		if p.ControlKey() != ck {
-			return [sha256.Size]byte{}, false
+			return stateKey{}, false
 		}
-		h.Reset()
 		write(p)
-		sums[i] = h.Sum(nil)
+		sums = append(sums, h.key())
 	}
-	slices.SortFunc(sums, bytes.Compare)
-	h.Reset()
+	slices.SortFunc(sums, func(a, b stateKey) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	write(q)
 	switch {
 	case data:
-		h.Write([]byte{2})
+		h.buf = append(h.buf, 2)
 	case concretize:
-		h.Write([]byte{1})
+		h.buf = append(h.buf, 1)
 	default:
-		h.Write([]byte{0})
+		h.buf = append(h.buf, 0)
 	}
-	write(q)
 	for _, s := range sums {
-		h.Write(s)
+		h.buf = binary.LittleEndian.AppendUint64(h.buf, s[0])
+		h.buf = binary.LittleEndian.AppendUint64(h.buf, s[1])
 	}
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	return key, true
+	return h.key(), true
 }
 
 // reuseExact turns the reuse on (TestExactReuseSameVerdicts compares with
@@ -112,7 +145,7 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	if !reuseExact {
 		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}
-	key, ok := exactKey(P, q, !r.opt.NoExactness, false)
+	key, ok := exactKey(&r.keyHash, P, q, !r.opt.NoExactness, false)
 	if ok {
 		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++
@@ -141,10 +174,9 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 	if !reuseExact {
 		return relation.WellFormedChecks(q, r.solver)
 	}
-	h := sha256.New()
-	relation.Fingerprint(h, q)
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
+	h := &r.keyHash
+	h.buf = relation.AppendFingerprint(h.buf[:0], q)
+	key := h.key()
 	if r.wellFormedHeld[key] {
 		r.rep.wellFormedReused++
 		return nil, "", nil
@@ -152,7 +184,7 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 	v, check, err := relation.WellFormedChecks(q, r.solver)
 	if v == nil && err == nil {
 		if r.wellFormedHeld == nil {
-			r.wellFormedHeld = map[[sha256.Size]byte]bool{}
+			r.wellFormedHeld = map[stateKey]bool{}
 		}
 		r.wellFormedHeld[key] = true
 	}
@@ -165,7 +197,7 @@ func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.E
 	if !reuseExact {
 		return relation.ExactData(P, q, r.solver, r.budget())
 	}
-	key, ok := exactKey(P, q, true, true)
+	key, ok := exactKey(&r.keyHash, P, q, true, true)
 	if ok {
 		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -26,7 +27,7 @@ import (
 // setVersus builds the second engine and checks that the two can be
 // compared.
 func (r *run) setVersus() error {
-	b, err := versusEngine(r.opt, r.eut, r.solver)
+	b, err := versusEngine(r.ctx, r.opt, r.eut, r.solver)
 	if err != nil {
 		return err
 	}
@@ -46,9 +47,9 @@ func (r *run) setVersus() error {
 // (opt.Versus) for the engine under test a, and checks that the two can be
 // compared: neither is the reference, both are one-per-control, and both
 // read the common rules alike.
-func versusEngine(opt Options, a engine.UnderTest, solver *smt.Solver) (engine.UnderTest, error) {
+func versusEngine(ctx context.Context, opt Options, a engine.UnderTest, solver *smt.Solver) (engine.UnderTest, error) {
 	mopt := a.Options()
-	b, err := engine.New(opt.Versus, engine.Config{K: opt.K, Solver: solver, Machine: mopt})
+	b, err := engine.New(opt.Versus, engine.Config{K: opt.K, Solver: solver, Machine: mopt, Context: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/bench"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/summary"
 )
@@ -23,21 +24,27 @@ func init() {
 	register(&command{
 		name:   "bench",
 		short:  "reproduce the papers' evaluation: run a suite through GSE, heap summaries and the other engines, print one table",
-		usage:  "[-quick|-data] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-also LIST] [-budget D] [-steps N] [-out DIR] [-plot DIR]",
+		usage:  "[-quick|-data] [-json|-csv] [-engine NAME[:VARIANT] | -variant V] [-also LIST] [-budget D] [-steps N] [-out DIR] [-plot DIR] | -overhead [-runs N] [-engine E -k K -steps N FILE...]",
 		runCtx: runBench,
 	})
 }
 
 // benchConfig is the parsed command line of bench.
 type benchConfig struct {
-	quick, data, asJSON, asCSV bool
-	budget                     time.Duration
-	steps                      int
-	out, plotDir, root         string
-	variant                    summary.Variant
-	engine                     string // canonical NAME[:VARIANT]
-	also                       []string
-	sem                        machine.Options
+	quick, data, asJSON, asCSV, md bool
+	budget                         time.Duration
+	steps                          int
+	out, plotDir, root             string
+	variant                        summary.Variant
+	engine                         string // canonical NAME[:VARIANT]
+	also                           []string
+	sem                            machine.Options
+	// overhead: measure the checker's overhead instead (bench.Overhead)
+	// on the three workloads or on files, each command run runs times.
+	overhead  bool
+	runs, k   int
+	files     []string
+	engineSet bool
 }
 
 // defaultAlso are the engines bench runs beside GSE and the compared
@@ -50,11 +57,15 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.BoolVar(&c.data, "data", false, "run only the full suite's programs with int and bool data (the tree programs of seeds 000, 002, 003 and the LinkedList driver with its invariant)")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&c.asCSV, "csv", false, "print CSV instead of the table")
+	fs.BoolVar(&c.md, "md", false, "print a Markdown document instead of the table: a header with the command, commit, date and machine, then the table (docs/results/*.md are made this way)")
 	fs.DurationVar(&c.budget, "budget", bench.DefaultBudget, "time budget of one exploration; a run over it is reported as cut")
 	fs.IntVar(&c.steps, "steps", 0, fmt.Sprintf("step bound of every case (0: the LinkedList cases use 26·calls·(k+1)+10, the others %d)", bench.DefaultSteps))
 	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figures (fig2 and growth, .png and .svg) into this directory")
 	fs.StringVar(&c.plotDir, "plot", "", "write the figures (fig2 and growth, .png and .svg) into this directory")
 	fs.StringVar(&c.root, "root", "", "repository root holding testdata/ (default: found from the working directory)")
+	fs.BoolVar(&c.overhead, "overhead", false, "measure the checker's overhead instead: CPU time of check ÷ (run -engine gse + run -engine E), each a child process, on the three workloads of docs/PERFORMANCE.md's \"Checker overhead\" or, with FILE arguments, on those files with -engine, -k and -steps")
+	fs.IntVar(&c.runs, "runs", 3, "with -overhead: runs of each command; the least CPU time counts")
+	fs.IntVar(&c.k, "k", 2, "with -overhead and files: k-bound of the check and both runs")
 	also := fs.String("also", defaultAlso, "comma-separated engines (NAME[:VARIANT]) run on every case beside GSE and -engine; \"none\" for none")
 	var ef engineFlags
 	ef.register(fs, "summary:published", "the engine compared with GSE")
@@ -62,11 +73,22 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "engine" || f.Name == "variant" {
+			c.engineSet = true
+		}
+	})
 	switch {
-	case fs.NArg() > 0:
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
-	case c.asJSON && c.asCSV:
-		return c, errors.New("-json and -csv exclude each other")
+	case fs.NArg() > 0 && !c.overhead:
+		return c, fmt.Errorf("unexpected arguments %q (files are for -overhead)", fs.Args())
+	case c.overhead && (c.quick || c.data || c.asCSV || c.md || c.out != "" || c.plotDir != ""):
+		return c, errors.New("-overhead runs alone: without -quick, -data, -csv, -md, -out and -plot")
+	case c.overhead && c.runs < 1:
+		return c, errors.New("-runs must be at least 1")
+	case c.overhead && fs.NArg() == 0 && c.engineSet:
+		return c, errors.New("-overhead without files runs its three workloads with their own engines; -engine applies to named files")
+	case c.asJSON && c.asCSV, c.asJSON && c.md, c.asCSV && c.md:
+		return c, errors.New("give at most one of -json, -csv and -md")
 	case c.budget <= 0:
 		return c, errors.New("-budget must be positive")
 	case c.steps < 0:
@@ -109,6 +131,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 		c.root = wd
 	}
 	c.root, err = bench.FindRoot(c.root)
+	c.files = fs.Args()
 	return c, err
 }
 
@@ -116,6 +139,9 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	c, err := parseBench(fs, args)
 	if err != nil {
 		return err
+	}
+	if c.overhead {
+		return runOverhead(ctx, c, stdout, stderr)
 	}
 	suite := bench.Full()
 	switch {
@@ -133,6 +159,10 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
 	start := time.Now()
+	commit := "" // of the tree measured, before anything can change it
+	if c.md {
+		commit = buildCommit()
+	}
 	rows, runErr := bench.Run(ctx, suite, opt)
 	label := c.variant.Name
 	if label == "" {
@@ -171,12 +201,29 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err := bench.WriteCSV(&csv, rows); err != nil {
 		return err
 	}
+	var md bytes.Buffer
+	if c.md {
+		title := "the full suite"
+		switch suite.Name {
+		case bench.Quick().Name:
+			title = "the quick suite"
+		case bench.Data().Name:
+			title = "the programs with data"
+		}
+		fmt.Fprintf(&md, "# lockstep bench: %s, every engine\n\n", title)
+		md.WriteString(report.NewProvenance(rep.Command, commit).Markdown())
+		md.WriteString("Read it beside docs/RESULTS.md, which explains the columns and where the counts differ from the papers'.\n\n```\n")
+		md.Write(table.Bytes())
+		md.WriteString("```\n")
+	}
 	out := &table
 	switch {
 	case c.asJSON:
 		out = &js
 	case c.asCSV:
 		out = &csv
+	case c.md:
+		out = &md
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err
@@ -211,4 +258,47 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		}
 	}
 	return nil
+}
+
+// runOverhead is bench -overhead: the checker's CPU time over the two
+// explorations', each command a child process of this binary.
+func runOverhead(ctx context.Context, c benchConfig, stdout, stderr io.Writer) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var cases []bench.OverheadCase
+	if len(c.files) == 0 {
+		for _, oc := range bench.OverheadCases() {
+			oc.File = filepath.Join(c.root, oc.File)
+			cases = append(cases, oc)
+		}
+	} else {
+		steps := c.steps
+		if steps == 0 {
+			steps = bench.OverheadSteps
+		}
+		for _, f := range c.files {
+			if _, err := os.Stat(f); err != nil {
+				return usageError("%v", err)
+			}
+			cases = append(cases, bench.OverheadCase{File: f, Engine: c.engine, K: c.k, Steps: steps})
+		}
+	}
+	rows, err := bench.Overhead(ctx, cases, c.runs, bench.ExecRunner(exe), stderr)
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "lockstep bench: %s after %d rows\n", interruptNote(ctx), len(rows))
+		return errInterrupted
+	}
+	if err != nil {
+		return internalError{err}
+	}
+	if len(c.files) == 0 {
+		for i := range rows {
+			if rel, err := filepath.Rel(c.root, rows[i].File); err == nil {
+				rows[i].File = rel
+			}
+		}
+	}
+	return bench.WriteOverhead(stdout, rows, c.asJSON)
 }

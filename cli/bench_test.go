@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/lockstep-dev/lockstep/engine"
 )
@@ -87,6 +91,49 @@ func TestBenchQuickCSVAndOut(t *testing.T) {
 		}
 		if !strings.Contains(string(table), want) {
 			t.Errorf("table.txt lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+// bench -overhead on a named file, through the built binary (its children
+// are that binary too): one row of the documented JSON shape. Timings are
+// not asserted, only that they were measured.
+func TestBenchOverheadFile(t *testing.T) {
+	bin := cli(t)
+	cmd := exec.Command(bin, "bench", "-overhead", "-runs", "1", "-json", "-engine", "summary:fixed", "-k", "1", "-steps", "100", "../testdata/programs/sum.jl")
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	var doc struct {
+		Overhead []struct {
+			File, Engine, Status string
+			K, Steps, Runs       int
+			Check                float64 `json:"check_cpu_seconds"`
+			Explore              float64 `json:"explore_cpu_seconds"`
+			Ratio                float64
+		}
+	}
+	require.NoError(t, json.Unmarshal(out, &doc), string(out))
+	require.Len(t, doc.Overhead, 1)
+	r := doc.Overhead[0]
+	require.Equal(t, "summary:fixed", r.Engine)
+	require.Equal(t, "holds", r.Status)
+	require.Equal(t, []int{1, 100, 1}, []int{r.K, r.Steps, r.Runs})
+	require.Positive(t, r.Check)
+	require.Positive(t, r.Explore)
+	require.InDelta(t, r.Check/r.Explore, r.Ratio, 1e-9)
+}
+
+func TestBenchOverheadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-overhead", "-quick"},
+		{"bench", "-overhead", "-csv"},
+		{"bench", "-overhead", "-runs", "0"},
+		{"bench", "-overhead", "-engine", "uber"},
+		{"bench", "-overhead", "no-such-file.jl"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitUsage, errb.String())
 		}
 	}
 }

@@ -242,8 +242,8 @@ func survey(ctx context.Context, opt checker.Options, sopt checker.SurveyOptions
 
 func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 	o := sv.Options
-	fmt.Fprintf(w, "variant %s, semantics %s: %d programs (k=%d, steps %d, seed %d, data %s): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		sv.Variant, o.SemanticsName(), sv.Programs, o.K, o.Steps, sv.Seed, sv.Data, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
+	fmt.Fprintf(w, "variant %s, semantics %s: %s (k=%d, steps %d, seed %d, data %s): %d hold, %d violated, %d inconclusive (%.1fs)\n",
+		sv.Variant, o.SemanticsName(), plural(sv.Programs, "program"), o.K, o.Steps, sv.Seed, sv.Data, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
 	for _, s := range sv.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", s.Lemma, s.Summary(sv))
 	}

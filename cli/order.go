@@ -128,6 +128,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return nil
 	})
 	shardSpec := shardFlag(fs)
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -187,6 +188,9 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	}
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
+	}
+	if err := genOnly(fs, "n", "seed", "shrink-time"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -63,6 +63,7 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths, each path condition whole) as one JSON document")
 	fs.DurationVar(&c.timeout, "timeout", defaultRunTimeout, "stop exploring after this long and print the counts reached, lower bounds marked as cut (exit 3)")
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
@@ -185,7 +186,13 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	defer sol.Close()
 	// Every engine runs the common rules of -semantics (and the V9 choice
 	// of -variant), as GSE does in a check.
-	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions()}
+	sigCtx := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions(), Context: ctx}
 	if err := refuseData(c.engine, prog); err != nil {
 		return err
 	}
@@ -196,12 +203,6 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	g, _ := eng.(*gse.Engine)
 	sumEng, _ := eng.(*summary.Engine)
 
-	sigCtx := ctx
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
 	if sol != nil {
 		// A Z3 check in flight when ctx ends is interrupted.
 		sol.SetContext(ctx)
@@ -314,10 +315,10 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	return result
 }
 
-// valueString prints a terminal value: a boolean, or a reference with the
-// locations it may point to.
+// valueString prints a terminal value: a boolean or a term (int or bool
+// data), or a reference with the locations it may point to.
 func valueString(s *machine.State) string {
-	if s.Val.IsBool() {
+	if s.Val.IsPrim() {
 		return s.Val.String()
 	}
 	return fmt.Sprintf("%s ↦ %s", s.Val, s.Get(s.Val.Ref()))

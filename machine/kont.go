@@ -46,7 +46,11 @@ type Kont struct {
 // checker-assigned IDs, which is sound because both engines run the same
 // checked program.
 func (s *State) ControlKey() string {
-	var b []byte
+	// Built in a buffer on the stack (most keys fit), copied once into
+	// the string: the checker and the concrete oracle ask for the keys of
+	// every state of every step.
+	var buf [256]byte
+	b := buf[:0]
 	put := func(x int64) { b = binary.AppendVarint(b, x) }
 	putEnv := func(env []Value) {
 		put(int64(len(env)))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash"
 
+	"github.com/lockstep-dev/lockstep/internal/knobs"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -24,51 +25,59 @@ import (
 // path condition as they were, and a group of hundreds of GSE states is
 // then checked once instead of at every step.
 func Fingerprint(w hash.Hash, s *machine.State) {
-	num, form := writers(w)
+	w.Write(AppendFingerprint(nil, s))
+}
+
+// AppendFingerprint appends to b the bytes Fingerprint writes and returns
+// the extended slice: the same stream, built without a call per number (a
+// caller that hashes the stream itself, as the checker's memo keys do,
+// saves most of the fingerprint's time).
+func AppendFingerprint(b []byte, s *machine.State) []byte {
+	w := fpBuf(b)
 	if err := checkState(s); err != nil {
-		num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
-		w.Write([]byte(err.Error()))
-		return
+		w.num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
+		w = append(w, err.Error()...)
+		return w
 	}
 	// φ and the facts, not PathCondition(): their conjunction is built
 	// anew at every call, and once collected it is interned again under a
 	// new ID, while the state holds φ and the facts themselves.
-	form(s.Phi)
+	w.form(s.Phi)
 	for f := s.Facts; f != nil; f = f.Next {
-		form(f.F)
+		w.form(f.F)
 	}
-	num(-3)
+	w.num(-3)
 	// StackOnlyRoots reads values that Roots skips (invalid ones).
 	if StackOnlyRoots(s) != nil {
-		num(-2)
+		w.num(-2)
 	}
 	roots := s.Roots()
-	num(int64(len(roots)))
+	w.num(int64(len(roots)))
 	for _, r := range roots {
-		num(int64(r))
+		w.num(int64(r))
 	}
-	num(int64(len(s.Locs)))
-	num(int64(len(s.R)))
+	w.num(int64(len(s.Locs)))
+	w.num(int64(len(s.R)))
 	for _, info := range s.Locs {
-		num(int64(len(info.Class.Name)))
-		w.Write([]byte(info.Class.Name))
-		num(int64(len(info.Class.Fields)))
+		w.num(int64(len(info.Class.Name)))
+		w = append(w, info.Class.Name...)
+		w.num(int64(len(info.Class.Fields)))
 		// The flags of the engines' state extensions, the identity and the
 		// depth are written too: the relations may not read them all, but
 		// a key that tells more states apart only costs a recheck.
 		flags := int64(0)
-		for i, f := range []bool{info.Input, info.Unresolved, info.MayBeNull, info.Symbolic} {
+		for i, f := range [...]bool{info.Input, info.Unresolved, info.MayBeNull, info.Symbolic} {
 			if f {
 				flags |= 1 << i
 			}
 		}
-		num(flags)
-		num(int64(info.Identity))
-		num(int64(info.Depth))
-		form(info.Exists)
+		w.num(flags)
+		w.num(int64(info.Identity))
+		w.num(int64(info.Depth))
+		w.form(info.Exists)
 	}
 	for _, r := range s.R {
-		num(int64(r))
+		w.num(int64(r))
 	}
 	// The guarded value sets of the references in use: the roots' and
 	// R's, in that order, a reference as often as it occurs (RefsInUse
@@ -77,16 +86,31 @@ func Fingerprint(w hash.Hash, s *machine.State) {
 	refs := func(rs []machine.Ref) {
 		for _, r := range rs {
 			g := s.Get(r)
-			num(int64(r))
-			num(int64(len(g)))
+			w.num(int64(r))
+			w.num(int64(len(g)))
 			for _, e := range g {
-				form(e.Guard)
-				num(int64(e.Loc))
+				w.form(e.Guard)
+				w.num(int64(e.Loc))
 			}
 		}
 	}
 	refs(roots)
 	refs(s.R)
+	return w
+}
+
+// fpBuf is a fingerprint stream under construction: numbers as 8 bytes
+// little-endian, a formula as its ID (nil as 0), as writers writes them.
+type fpBuf []byte
+
+func (b *fpBuf) num(x int64) { *b = binary.LittleEndian.AppendUint64(*b, uint64(x)) }
+
+func (b *fpBuf) form(f *smt.Formula) {
+	if f == nil {
+		b.num(0)
+		return
+	}
+	b.num(int64(f.ID()))
 }
 
 // DataFingerprint writes to w what the data half of exactness reads of s
@@ -101,6 +125,9 @@ func DataFingerprint(w hash.Hash, s *machine.State) {
 		for _, f := range info.Class.PrimFields {
 			form(s.PrimField(machine.Loc(l), f))
 		}
+	}
+	if knobs.DataKeyNoSlots.Load() {
+		return // a checker mutation (tests only)
 	}
 	slots := s.Slots()
 	num(int64(len(slots)))

@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -79,6 +81,7 @@ func LemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	if rev := Revision(); rev != "" {
 		fmt.Fprintf(&b, "* revision: %s\n", rev)
 	}
+	fmt.Fprintf(&b, "* machine: %s\n", Machine())
 	multi := multiEngine(svs) // lemmas_engines.go
 	if uniform(svs) {
 		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d, %s); k = %d, step bound %d, timeout %s per program\n",
@@ -306,14 +309,38 @@ func WriteFixedBugs(dir string, svs []*checker.Survey, base checker.Options, cmd
 			b.WriteString(c.Header())
 			b.WriteString("\n")
 			b.WriteString(src)
-			name := filepath.Join(dir, fmt.Sprintf("%s_%s.jl", sv.Variant, v.Lemma))
-			if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			name, err := writeNew(dir, fmt.Sprintf("%s_%s", sv.Variant, v.Lemma), ".jl", b.Bytes())
+			if err != nil {
 				return files, err
 			}
 			files = append(files, name)
 		}
 	}
 	return files, nil
+}
+
+// writeNew writes data to a file of dir that did not exist before, named
+// STEM.EXT, or STEM_2.EXT, STEM_3.EXT, … when that is taken: a case kept
+// in the directory is never replaced by a new one of the same name.
+func writeNew(dir, stem, ext string, data []byte) (string, error) {
+	for i := 1; ; i++ {
+		name := filepath.Join(dir, stem+ext)
+		if i > 1 {
+			name = filepath.Join(dir, fmt.Sprintf("%s_%d%s", stem, i, ext))
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return "", err
+		}
+		return name, f.Close()
+	}
 }
 
 func ruleText(r string) string {

@@ -120,6 +120,9 @@ type Generated struct {
 	// time (over the workers; 0 when a merge cannot know it).
 	Slowest      []Timed `json:"slowest_programs,omitempty"`
 	CheckSeconds float64 `json:"check_seconds,omitempty"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -151,6 +154,9 @@ type Survey struct {
 	Verdict      string  `json:"status"`
 	Seconds      float64 `json:"seconds"`
 	Lemmas       []Lemma `json:"lemmas"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -192,6 +198,9 @@ type Mutants struct {
 	Date    string            `json:"date"`
 	Results []mutation.Result `json:"results"`
 	Summary mutation.Summary  `json:"summary"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -214,7 +223,7 @@ func SurveyOf(sv *checker.Survey) Survey {
 	j := Survey{
 		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(), Data: sv.Data.String(),
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
-		Verdict: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
+		Verdict: sv.Status().String(), Seconds: sv.Elapsed.Seconds(), Settings: SettingsOf(sv.Options, sv.Data),
 	}
 	st := sv.Status()
 	j.ExitCode = Exit("", false, st == checker.Violated, st == checker.Inconclusive)
