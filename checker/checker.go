@@ -494,7 +494,7 @@ type run struct {
 	gpcHeld map[*machine.Fact]bool
 	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
 	gpcImplied map[[2]*smt.Formula]bool
-	gpcLift    map[string]*smt.Formula
+	gpcLift    map[*smt.Formula]*[gpcLiftWays]gpcLifting
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
