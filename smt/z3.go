@@ -431,6 +431,11 @@ type zctx struct {
 	// gate is the cancellation and fault-injection state every query
 	// passes through (interrupt.go, faults.go).
 	gate gate
+
+	// linked is the Solver's model context (modelctx.go), set under
+	// gate.mu: it is interrupted, freed and given parameters with this
+	// one.
+	linked *zctx
 }
 
 func (z *zctx) err(code C.int, op string) error {
@@ -475,6 +480,10 @@ func (z *zctx) free() {
 	// reaches a deleted context.
 	z.gate.mu.Lock()
 	defer z.gate.mu.Unlock()
+	if z.linked != nil {
+		z.linked.free()
+		z.linked = nil
+	}
 	if z.ctx == nil {
 		return
 	}
@@ -497,6 +506,9 @@ func (z *zctx) interrupt() {
 	z.gate.canceled.Store(true)
 	if z.ctx != nil {
 		C.lockstep_interrupt(z.ctx)
+	}
+	if z.linked != nil {
+		z.linked.interrupt()
 	}
 }
 
@@ -648,7 +660,12 @@ func (z *zctx) setUintParam(name string, v uint32) error {
 	}
 	z.params[name] = v
 	if z.dsolver != nil {
-		return z.err(C.lockstep_set_uint_param(z.ctx, z.dsolver, cs, C.uint(v)), "set param "+name)
+		if err := z.err(C.lockstep_set_uint_param(z.ctx, z.dsolver, cs, C.uint(v)), "set param "+name); err != nil {
+			return err
+		}
+	}
+	if z.linked != nil {
+		return z.linked.setUintParam(name, v)
 	}
 	return nil
 }
