@@ -34,11 +34,15 @@ import (
 //     question is the same Z3 AST, built in the same order, whatever the
 //     IDs of its parts;
 //   - no translation cache across calls: each call's ASTs are released
-//     after it, so the context's state depends on the sequence of Model
+//     after it, in the reverse of the order they were made (Z3 reuses the
+//     ids of freed ASTs, so a map's order here would reach the next
+//     model), and the context's state depends on the sequence of Model
 //     questions only;
-//   - a fixed random_seed (Z3's default, 0, set explicitly).
+//   - a fixed random_seed (Z3's default, 0, set explicitly);
+//   - ResetModels, which the checker calls per program, so that the
+//     questions of a worker's earlier programs do not count either.
 //
-// The sequence of Model questions of a run is then a function of the
+// The sequence of Model questions after a reset is then a function of the
 // program and the earlier answers, so the answers are too: the same
 // program, options and Z3 version give the same models on every run and
 // machine. The one thing left to the clock is a solver timeout (SetTimeout,
