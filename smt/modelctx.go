@@ -79,6 +79,7 @@ func (s *Solver) modelCtx() (*zctx, error) {
 	if err != nil {
 		return nil, err
 	}
+	mz.simple = true
 	// The parameters set so far (a timeout, say) apply here too; later
 	// ones reach it through setUintParam.
 	for _, name := range slices.Sorted(maps.Keys(z.params)) {
