@@ -7,16 +7,22 @@ Z3H     := /usr/include/z3.h
 # Seconds of fuzzing for `make fuzz`.
 FUZZTIME ?= 300s
 
-.PHONY: all deps build demo test vet soak fuzz bench clean
+.PHONY: all deps build demo test vet soak fuzz bench clean cluster-test docs docs-bench docs-bench-data docs-trees docs-unseen docs-lemmas
 
 all: build
 
-# deps installs libz3-dev with apt-get only when its header is missing.
+# deps installs libz3-dev with apt-get only when its header is missing, and
+# the JDK (default-jdk-headless) only when javac is missing.
 deps:
 	@if [ ! -f $(Z3H) ]; then \
 		echo "installing libz3-dev (Z3 headers missing)"; \
 		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	fi
+	@if ! command -v javac >/dev/null 2>&1; then \
+		echo "installing default-jdk-headless (javac missing: package jvm's tests and jvm-diff run the JVM)"; \
+		SUDO=; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jdk-headless; \
 	fi
 	@$(GO) mod download
 
@@ -60,20 +66,66 @@ vet: deps
 test: deps vet
 	$(GO) test -count=1 ./...
 
-# soak runs the property tests on many more programs, 60 signals against the
+# soak runs the property tests on many more programs (package jvm: 1,000
+# generated programs exported and compiled, the differential against the
+# JVM on 2,000 generated programs and every testdata program), 60 signals against the
 # built CLI (cli TestSignalsSoak), every README.md command line to its end
 # (cli TestReadmeCommands: the surveys and mutation runs take minutes) and
 # the fault-injection streams
 # (checker TestFaults*: 2,000 programs under `fixed` and 500 under
-# `published`, 10 % of the solver's queries faulty).
+# `published`, 10 % of the solver's queries faulty), and the merge of 1,000
+# shards of a 1,000,000-program stream (internal/report TestMergeAtScale).
 soak: deps
 	LOCKSTEP_SOAK=1 $(GO) test -count=1 -timeout 2h ./...
 
+# cluster-test starts a single-node Slurm in a temporary directory (it
+# installs slurm-wlm and munge with apt-get when missing) and runs the Slurm
+# scripts of deploy/slurm against it: sharded runs merged to the unsharded
+# ones, a cancelled task named and resubmitted (deploy/slurm/README.md).
+cluster-test: build
+	deploy/slurm/cluster-test.sh
+
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzParseCheck -fuzztime $(FUZZTIME) ./javalite/
+	$(GO) test -run '^$$' -fuzz FuzzParseAnswer -fuzzminimizetime 1s -fuzztime $(FUZZTIME) ./engine/extern/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# docs regenerates every generated table of docs/ (docs/results/*.md and
+# docs/LEMMAS.md), each with the command, commit, date and machine in its
+# header: about an hour on 2 cores. Each target can be run alone. A check
+# that finds a KB divergence or an undecided program exits 1 or 3, which is
+# a result here, not a failure (the '-' prefix).
+TREES := $(addprefix testdata/bench/,bst_repok.jl treemap_repok.jl bst_insert.jl bst_remove.jl bst_find.jl \
+	avltree_find.jl avltree_insert.jl treemap_get.jl treemap_lastKey.jl treemap_remove.jl \
+	avl_balanced.jl avl_find.jl avl_findMax.jl avl_findMin.jl avl_insertElem.jl avl_maxElement.jl \
+	avl_minElement.jl dll_add.jl dll_get.jl dll_remove.jl treemap_put.jl linkedlist_inv5.jl)
+ENGINES := summary:fixed,uber,pose,lazier,lazier\#
+
+docs: docs-bench docs-bench-data docs-trees docs-unseen docs-lemmas
+
+# The reference-only suite and the figures (about 12 minutes).
+docs-bench: build
+	$(BIN) bench -md -plot docs/img > docs/results/bench.md
+
+# The 47 rows with int and bool data (about 8 minutes).
+docs-bench-data: build
+	$(BIN) bench -data -md > docs/results/bench-data.md
+
+# The papers' 22 tree programs checked under every engine at k = 1 and 2
+# (about 25 minutes of CPU; POSE-J last, its checks are the slowest: its
+# avl_maxElement and avl_minElement take over two minutes each at k = 2).
+docs-trees: build
+	-$(BIN) check -engines 'summary:fixed,uber,lazier,lazier#,pose' -ks 1,2 -steps 2000 -timeout 600s $(TREES) > docs/results/trees.md
+
+# The ten tree programs of testdata/trees, at the default bounds (a few minutes).
+docs-unseen: build
+	-$(BIN) check -engines '$(ENGINES)' -ks 1,2 -timeout 600s testdata/trees/*.jl > docs/results/unseen-trees.md
+
+# The lemma matrix of every variant of every engine (about 20 minutes).
+docs-lemmas: build
+	-$(BIN) lemmas -engines all -n 300 -engines-n 100 -o docs/LEMMAS.md
 
 clean:
 	rm -rf bin

@@ -53,7 +53,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lockstep-dev/lockstep/engine"
@@ -66,7 +65,9 @@ import (
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
-// Options configure one check.
+// Options configure one check. Start from DefaultOptions (or
+// FileOptions); the zero value, with only an engine named, means the same
+// bounds (Resolved), and a Steps of 0 with other bounds set is refused.
 type Options struct {
 	// Engine names the engine under test, "NAME[:VARIANT]" of the
 	// registry (engine.Lookup; `lockstep engines`): "summary:fixed",
@@ -91,6 +92,11 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
+	// Common adds deliberate errors of the common rules
+	// (machine.Mutation) to the machine options of the engine under test,
+	// and so to GSE's: the mutants of a shared layer, which
+	// internal/mutation hunts under every engine. Zero: none.
+	Common machine.Mutation
 	// K is the k-bound, the same in both engines; EngineK (what
 	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
@@ -99,7 +105,8 @@ type Options struct {
 	K int
 	// Steps is the step bound, the same in both engines; EngineSteps
 	// (what DefaultOptions sets) is DefaultSteps with a k-bound and
-	// UnboundedSteps at k = −1.
+	// UnboundedSteps at k = −1; negative is no bound; 0 is refused unless
+	// every bound is zero (then all are DefaultOptions', Resolved).
 	Steps  int
 	Budget relation.Budget
 	// NoExactness skips the concretization direction of exactness (every
@@ -115,6 +122,9 @@ type Options struct {
 	// program (0: DefaultOracleMax, < 0: none). oracle.go.
 	NoOracle  bool
 	OracleMax int
+	// Runner is ORC's concrete side; nil is concrete.InterpretWith
+	// (jvm.ORC runs the JVM instead: check -oracle jvm).
+	Runner Runner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:
@@ -149,7 +159,7 @@ const EngineSteps = math.MinInt32
 // LinkedList programs) and GSE's groups grow with every call: at 100 steps
 // every engine decides every program of testdata/programs and
 // testdata/bench within the default time limit on two cores, at 150 the
-// Kiasan engines no longer do (docs/PERFORMANCE.md).
+// Kiasan engines do not (docs/PERFORMANCE.md, "Bounds and memory").
 const (
 	DefaultSteps   = 200
 	UnboundedSteps = 100
@@ -159,11 +169,11 @@ const (
 // engine's own default k-bound (EngineK) and step bound (EngineSteps): a
 // hunt's. The group and pair bounds are far above what the papers'
 // programs reach at the engines' default k (at most 479 GSE states in a
-// group and 5,621 pairs, docs/PERFORMANCE.md); on a stream they stop the
+// group and 5,621 pairs); on a stream they stop the
 // one program in a hundred whose groups grow to thousands of states,
 // which, decided, costs the time of the other ninety-nine (seed 1's
 // program 196: 17.9 s under summary:fixed, 8.2 s under lazier, against
-// 0.05 s for the median program; docs/PERFORMANCE.md, session 7). A hunt reports that
+// 0.05 s for the median program; docs/PERFORMANCE.md, "Bounds and memory"). A hunt reports that
 // share as inconclusive; a check of named programs decides them
 // (FileOptions).
 func DefaultOptions() Options {
@@ -242,7 +252,22 @@ func (o Options) SemanticsName() string {
 // "pose:world-exact+kbound"), or refused (an error saying what to use). An
 // engine given by Build or Variant is taken as it is (by Build, at the
 // registered engine's default k when Engine names one).
+//
+// Options whose bounds (K, Steps, Budget's HomNodes and Models, MaxGroup,
+// MaxPairs, MaxPaths, Timeout) are all zero, such as
+// Options{Engine: "pose"}, have DefaultOptions' bounds: the zero value is
+// a check at the engine's defaults, never a check of nothing. Otherwise a
+// Steps of 0, which explores no step and so would hold vacuously, is an
+// error.
 func (o Options) Resolved() (Options, error) {
+	if o.zeroBounds() {
+		d := DefaultOptions()
+		o.K, o.Steps, o.MaxGroup, o.MaxPairs, o.MaxPaths, o.Timeout = d.K, d.Steps, d.MaxGroup, d.MaxPairs, d.MaxPaths, d.Timeout
+		o.Budget.HomNodes, o.Budget.Models = d.Budget.HomNodes, d.Budget.Models
+	}
+	if o.Steps == 0 {
+		return o, errors.New("checker: Options.Steps is 0, which explores no step (use DefaultOptions, EngineSteps or a positive bound; a negative one is no bound)")
+	}
 	o, err := o.resolveK()
 	if o.Steps == EngineSteps {
 		o.Steps = DefaultSteps
@@ -251,6 +276,12 @@ func (o Options) Resolved() (Options, error) {
 		}
 	}
 	return o, err
+}
+
+// zeroBounds reports whether every bound of o is zero (Resolved).
+func (o Options) zeroBounds() bool {
+	return o.K == 0 && o.Steps == 0 && o.Budget.HomNodes == 0 && o.Budget.Models == 0 &&
+		o.MaxGroup == 0 && o.MaxPairs == 0 && o.MaxPaths == 0 && o.Timeout == 0
 }
 
 func (o Options) resolveK() (Options, error) {
@@ -310,14 +341,19 @@ func (o Options) Validate(solver *smt.Solver) error {
 		return err
 	}
 	if o.Versus != "" {
-		_, err = versusEngine(o, eut, solver)
+		_, err = versusEngine(context.Background(), o, eut, solver)
 	}
 	return err
 }
 
 // newEngine builds the engine under test for one run.
 func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
-	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics}
+	return o.newEngineIn(nil, solver)
+}
+
+// newEngineIn is newEngine for a run under ctx (engine.Config.Context).
+func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.UnderTest, error) {
+	cfg := engine.Config{K: o.K, Solver: solver, Machine: o.Semantics, Context: ctx}
 	if o.Variant.Name != "" {
 		cfg.Machine = o.Variant.MachineOptions()
 	}
@@ -338,6 +374,14 @@ func (o Options) newEngine(solver *smt.Solver) (engine.UnderTest, error) {
 	}
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
+	}
+	if o.Common != (machine.Mutation{}) {
+		inner := eut
+		eut = engine.Wrap(inner, engine.Overrides{Options: func() machine.Options {
+			mo := inner.Options()
+			mo.Mutation = mo.Mutation.Union(o.Common)
+			return mo
+		}})
 	}
 	return eut, knownInvariant(eut)
 }
@@ -398,6 +442,9 @@ type Report struct {
 	// The ends rule Assume pruned in those explorations: not paths
 	// (PRIMITIVES.md §3), reported beside them.
 	GSEPruned, EnginePruned int64
+	// Oracle says which halves of lemma ORC ran, on how many paths,
+	// valuations and inputs (oracle.go).
+	Oracle OracleStats
 	// Partition engines only: EndGSE is Σ |P_end| over the pairs at the
 	// engine's path ends (lemma P3), Overlaps the GSE states represented
 	// by more than one sibling, each extra sibling counted (ENGINES.md
@@ -574,10 +621,13 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 			return nil, err
 		}
 	}
-	eut, err := opt.newEngine(solver)
+	eut, err := opt.newEngineIn(ctx, solver)
 	if err != nil {
 		return nil, err
 	}
+	// What the worker's solver learned about this run's formulas ends
+	// with it (memory stays flat along a stream: docs/TESTING.md "Memory").
+	defer solver.Forget()
 	r := &run{
 		ctx: ctx, opt: opt, solver: solver, eut: eut,
 		// The engine's common-rule choices (RULES.md §9) are GSE's too.
@@ -655,22 +705,15 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 // compares it with an enumeration of concrete inputs.
 var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
 
-// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
-// a program with data: lemma VS compares the concretizations' heap shapes
-// only, so the data would go unchecked; check each engine against GSE.
-var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
-
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
-	if opt.Versus != "" {
-		return ErrVersusData
-	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil && !engine.SupportsData(spec) {
-			name, _, _ := strings.Cut(spec, ":")
-			return engine.ErrNoData{Engine: name}
+		if spec != "" && (opt.Build == nil || spec == opt.Versus) {
+			if err := engine.RefuseData(spec); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -92,7 +93,7 @@ func TestGeneratedFixed(t *testing.T) {
 	opt.MaxGroup = 150
 	opt.Timeout = 10 * time.Minute // a safety net only
 	n := generatedN()
-	res, err := Hunt(context.Background(), opt, HuntOptions{N: n, Seed: 1, Workers: 2, ShrinkTime: 20 * time.Second})
+	res, err := Hunt(context.Background(), opt, HuntOptions{N: n, Seed: 1, Data: gen.DataNone, Workers: 2, ShrinkTime: 20 * time.Second})
 	require.NoError(t, err)
 	t.Logf("%d programs: %d hold, %d inconclusive, %d violated in %s; checks: %v",
 		res.Programs, res.Holds, res.Inconclusive, res.Violated, res.Elapsed.Round(time.Millisecond), res.Checked)
@@ -110,7 +111,7 @@ func TestSeed000Found(t *testing.T) {
 	opt.Engine = "summary:seed000"
 	// seed000 also lacks the k-bound correction (F1), so which violation a
 	// worker meets first varies; collect every lemma's first violation.
-	res, err := Hunt(context.Background(), opt, HuntOptions{N: 50, Seed: 1, Workers: 2, All: true, ShrinkTime: 20 * time.Second})
+	res, err := Hunt(context.Background(), opt, HuntOptions{N: 50, Seed: 1, Data: gen.DataNone, Workers: 2, All: true, ShrinkTime: 20 * time.Second})
 	require.NoError(t, err)
 	cx := res.Counterexamples[L2]
 	require.NotNil(t, cx, "seed000 not refuted by L2 on 50 programs: %v", res.Counterexamples)

@@ -81,7 +81,7 @@ var Claim = map[Lemma]string{
 	INVP: "two symbolic locations of one class agree, in every world of φ where their symbols are equal and both exist, on every field initialized in both (POSE-J's INV-P, ENGINES.md §4.3; pinpoints P-MERGE)",
 	VS:   "two one-per-control engines have, at every common control, Views with the same concretizations (engine against engine, ENGINES.md §8.4)",
 	GPC:  "a GSE state's path condition holds in its own heap and agrees with the summary state that represents it",
-	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps); with data, every concrete input within the k-bound runs along some GSE path",
+	ORC:  "each terminal GSE path agrees with the concrete interpreter run on its concretization (end kind, value, steps); with data, on path-directed valuations (Z3 models ordering inputs and literals both ways), and every path-directed or enumerated input runs along some GSE path (bounded without a k-bound)",
 }
 
 // Applicable lists, in catalog order, the lemmas a check of eut can
@@ -139,6 +139,25 @@ func ApplicableBound(eut engine.UnderTest, b engine.Bound) []Lemma {
 			continue
 		}
 		out = append(out, l)
+	}
+	return out
+}
+
+// ApplicableInfo is ApplicableBound for an engine described by info (its
+// k-bound for variant, and whether it has the data rules): without the
+// data rules (engine.Info.Data false) a program with data is refused
+// before a check starts, so L12 and L13, the lemmas of If (sym), Assume,
+// Binary and Equals (prim), are never decided for it.
+func ApplicableInfo(eut engine.UnderTest, info engine.Info, variant string) []Lemma {
+	all := ApplicableBound(eut, info.BoundOf(variant))
+	if info.Data {
+		return all
+	}
+	out := all[:0]
+	for _, l := range all {
+		if l != L12 && l != L13 {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -28,7 +28,10 @@ type SurveyOptions struct {
 	Seed       int64 // seed of the program stream (ProgramSeed)
 	Shard      Shard // the part of the stream to check (zero: all of it)
 	Workers    int   // parallel workers, one solver each
-	ShrinkTime time.Duration
+	// ShrinkSteps and ShrinkTime bound the shrinking of each
+	// counterexample (ShrinkBound).
+	ShrinkSteps int
+	ShrinkTime  time.Duration
 	// Data is the generator's data switch (see HuntOptions.Data).
 	Data gen.DataMode
 	// NoShrink keeps every counterexample as found.
@@ -91,6 +94,8 @@ type Survey struct {
 	N       int
 	Seed    int64
 	Shard   Shard // Programs are the shard's part of the N
+	// Data is the stream drawn (StreamData of SurveyOptions.Data).
+	Data gen.DataMode
 	// Programs checked, and how their checks ended.
 	Programs, Holds, Violated, Inconclusive int
 	// Lemmas in catalog order.
@@ -137,6 +142,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if h.N < 0 {
 		return nil, fmt.Errorf("survey: negative number of programs %d", h.N)
 	}
+	h.Data = StreamData(opt, h.Data)
 	type outcome struct {
 		rep  *Report
 		seed int64
@@ -160,7 +166,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Programs: h.Shard.Len(h.N)}
+	sv := &Survey{Variant: opt.Label(), Engine: opt.EngineSpec(), Options: opt, N: h.N, Seed: h.Seed, Shard: h.Shard, Data: h.Data, Programs: h.Shard.Len(h.N)}
 	if ctx.Err() != nil {
 		sv.Interrupted, sv.Programs = true, int(done.Load())
 	}
@@ -227,7 +233,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			if h.Progress != nil {
 				h.Progress(sv.Programs, sv.Violated, sv.Inconclusive, true)
 			}
-			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, ShrinkBound{Steps: h.ShrinkSteps, Time: h.ShrinkTime}, cx.Found)
 		}
 	}
 	sv.Elapsed = time.Since(start)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/summary"
 )
 
@@ -59,9 +60,9 @@ func TestLemmaStatStatus(t *testing.T) {
 func TestSurveyAgreesWithHunt(t *testing.T) {
 	opt := surveyOpt(t, "seed000")
 	const n = 12
-	sv, err := RunSurvey(context.Background(), opt, SurveyOptions{N: n, Seed: 7, Workers: 2, NoShrink: true})
+	sv, err := RunSurvey(context.Background(), opt, SurveyOptions{N: n, Seed: 7, Data: gen.DataNone, Workers: 2, NoShrink: true})
 	require.NoError(t, err)
-	h, err := Hunt(context.Background(), opt, HuntOptions{N: n, Seed: 7, Workers: 2, All: true, ShrinkTime: time.Second})
+	h, err := Hunt(context.Background(), opt, HuntOptions{N: n, Seed: 7, Data: gen.DataNone, Workers: 2, All: true, ShrinkTime: time.Second})
 	require.NoError(t, err)
 	require.Zero(t, sv.Inconclusive+h.Inconclusive, "an undecided program makes this comparison meaningless")
 
@@ -96,9 +97,9 @@ func TestSurveyAgreesWithHunt(t *testing.T) {
 // the earliest program of the stream, whatever the number of workers.
 func TestSurveyDeterministic(t *testing.T) {
 	opt := surveyOpt(t, "seed000")
-	one, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 10, Seed: 3, Workers: 1, NoShrink: true})
+	one, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 10, Seed: 3, Data: gen.DataNone, Workers: 1, NoShrink: true})
 	require.NoError(t, err)
-	two, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 10, Seed: 3, Workers: 2, NoShrink: true})
+	two, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 10, Seed: 3, Data: gen.DataNone, Workers: 2, NoShrink: true})
 	require.NoError(t, err)
 	require.Zero(t, one.Inconclusive+two.Inconclusive)
 	for i, s := range one.Lemmas {
@@ -117,7 +118,7 @@ func TestSurveyDeterministic(t *testing.T) {
 // no larger than the program as found.
 func TestSurveyShrinks(t *testing.T) {
 	opt := surveyOpt(t, "seed000")
-	sv, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 4, Seed: 1, Workers: 2, ShrinkTime: 5 * time.Second})
+	sv, err := RunSurvey(context.Background(), opt, SurveyOptions{N: 4, Seed: 1, Data: gen.DataNone, Workers: 2, ShrinkTime: 5 * time.Second})
 	require.NoError(t, err)
 	shrunk := 0
 	for _, s := range sv.Lemmas {

@@ -1,7 +1,9 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/concrete"
 	"github.com/lockstep-dev/lockstep/gse"
@@ -16,16 +18,20 @@ import (
 // Both engines run the rules of package machine, so a wrong common rule
 // (Invoke pushing the callee's environment, Begin evaluating its first
 // expression twice) changes both alike and every lemma relating them still
-// holds. concrete.Interpret is a plain recursive interpreter that shares no
-// code with package machine. ORC runs it on the concretization of every
-// terminal GSE path — the path's input heap: its input locations, each
-// field that the path read holding what the read found, every other field
-// null — and demands the same end kind (value, error, cut), the same step
-// count and the same value. Values are compared exactly under the one
-// correspondence both sides use: input location i ↦ object i (locations
-// in creation order, l_0 first), and the n-th location made by (new C) ↦
-// object (inputs + n), as concrete numbers them; so "the same value up to
-// heap isomorphism" is a comparison of numbers.
+// holds. ORC has two halves.
+//
+// The per-path half runs a plain recursive interpreter that shares no code
+// with package machine (concrete.Interpret, behind the seam Runner) on the
+// concretization of every terminal GSE path — the path's input heap: its
+// input locations, each field that the path read holding what the read
+// found, every other field null — and demands the same end kind (value,
+// error, cut), the same step count and the same value. Values are compared
+// exactly under the one correspondence both sides use: input location i ↦
+// object i (locations in creation order, l_0 first), and the n-th location
+// made by (new C) ↦ object (inputs + n), as concrete numbers them; so "the
+// same value up to heap isomorphism" is a comparison of numbers. A run the
+// interpreter cannot finish (a stuck step) is a violation, as is a GSE
+// step that cannot be taken (gseFailed).
 //
 // The input heap is recorded along the path, not read off the end state,
 // because field writes overwrite input fields: at each Field access (A)
@@ -33,35 +39,145 @@ import (
 // its target, and at each Field write (W) step a field written before it
 // was ever read is recorded as null (the program never observes it).
 //
-// Data (PRIMITIVES.md §6). A GSE path with data stands for every input
-// whose data meets its path condition. Its concretizations are the input
-// heap above with the values of a valuation μ of the path's input symbols
-// α(l, f) (those of its data facts and of its result), drawn from
-// concrete.Domain (every literal of the program, ±1, and 0; false and true
-// for bools): every μ under which the path's data facts hold is run (at
-// most oracleValuations of them, from a deterministic sample of at most
-// oracleCandidates valuations), and the run must end as the path does,
-// with the path's result term evaluated under μ as its value. A symbol
-// that is neither constrained nor returned is 0 (false): the path does not
-// depend on it. A run that leaves int64 is out of range, no result; a path
-// that no valuation of the domain meets is not run (the domain may be too
-// small for its constraints): neither counts as checked.
+// Data (PRIMITIVES.md §6): path-directed valuations. A GSE path with data
+// stands for every input whose data meets its data facts φ_d. Its input
+// symbols are α(l, f) for every primitive field f of every input location
+// l of the path (read or not: an engine that reads a field without
+// recording what it compared still depends on it). The valuations come
+// from Z3 models, not from a fixed domain, so that a program without
+// literals gets inputs that are unequal and ordered both ways:
 //
-// Budget: a program has at most opt.OracleMax runs (default
+//   - φ_d itself. Unsatisfiable, the path is an explored infeasible path:
+//     a violation of GSE (it must test S(φ ∧ t) at If (sym) and Assume),
+//     never a path to skip; unknown is inconclusive.
+//   - φ_d ∧ g for the goals g not met by an earlier model: x < y, x = y,
+//     x > y for every two int symbols, x < n, x = n, x > n for every int
+//     symbol and integer literal n of the program, b and ¬b for every bool
+//     symbol. So every comparison between two inputs, and between an input
+//     and a literal, goes both ways where the path condition allows it
+//     (at most oracleValuations valuations and oracleGoalQueries queries a
+//     path, oracleMaxQueries a program; a goal φ_d excludes is no run).
+//
+// Each valuation μ is written into the input heap and run, and the run
+// must end as the path does, with the path's result term evaluated under
+// μ as its value. A run that leaves int64 is out of range, no result. A
+// model that falsifies a fact of φ_d under the terms' own semantics
+// (smt.EvalData, which the concrete engine shares) is a violation: the
+// solver and the term layer disagree (a wrong translation, shared by GSE
+// and the engine, that no lockstep lemma sees). A
+// path whose φ_d admits one valuation only (every goal excluded) is
+// counted apart (OracleStats.OneValuation): its check rests on it.
+//
+// The completeness half (programs with data) asks the other question:
+// every concrete input runs along some GSE path (concrete.Compare: its run
+// on the shared machine with the concrete heap rules has the path digest
+// of a GSE path), so a branch that GSE and the engine both lose (a wrong
+// If (sym), which they share) is seen. Its inputs are, first, the
+// path-directed ones: for every GSE path and every data fact f_i of it (in
+// the order recorded), a model of f_1 ∧ … ∧ f_{i−1} ∧ ¬f_i on the path's
+// input heap, an input that leaves the path at its i-th branch and must
+// follow another GSE path; then every heap of BFS depth ≤ k (without a
+// k-bound: ≤ oracleDepth, at most oracleObjects objects) with every
+// valuation of its primitive fields over concrete.Domain, within a budget
+// (oracleMaxHeaps results, oracleMaxSkipped non-results; without a
+// k-bound oracleMaxHeapsNoK and oracleMaxSkippedNoK). Without a
+// k-bound, or past the budget, it is a bounded check and the report says
+// so (OracleStats); stopped by the time limit, it is inconclusive. A
+// concrete run there that cannot go on is a violation with its input
+// (concrete.RunError). A program without data has no completeness half:
+// a GSE path's input heap is then its only input, and the report says
+// "not run".
+//
+// The concrete side of the per-path half is behind Runner (run.runner), a
+// function from one input heap to an outcome, so that another
+// implementation of the semantics can be put in its place.
+//
+// Budget: a program has at most opt.OracleMax per-path runs (default
 // DefaultOracleMax); beyond half of it only every oracleStride-th path is
-// run (a deterministic sample). Checked[ORC] counts the runs.
+// run (a deterministic sample). Checked[ORC] counts the per-path runs,
+// plus one for a completeness half that ran. Report.Oracle says which
+// halves ran, on how many paths, valuations and inputs.
 
 // DefaultOracleMax is the default number of concrete runs per program.
 const DefaultOracleMax = 2000
 
 const oracleStride = 16
 
-// oracleValuations bounds the concrete runs of one GSE path with data, and
-// oracleCandidates the valuations of the domain tried for it.
+// Budgets of the path-directed valuations: oracleValuations runs and
+// oracleGoalQueries goal queries per GSE path, oracleMaxQueries solver
+// queries per program (past it a path gets φ_d's model only), and
+// oracleMaxDirected inputs for the completeness half.
 const (
-	oracleValuations = 8
-	oracleCandidates = 512
+	oracleValuations  = 8
+	oracleGoalQueries = 16
+	oracleMaxQueries  = 1500
+	oracleMaxDirected = 1000
 )
+
+// Without a k-bound the completeness half enumerates heaps of BFS depth ≤
+// oracleDepth with at most oracleObjects objects.
+// Its budgets are smaller than at a finite k (a bounded check either
+// way), so that the default k of lazier, lazier#, pose and uber costs
+// about what their lockstep check does.
+const (
+	oracleDepth         = 2
+	oracleObjects       = 4
+	oracleMaxHeapsNoK   = 1000
+	oracleMaxSkippedNoK = 5000
+)
+
+// Runner is ORC's concrete side: it runs p on one input heap h (its
+// primitive fields hold the valuation) for at most bound steps under the
+// common-rule options opt, and returns how the run ended. An error is a
+// run that could not go on (a violation of ORC). concrete.InterpretWith is
+// the default; another implementation of the semantics plugs in here.
+type Runner func(p *javalite.Program, h *concrete.Heap, bound int, opt machine.Options) (concrete.Result, error)
+
+// OracleStats says what lemma ORC ran on a program.
+type OracleStats struct {
+	Ran bool `json:"ran"`
+	// The per-path half: terminal GSE paths, those whose concretizations
+	// ran (the others are past the budget's sample), those with data, and
+	// the concrete runs (valuations) over all of them. OneValuation counts
+	// the data paths whose check rests on a single valuation.
+	Paths        int64 `json:"paths"`
+	PathsRun     int64 `json:"paths_run"`
+	DataPaths    int64 `json:"data_paths"`
+	Runs         int   `json:"runs"`
+	OneValuation int64 `json:"one_valuation"`
+	Queries      int   `json:"solver_queries"`
+	// Completeness is "ran" (every input within the k-bound), "bounded"
+	// (a sample: no k-bound, or a budget), or "not run: WHY"; Inputs and
+	// Directed are its enumerated and path-directed inputs, Depth the
+	// heaps' BFS depth bound.
+	Completeness string `json:"completeness"`
+	Inputs       int64  `json:"inputs"`
+	Directed     int64  `json:"directed_inputs"`
+	Depth        int    `json:"depth"`
+}
+
+// String is the one-line account of ORC in a report.
+func (o *OracleStats) String() string {
+	if !o.Ran {
+		return "ORC not run"
+	}
+	per := fmt.Sprintf("per-path half %d runs on %d of %d GSE paths", o.Runs, o.PathsRun, o.Paths)
+	if o.DataPaths > 0 {
+		per += fmt.Sprintf(" (%d with data", o.DataPaths)
+		if o.OneValuation > 0 {
+			per += fmt.Sprintf(", %d of them on one valuation only", o.OneValuation)
+		}
+		per += ")"
+	}
+	if o.Runs == 1 {
+		per += ": rests on one run"
+	}
+	comp := "completeness half " + o.Completeness
+	if o.Inputs+o.Directed > 0 {
+		comp += fmt.Sprintf(" (%d path-directed + %d enumerated inputs, heaps to depth %d)", o.Directed, o.Inputs, o.Depth)
+	}
+	return "ORC: " + per + "; " + comp
+}
 
 // inputField is one decided field of the path's input heap, in a list
 // shared between the paths that branch after it.
@@ -166,30 +282,29 @@ func (r *run) oracle() error {
 	}
 	p := r.rep.Program
 	bound := r.opt.Steps
-	var paths int64
-	runs := 0
+	st := &r.rep.Oracle
+	*st = OracleStats{Ran: true, Completeness: "not reached"}
+	o := &oracleRun{r: r, p: p, st: st}
+	if r.data {
+		o.lits = concrete.Literals(p)
+	}
 	var stop error
 	tooMany := false
-	var domain []int64
-	if r.data {
-		domain = concrete.Domain(p)
-	}
 	// The copy-free explorer: the paths and order of machine.ExploreWith;
 	// an end state is valid only during the visit (CloneDeep keeps one).
-	st, err := gse.ExploreWith(r.ctx, machine.Initial(p), r.gse, r.opt.Steps, oraclePath{},
+	es, err := gse.ExploreWith(r.ctx, machine.Initial(p), r.gse, r.opt.Steps, oraclePath{},
 		func(parent oraclePath, _ int, sc machine.Succ) oraclePath { return parent.record(sc) },
 		func(end *machine.State, op oraclePath, kind machine.EndKind) bool {
-			paths++
-			if r.opt.MaxPaths > 0 && paths > int64(r.opt.MaxPaths) {
+			st.Paths++
+			if r.opt.MaxPaths > 0 && st.Paths > int64(r.opt.MaxPaths) {
 				tooMany = true
 				return false
 			}
-			if maxRuns > 0 && (runs >= maxRuns || (runs >= maxRuns/2 && paths%oracleStride != 0)) {
+			if maxRuns > 0 && (st.Runs >= maxRuns || (st.Runs >= maxRuns/2 && st.Paths%oracleStride != 0)) {
 				return true
 			}
-			n, err := r.oracleRun(p, end, op, kind, bound, domain)
-			runs += n
-			if err != nil {
+			st.PathsRun++
+			if err := o.path(end, op, kind, bound); err != nil {
 				stop = err
 				return false
 			}
@@ -202,40 +317,58 @@ func (r *run) oracle() error {
 		return undecided(ORC, err)
 	case tooMany:
 		return &inconclusive{lemma: ORC, reason: fmt.Sprintf("GSE has more than %d paths", r.opt.MaxPaths)}
-	case !st.Complete:
+	case !es.Complete:
 		return &inconclusive{lemma: ORC, reason: "timeout: " + r.ctx.Err().Error()}
 	}
-	r.rep.Checked[ORC] += runs
-	if r.data {
-		return r.oracleComplete(p)
+	r.rep.Checked[ORC] += st.Runs
+	if !r.data {
+		st.Completeness = "not run: no data (a GSE path's input heap is its only input)"
+		return nil
 	}
-	return nil
+	return r.oracleComplete(p, o.directed)
 }
 
-// oracleMaxHeaps bounds the concrete inputs (heaps × valuations) of ORC's
-// completeness half on a program with data, counted when a run is a
-// result; oracleMaxSkipped the inputs that are none (pruned by an assume:
-// seed 002's BST methods at k = 2 prune 21,957 of 21,990, in about 1.5 s).
+// oracleMaxHeaps bounds the enumerated inputs (heaps × valuations) of
+// ORC's completeness half, counted when a run is a result;
+// oracleMaxSkipped the inputs that are none (pruned by an assume: seed
+// 002's BST methods at k = 2 prune 21,957 of 21,990, in about 1.5 s).
 const (
 	oracleMaxHeaps   = 4000
 	oracleMaxSkipped = 50000
 )
 
 // oracleComplete is ORC's other half on a program with data: every
-// concrete input (a heap within the k-bound, a valuation of its primitive
-// fields over the program's domain) runs along some GSE path
-// (concrete.Compare's soundness of the symbolic side). The per-path half
-// runs only the inputs each GSE path admits, so a data branch that GSE
-// and the engine both lose (a wrong If (sym), which they share) is seen
-// here only. Without a k-bound, or past the budget, it is not checked
-// (not counted), rather than guessed; stopped by the time limit, it is
-// inconclusive (ORC), as the per-path half is.
-func (r *run) oracleComplete(p *javalite.Program) error {
-	if r.opt.K < 0 || r.opt.Steps < 0 {
+// concrete input (the path-directed inputs, then every heap within the
+// k-bound, or within oracleDepth without one, with every valuation of its
+// primitive fields over the program's domain) runs along some GSE path
+// (concrete.Compare's soundness of the symbolic side). See the lemma's
+// comment.
+func (r *run) oracleComplete(p *javalite.Program, directed []*concrete.Heap) error {
+	st := &r.rep.Oracle
+	st.Ran = true
+	if r.opt.Steps < 0 {
+		st.Completeness = "not run: no step bound (a concrete run may not end)"
 		return nil
 	}
+	co := concrete.Options{K: r.opt.K, Bound: r.opt.Steps, MaxHeaps: oracleMaxHeaps, MaxSkipped: oracleMaxSkipped,
+		MaxPaths: int64(r.opt.MaxPaths), Extra: directed}
+	st.Depth = r.opt.K
+	if r.opt.K < 0 {
+		co.Depth, co.MaxObjects = oracleDepth, oracleObjects
+		co.MaxHeaps, co.MaxSkipped = oracleMaxHeapsNoK, oracleMaxSkippedNoK
+		st.Depth = oracleDepth
+	}
 	g := gseEngine(r.opt, r.mopt, r.solver)
-	rep, err := concrete.Compare(r.ctx, p, g, concrete.Options{K: r.opt.K, Bound: r.opt.Steps, MaxHeaps: oracleMaxHeaps, MaxSkipped: oracleMaxSkipped, MaxPaths: int64(r.opt.MaxPaths)})
+	st.Completeness = "stopped at a violation"
+	rep, err := concrete.Compare(r.ctx, p, g, co)
+	if rep != nil {
+		st.Inputs, st.Directed = rep.Heaps, rep.Extra
+	}
+	var stuck *concrete.RunError
+	if errors.As(err, &stuck) {
+		return r.fail(Verdict{Lemma: ORC, Witness: stuck.Input,
+			Reason: "the concrete rules cannot run this input to an end (they run every well-typed program on every well-typed heap): " + stuck.Err.Error()})
+	}
 	if err != nil {
 		return undecided(ORC, err)
 	}
@@ -244,54 +377,215 @@ func (r *run) oracleComplete(p *javalite.Program) error {
 		return r.fail(Verdict{Lemma: ORC, Rule: machine.RuleIfSym, Witness: m.What,
 			Reason: fmt.Sprintf("%d concrete run(s) follow no GSE path; the first ends %s on input %s", rep.NUnmatched, m.Kind, m.What)})
 	}
-	if rep.Complete {
-		r.rep.Checked[ORC]++
-		return nil
-	}
 	// Compare stops early for its budgets (MaxHeaps, MaxPaths: a sample,
 	// documented above) and for the end of r.ctx. The time limit is not a
 	// budget: every input it left unrun is unchecked, so the check could
 	// not decide (it used to return nil here, and a program whose
 	// enumeration of inputs ran into the limit was reported as holding).
-	if err := r.ctx.Err(); err != nil {
-		return &inconclusive{lemma: ORC, reason: "timeout: concrete inputs of every GSE path (ORC's other half): " + err.Error()}
+	if !rep.Complete {
+		if err := r.ctx.Err(); err != nil {
+			st.Completeness = "stopped by the time limit"
+			return &inconclusive{lemma: ORC, reason: "timeout: concrete inputs of every GSE path (ORC's other half): " + err.Error()}
+		}
+	}
+	r.rep.Checked[ORC]++
+	st.Completeness = "ran"
+	if r.opt.K < 0 || !rep.Complete {
+		st.Completeness = "bounded"
 	}
 	return nil
 }
 
-// oracleRun runs the concrete interpreter on the concretizations of one
-// terminal GSE path: its input heap, and with data each valuation of the
-// domain that meets its data facts (see the lemma's comment). It returns
-// the number of runs.
-func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, kind machine.EndKind, bound int, domain []int64) (int, error) {
+// oracleRun is the per-path half of ORC on one program: its budgets and
+// the path-directed inputs it collects for the completeness half.
+type oracleRun struct {
+	r    *run
+	p    *javalite.Program
+	st   *OracleStats
+	lits []int64
+	// directed are the completeness half's path-directed inputs; asked
+	// holds the divergence queries already asked (sibling paths share
+	// their prefixes).
+	directed []*concrete.Heap
+	asked    map[*smt.Formula]bool
+}
+
+// runner is ORC's concrete side (the seam Runner).
+func (r *run) runner() Runner {
+	if r.opt.Runner != nil {
+		return r.opt.Runner
+	}
+	return concrete.InterpretWith
+}
+
+// path runs the concrete interpreter on the concretizations of one
+// terminal GSE path: its input heap, and with data each path-directed
+// valuation (see the lemma's comment).
+func (o *oracleRun) path(end *machine.State, op oraclePath, kind machine.EndKind, bound int) error {
+	r := o.r
 	h, obj, err := concretization(end, op.inputs)
 	if err != nil {
-		return 0, fmt.Errorf("ORC: %w", err) // a broken GSE state: a failure of the tool
+		return fmt.Errorf("ORC: %w", err) // a broken GSE state: a failure of the tool
 	}
 	if bound < 0 {
 		bound = end.Steps + 1 // the GSE path ended on its own; so must the run
 	}
 	if !r.data {
-		return 1, r.oracleCase(p, end, op, kind, bound, h, obj, nil)
+		o.st.Runs++
+		return r.oracleCase(o.p, end, op, kind, bound, h, obj, nil)
 	}
-	d, err := newPathData(end, h, obj, domain)
+	d, verr := newPathData(end, h, obj)
+	if verr != "" {
+		return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
+			GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(), Reason: verr})
+	}
+	if len(d.syms) == 0 {
+		o.st.Runs++
+		return r.oracleCase(o.p, end, op, kind, bound, h, obj, d)
+	}
+	o.st.DataPaths++
+	phi := smt.And(d.facts...)
+	res, vals, err := o.model(phi, d.syms)
 	if err != nil {
-		return 0, fmt.Errorf("ORC: %w", err)
+		return err
+	}
+	if res == smt.Unsat {
+		return o.infeasible(end, op, h, d)
 	}
 	runs := 0
-	for _, i := range d.candidates() {
-		if runs == oracleValuations {
-			break
+	try := func(vals []int64) error {
+		if vals == nil {
+			return nil
 		}
-		if !d.set(i) {
-			continue // μ misses the path's data facts, or leaves int64
+		ok, bad := d.set(vals)
+		if bad != nil {
+			// Z3 and the terms' own semantics (smt.EvalData, which the
+			// concrete engine shares) disagree on a fact: a broken term
+			// layer or translation, under GSE and the engine alike.
+			return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
+				GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+				Reason: fmt.Sprintf("the solver's model of the GSE path's data facts falsifies %s under the terms' semantics: the solver and the term layer disagree", smt.Short(bad))})
+		}
+		if !ok {
+			return nil // the valuation leaves int64 somewhere: no result
 		}
 		runs++
-		if err := r.oracleCase(p, end, op, kind, bound, h, obj, d); err != nil {
-			return runs, err
+		o.st.Runs++
+		return r.oracleCase(o.p, end, op, kind, bound, h, obj, d)
+	}
+	if err := try(vals); err != nil {
+		return err
+	}
+	// The goals: every comparison both ways where φ_d allows it.
+	goals := d.goals(o.lits)
+	met := make([]bool, len(goals))
+	excluded := 0
+	mark := func(vals []int64) {
+		d.assign(vals)
+		for i, g := range goals {
+			if !met[i] {
+				if v, ok := d.eval(g); ok && v != 0 {
+					met[i] = true
+				}
+			}
 		}
 	}
-	return runs, nil
+	if vals != nil {
+		mark(vals)
+	}
+	asked := 0
+	for i, g := range goals {
+		if met[i] {
+			continue
+		}
+		if runs >= oracleValuations || asked >= oracleGoalQueries || o.st.Queries >= oracleMaxQueries {
+			break
+		}
+		asked++
+		res, vals, err := o.model(smt.And(phi, g), d.syms)
+		if err != nil {
+			return err
+		}
+		if res == smt.Unsat {
+			excluded++
+			continue
+		}
+		mark(vals)
+		if err := try(vals); err != nil {
+			return err
+		}
+	}
+	if runs <= 1 && excluded > 0 && excluded == len(goals)-countTrue(met) {
+		o.st.OneValuation++
+	}
+	// The divergences: inputs that leave this path at its i-th fact.
+	for i := range d.facts {
+		if len(o.directed) >= oracleMaxDirected || o.st.Queries >= oracleMaxQueries {
+			break
+		}
+		q := smt.And(append(slices.Clone(d.facts[:i]), smt.Not(d.facts[i]))...)
+		if o.asked[q] {
+			continue
+		}
+		if o.asked == nil {
+			o.asked = map[*smt.Formula]bool{}
+		}
+		o.asked[q] = true
+		res, vals, err := o.model(q, d.syms)
+		if err != nil {
+			return err
+		}
+		if res == smt.Sat {
+			d.assign(vals)
+			o.directed = append(o.directed, h.Clone())
+		}
+	}
+	return nil
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// model asks the solver for a model of f over syms: an unknown answer is
+// inconclusive (ORC), a model value beyond int64 is no model (nil values).
+func (o *oracleRun) model(f *smt.Formula, syms []*smt.Formula) (smt.Result, []int64, error) {
+	o.st.Queries++
+	res, vals, err := o.r.solver.Model(f, syms)
+	if errors.Is(err, smt.ErrModelRange) {
+		return smt.Sat, nil, nil
+	}
+	if err != nil {
+		return res, nil, undecided(ORC, err)
+	}
+	return res, vals, nil
+}
+
+// infeasible reports a GSE path whose data facts no input meets: GSE
+// explored a path it should have pruned. The first fact that makes the
+// prefix unsatisfiable names the step to blame.
+func (o *oracleRun) infeasible(end *machine.State, op oraclePath, h *concrete.Heap, d *pathData) error {
+	at := len(d.facts) - 1
+	for i := range d.facts {
+		res, _, err := o.model(smt.And(d.facts[:i+1]...), nil)
+		if err != nil {
+			return err
+		}
+		if res == smt.Unsat {
+			at = i
+			break
+		}
+	}
+	return o.r.fail(Verdict{Lemma: ORC, Rule: machine.RuleIfSym, Step: end.Steps, Control: end.ControlString(),
+		GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+		Reason: fmt.Sprintf("GSE explored an infeasible path: no input meets its data facts (from fact %d of %d, %s, on φ is unsatisfiable); If (sym) and Assume must test S(φ ∧ t)",
+			at+1, len(d.facts), smt.Short(d.facts[at]))})
 }
 
 // oracleCase runs the concrete interpreter on one concretization h of a
@@ -299,7 +593,7 @@ func (r *run) oracleRun(p *javalite.Program, end *machine.State, op oraclePath, 
 // the ends.
 func (r *run) oracleCase(p *javalite.Program, end *machine.State, op oraclePath, kind machine.EndKind, bound int, h *concrete.Heap, obj map[machine.Loc]int, d *pathData) error {
 	witness := "input heap " + h.String()
-	res, err := concrete.InterpretWith(p, h, bound, r.mopt)
+	res, err := r.runner()(p, h, bound, r.mopt)
 	if err != nil {
 		return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
 			GSE: []*machine.State{end.CloneDeep()}, Witness: witness,
@@ -329,19 +623,35 @@ func (r *run) oracleCase(p *javalite.Program, end *machine.State, op oraclePath,
 }
 
 // pathData is the data of one GSE path for ORC: its input symbols, where
-// each lives in the concretization, and its data facts.
+// each lives in the concretization, and its data facts (oldest first,
+// reference atoms decided by the path's heap).
 type pathData struct {
 	end    *machine.State
 	h      *concrete.Heap
 	syms   []*smt.Formula
 	slot   []*int64 // where each symbol's value goes in h
-	vals   [][]int64
 	facts  []*smt.Formula
 	values map[*smt.Formula]int64
 }
 
-func newPathData(end *machine.State, h *concrete.Heap, obj map[machine.Loc]int, domain []int64) (*pathData, error) {
+// newPathData collects the path's data; a symbol of its facts or result
+// that belongs to no input location (no input heap gives it a value) is a
+// violation, returned as its reason.
+func newPathData(end *machine.State, h *concrete.Heap, obj map[machine.Loc]int) (*pathData, string) {
 	d := &pathData{end: end, h: h, values: map[*smt.Formula]int64{}}
+	seen := map[*smt.Formula]bool{}
+	for l, info := range end.Locs {
+		if !info.Input {
+			continue
+		}
+		o := &h.Objects[obj[machine.Loc(l)]]
+		for _, f := range info.Class.PrimFields {
+			sym := machine.InitialValue(info.Identity, f)
+			seen[sym] = true
+			d.syms = append(d.syms, sym)
+			d.slot = append(d.slot, &o.Prim[f.Index])
+		}
+	}
 	var terms []*smt.Formula
 	for f := end.Facts; f != nil; f = f.Next {
 		if f.F.HasData() {
@@ -349,86 +659,88 @@ func newPathData(end *machine.State, h *concrete.Heap, obj map[machine.Loc]int, 
 			terms = append(terms, f.F)
 		}
 	}
+	slices.Reverse(d.facts)
 	if end.Mode == machine.ModeValue && end.Val.IsTerm() {
 		terms = append(terms, end.Val.Term())
 	}
-	seen := map[*smt.Formula]bool{}
 	for _, t := range terms {
 		for _, sym := range t.Syms() {
-			if seen[sym] {
-				continue
+			if !seen[sym] {
+				return nil, fmt.Sprintf("the GSE path's data mention %s, the initial value of no input location's field: no input gives it a value", sym)
 			}
-			seen[sym] = true
-			id, fid, _ := sym.SymOf()
-			l, ok := identityLoc(end, id)
-			if !ok {
-				return nil, fmt.Errorf("input symbol %s of no input location", sym)
-			}
-			f := end.Prog.Fields[fid]
-			o := &h.Objects[obj[l]]
-			vals := domain
-			if f.T.Kind == javalite.KindBool {
-				vals = []int64{0, 1}
-			}
-			d.syms = append(d.syms, sym)
-			d.slot = append(d.slot, &o.Prim[f.Index])
-			d.vals = append(d.vals, vals)
 		}
 	}
-	return d, nil
+	// Reference atoms are decided by the path's heap: GSE's locations are
+	// concrete, so each atom is true or false on the path.
+	atoms := map[[2]smt.Ref]bool{}
+	for _, f := range d.facts {
+		refs := f.Refs()
+		for i, a := range refs {
+			for _, b := range refs[i+1:] {
+				k := [2]smt.Ref{min(a, b), max(a, b)}
+				ga, gb := end.Get(a), end.Get(b)
+				atoms[k] = len(ga) == 1 && len(gb) == 1 && ga[0].Loc == gb[0].Loc
+			}
+		}
+	}
+	if len(atoms) > 0 {
+		d.facts = smt.SubstAtoms(d.facts, atoms)
+	}
+	return d, ""
 }
 
-// identityLoc is the input location whose identity reference is id.
-func identityLoc(s *machine.State, id smt.Ref) (machine.Loc, bool) {
-	for l, info := range s.Locs {
-		if info.Input && info.Identity == id {
-			return machine.Loc(l), true
+// goals lists the comparisons a path's valuations should make go both
+// ways: every two int symbols (<, =, >), every int symbol and literal of
+// the program (<, =, >), every bool symbol (true, false).
+func (d *pathData) goals(lits []int64) []*smt.Formula {
+	var ints []*smt.Formula
+	var out []*smt.Formula
+	for _, s := range d.syms {
+		if s.Sort() == smt.SortInt {
+			ints = append(ints, s)
+		} else {
+			out = append(out, s, smt.Not(s))
 		}
 	}
-	return 0, false
-}
-
-// candidates lists the indices of the valuations to try, in mixed radix
-// over the symbols' domains: all of them, or a deterministic sample of
-// oracleCandidates spread over all of them.
-func (d *pathData) candidates() []uint64 {
-	total := uint64(1)
-	for _, v := range d.vals {
-		if len(v) == 0 {
-			return nil
+	for i, x := range ints {
+		for _, y := range ints[i+1:] {
+			out = append(out, smt.Lt(x, y), smt.EqT(x, y), smt.Lt(y, x))
 		}
-		if total > 1<<40/uint64(len(v)) {
-			total = 1 << 40 // enough to sample from
-			break
-		}
-		total *= uint64(len(v))
 	}
-	n := min(total, oracleCandidates)
-	out := make([]uint64, n)
-	for i := range out {
-		out[i] = uint64(i) * (total / n)
+	for _, x := range ints {
+		for _, n := range lits {
+			c := smt.Int(n)
+			out = append(out, smt.Lt(x, c), smt.EqT(x, c), smt.Lt(c, x))
+		}
 	}
 	return out
 }
 
-// set writes valuation i into the heap and reports whether the path's
-// data facts hold under it (and can be evaluated within int64).
-func (d *pathData) set(i uint64) bool {
+// assign records a valuation (aligned with syms) for eval and writes it
+// into the heap.
+func (d *pathData) assign(vals []int64) {
 	clear(d.values)
-	for j := len(d.syms) - 1; j >= 0; j-- {
-		n := uint64(len(d.vals[j]))
-		v := d.vals[j][i%n]
-		i /= n
+	for j, v := range vals {
 		*d.slot[j] = v
 		d.values[d.syms[j]] = v
 	}
+}
+
+// set assigns a model of φ_d and reports whether the path's data facts
+// hold under it within int64; a fact the model falsifies is returned (the
+// solver and the terms' semantics disagree: a violation).
+func (d *pathData) set(vals []int64) (bool, *smt.Formula) {
+	d.assign(vals)
 	for _, f := range d.facts {
 		v, ok := d.eval(f)
-		if !ok || v == 0 {
-			return false
+		if !ok {
+			return false, nil
+		}
+		if v == 0 {
+			return false, f
 		}
 	}
-	return true
+	return true, nil
 }
 
 // eval evaluates a term of the path under the current valuation.

@@ -82,9 +82,9 @@ func TestORCDataCompares(t *testing.T) {
 	p := parse(t, orcDataSrc)
 	for _, tamper := range []string{"none", "value", "facts"} {
 		t.Run(tamper, func(t *testing.T) {
-			r := &run{ctx: context.Background(), opt: dataOptions(2), data: true,
+			r := &run{ctx: context.Background(), opt: dataOptions(2), data: true, solver: testutil.Solver(t),
 				rep: &Report{Program: p, Checked: map[Lemma]int{}}}
-			domain := concrete.Domain(p)
+			o := &oracleRun{r: r, p: p, st: &r.rep.Oracle, lits: concrete.Literals(p)}
 			var failed error
 			runs := 0
 			_, err := gse.ExploreWith(context.Background(), machine.Initial(p), gse.New(2), 120, oraclePath{},
@@ -99,8 +99,8 @@ func TestORCDataCompares(t *testing.T) {
 					case "facts":
 						end.Facts = nil
 					}
-					n, err := r.oracleRun(p, end, op, kind, 120, domain)
-					runs += n
+					err := o.path(end, op, kind, 120)
+					runs = o.st.Runs
 					if err != nil {
 						failed = err
 						return false
@@ -135,16 +135,145 @@ func TestORCCompleteTimeout(t *testing.T) {
 			mopt: machine.Options{}, rep: &Report{Program: p, Checked: map[Lemma]int{}}}
 	}
 	r := newRun(context.Background())
-	require.NoError(t, r.oracleComplete(p))
+	require.NoError(t, r.oracleComplete(p, nil))
 	require.Equal(t, 1, r.rep.Checked[ORC], "the whole enumeration ran")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r = newRun(ctx)
-	err := r.oracleComplete(p)
+	err := r.oracleComplete(p, nil)
 	var inc *inconclusive
 	require.ErrorAs(t, err, &inc)
 	require.Equal(t, ORC, inc.lemma)
 	require.Contains(t, inc.reason, "timeout")
 	require.Zero(t, r.rep.Checked[ORC])
+}
+
+// TestORCSeesData: the mutant that drops the else branch of every If
+// (sym), in the engine and in GSE alike, is refuted by ORC at k = 2 and
+// at k = −1 on programs whose comparisons are between input fields (no
+// literal to draw values from): path-directed inputs leave each GSE path
+// at each of its branches, and the completeness half runs at k = −1 too,
+// bounded, and says so. The intact rules hold, and the report says which
+// halves of ORC ran on how many runs and inputs.
+func TestORCSeesData(t *testing.T) {
+	solver := testutil.Solver(t)
+	for _, file := range []string{"if_sym.jl", "max2.jl", "bst_contains.jl", "assume_order.jl"} {
+		p := testutil.Program(t, "../testdata/data/"+file)
+		for _, k := range []int{2, -1} {
+			opt := dataOptions(k)
+			rep, err := Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			require.Equal(t, Holds, rep.Verdict.Status, "%s k=%d: %s", file, k, rep.Text(false))
+			o := rep.Oracle
+			require.True(t, o.Ran)
+			require.Positive(t, o.Runs)
+			require.Positive(t, o.Directed, "%s k=%d: path-directed inputs", file, k)
+			want := "ran"
+			if k < 0 {
+				want = "bounded"
+			}
+			require.Equal(t, want, o.Completeness, "%s k=%d", file, k)
+			require.Contains(t, rep.Text(false), "ORC: per-path half")
+			require.Contains(t, rep.Text(false), "completeness half "+want)
+			require.NotNil(t, rep.JSON().Oracle)
+
+			opt.Engine = "summary:fixed+m-if-sym-then-only"
+			rep, err = Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			require.Equal(t, Violated, rep.Verdict.Status, "%s k=%d: %s", file, k, rep.Text(false))
+			require.Equal(t, ORC, rep.Verdict.Lemma, "%s k=%d: %s", file, k, rep.Text(false))
+		}
+	}
+}
+
+// TestORCLiteralFreeValuations: on a program without literals the
+// per-path half runs valuations that order the two input fields both
+// ways and equal, not the single value 0 of the old domain.
+func TestORCLiteralFreeValuations(t *testing.T) {
+	p := testutil.Program(t, "../testdata/data/max2.jl")
+	r := &run{ctx: context.Background(), opt: dataOptions(-1), data: true, solver: testutil.Solver(t),
+		rep: &Report{Program: p, Checked: map[Lemma]int{}}}
+	o := &oracleRun{r: r, p: p, st: &r.rep.Oracle}
+	orders := map[int]bool{}
+	_, err := gse.ExploreWith(context.Background(), machine.Initial(p), gse.New(-1), 120, oraclePath{},
+		func(parent oraclePath, _ int, sc machine.Succ) oraclePath { return parent.record(sc) },
+		func(end *machine.State, op oraclePath, kind machine.EndKind) bool {
+			h, obj, err := concretization(end, op.inputs)
+			require.NoError(t, err)
+			d, why := newPathData(end, h, obj)
+			require.Empty(t, why)
+			require.Len(t, d.syms, 2)
+			for _, g := range d.goals(nil) {
+				res, vals, err := o.model(smt.And(append(d.facts, g)...), d.syms)
+				require.NoError(t, err)
+				if res == smt.Sat {
+					orders[cmpInt(vals[0], vals[1])] = true
+				}
+			}
+			return true
+		})
+	require.NoError(t, err)
+	require.Equal(t, map[int]bool{-1: true, 0: true, 1: true}, orders)
+	for _, d := range [][]int64{concrete.Domain(p)} {
+		require.Equal(t, []int64{0}, d, "the literal domain has one value: the reason for path-directed inputs")
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// TestORCInfeasiblePath: a GSE that decides If (sym) by S(t) instead of
+// S(φ ∧ t) explores a path whose data facts no input meets; ORC reports
+// it as a violation of GSE (it used to skip a path no valuation met).
+func TestORCInfeasiblePath(t *testing.T) {
+	p := parse(t, `(((class A ([int v])
+    ((int main
+       (if ((this $ v) < 1) (if ((this $ v) < 1) 1 else 2) else 3)))))
+ (A main))`)
+	solver := testutil.Solver(t)
+	for _, mutated := range []bool{false, true} {
+		opt := dataOptions(-1)
+		mopt := machine.Options{Mutation: machine.Mutation{GSEFeasibleIgnoresPhi: mutated}}
+		r := &run{ctx: context.Background(), opt: opt, data: true, solver: solver, mopt: mopt,
+			rep: &Report{Program: p, Checked: map[Lemma]int{}}}
+		r.gse = gseEngine(opt, mopt, solver)
+		err := r.oracle()
+		if !mutated {
+			require.NoError(t, err)
+			continue
+		}
+		require.ErrorIs(t, err, errStop)
+		require.Equal(t, ORC, r.rep.Verdict.Lemma)
+		require.Contains(t, r.rep.Verdict.Reason, "infeasible path")
+		t.Log(r.rep.Verdict.Reason)
+	}
+}
+
+// TestORCStuckRunIsVerdict: a concrete run of the completeness half that
+// cannot go on (here an input the concrete rules refuse: a bool field
+// holding 5) is a violation of ORC with its input, not an internal error.
+func TestORCStuckRunIsVerdict(t *testing.T) {
+	p := parse(t, `(((class A ([bool v])
+    ((int main
+       (if (this $ v) 1 else 2)))))
+ (A main))`)
+	solver := testutil.Solver(t)
+	opt := dataOptions(2)
+	r := &run{ctx: context.Background(), opt: opt, data: true, solver: solver,
+		rep: &Report{Program: p, Checked: map[Lemma]int{}}}
+	c := p.Entry.Owner
+	bad := &concrete.Heap{Objects: []concrete.Object{{Class: c, Fields: []int{concrete.Null}, Prim: []int64{5}}}}
+	err := r.oracleComplete(p, []*concrete.Heap{bad})
+	require.ErrorIs(t, err, errStop, "%v", err)
+	require.Equal(t, ORC, r.rep.Verdict.Lemma)
+	require.Contains(t, r.rep.Verdict.Witness, "o0:A")
+	t.Log(r.rep.Verdict.Reason)
 }

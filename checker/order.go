@@ -328,7 +328,7 @@ func compareClaim(c OrderClaim, less, more PathCounts) OrderClaimResult {
 
 // countPaths explores one engine on p and counts its ends.
 func countPaths(ctx context.Context, p *javalite.Program, spec string, opt OrderOptions, solver *smt.Solver) (PathCounts, error) {
-	eng, err := engine.New(spec, engine.Config{K: opt.K, Solver: solver, Machine: opt.Semantics})
+	eng, err := engine.New(spec, engine.Config{K: opt.K, Solver: solver, Machine: opt.Semantics, Context: ctx})
 	if err != nil {
 		return PathCounts{}, err
 	}

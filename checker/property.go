@@ -52,8 +52,9 @@ func Check(t TB, p *javalite.Program, opt Options) *Report {
 }
 
 // Property returns a rapid property that draws a program from gen.Program
-// and checks it, so rapid generates programs and shrinks a failing one to
-// a minimal counterexample:
+// (with data, as `check -gen`; the reference-only stream for an engine
+// without the data rules, StreamData) and checks it, so rapid generates
+// programs and shrinks a failing one to a minimal counterexample:
 //
 //	rapid.Check(t, checker.Property(t, checker.DefaultOptions(), nil))
 //
@@ -61,7 +62,7 @@ func Check(t TB, p *javalite.Program, opt Options) *Report {
 // sees the report of every failing run; rapid's last failing run is the
 // shrunk one.
 func Property(t TB, opt Options, onFail func(*Report)) func(*rapid.T) {
-	return PropertyOf(t, opt, gen.Program(), onFail)
+	return PropertyOf(t, opt, gen.ProgramWith(gen.Default.WithData(StreamData(opt, gen.DataMixed))), onFail)
 }
 
 // PropertyOf is Property with a given program generator. With only, a

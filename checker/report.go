@@ -42,10 +42,16 @@ func (r *Report) Text(full bool) string {
 		}
 		fmt.Fprintf(&b, "holds: %s (%d pairs, largest group %d; GSE %d paths / %d sequences, %s %d paths%s; %s)\n",
 			r.checkedString(), r.Pairs, r.MaxGroup, r.GSEPaths, r.GSESequences, name, r.SummaryPaths, pruned, r.Elapsed.Round(1e6))
+		if r.Oracle.Ran {
+			fmt.Fprintf(&b, "%s\n", r.Oracle.String())
+		}
 		return b.String()
 	case Inconclusive:
 		fmt.Fprintf(&b, "inconclusive: %s (%s): %s\n", v.Lemma, Claim[v.Lemma], v.Reason)
 		fmt.Fprintf(&b, "checked before giving up: %s\n", r.checkedString())
+		if r.Oracle.Ran {
+			fmt.Fprintf(&b, "%s\n", r.Oracle.String())
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "VIOLATED %s: %s\n", v.Lemma, Claim[v.Lemma])
@@ -61,6 +67,9 @@ func (r *Report) Text(full bool) string {
 	fmt.Fprintf(&b, "reason:  %s\n", v.Reason)
 	if v.Witness != "" {
 		fmt.Fprintf(&b, "witness: %s\n", v.Witness)
+	}
+	if r.Oracle.Ran {
+		fmt.Fprintf(&b, "oracle:  %s (up to the verdict)\n", r.Oracle.String())
 	}
 	if r.Program != nil {
 		fmt.Fprintf(&b, "\nprogram (%d lines):\n%s\n", Lines(r.Program), javalite.Print(r.Program))
@@ -178,6 +187,8 @@ type JSONReport struct {
 	EnginePruned int64   `json:"engine_pruned"`
 	Overlaps     int64   `json:"overlaps,omitempty"`
 	Seconds      float64 `json:"seconds"`
+	// Oracle is what lemma ORC ran (absent when it did not run).
+	Oracle *OracleStats `json:"oracle,omitempty"`
 }
 
 // JSON returns the machine-readable form of the report.
@@ -189,6 +200,10 @@ func (r *Report) JSON() JSONReport {
 		EnginePaths: r.SummaryPaths, SummaryPaths: r.SummaryPaths, Seconds: r.Elapsed.Seconds(),
 		GSEPruned: r.GSEPruned, EnginePruned: r.EnginePruned,
 		Engine: r.Engine, Overlaps: r.Overlaps,
+	}
+	if r.Oracle.Ran {
+		o := r.Oracle
+		j.Oracle = &o
 	}
 	if r.Program != nil {
 		j.File = r.Program.File

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/bench"
+	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/summary"
 )
@@ -30,14 +31,14 @@ func init() {
 
 // benchConfig is the parsed command line of bench.
 type benchConfig struct {
-	quick, data, asJSON, asCSV bool
-	budget                     time.Duration
-	steps                      int
-	out, plotDir, root         string
-	variant                    summary.Variant
-	engine                     string // canonical NAME[:VARIANT]
-	also                       []string
-	sem                        machine.Options
+	quick, data, asJSON, asCSV, md bool
+	budget                         time.Duration
+	steps                          int
+	out, plotDir, root             string
+	variant                        summary.Variant
+	engine                         string // canonical NAME[:VARIANT]
+	also                           []string
+	sem                            machine.Options
 	// overhead: measure the checker's overhead instead (bench.Overhead)
 	// on the three workloads or on files, each command run runs times.
 	overhead  bool
@@ -56,6 +57,7 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	fs.BoolVar(&c.data, "data", false, "run only the full suite's programs with int and bool data (the tree programs of seeds 000, 002, 003 and the LinkedList driver with its invariant)")
 	fs.BoolVar(&c.asJSON, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&c.asCSV, "csv", false, "print CSV instead of the table")
+	fs.BoolVar(&c.md, "md", false, "print a Markdown document instead of the table: a header with the command, commit, date and machine, then the table (docs/results/*.md are made this way)")
 	fs.DurationVar(&c.budget, "budget", bench.DefaultBudget, "time budget of one exploration; a run over it is reported as cut")
 	fs.IntVar(&c.steps, "steps", 0, fmt.Sprintf("step bound of every case (0: the LinkedList cases use 26·calls·(k+1)+10, the others %d)", bench.DefaultSteps))
 	fs.StringVar(&c.out, "out", "", "also write table.txt, results.json, results.csv and the figures (fig2 and growth, .png and .svg) into this directory")
@@ -79,14 +81,14 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	switch {
 	case fs.NArg() > 0 && !c.overhead:
 		return c, fmt.Errorf("unexpected arguments %q (files are for -overhead)", fs.Args())
-	case c.overhead && (c.quick || c.data || c.asCSV || c.out != "" || c.plotDir != ""):
-		return c, errors.New("-overhead runs alone: without -quick, -data, -csv, -out and -plot")
+	case c.overhead && (c.quick || c.data || c.asCSV || c.md || c.out != "" || c.plotDir != ""):
+		return c, errors.New("-overhead runs alone: without -quick, -data, -csv, -md, -out and -plot")
 	case c.overhead && c.runs < 1:
 		return c, errors.New("-runs must be at least 1")
 	case c.overhead && fs.NArg() == 0 && c.engineSet:
 		return c, errors.New("-overhead without files runs its three workloads with their own engines; -engine applies to named files")
-	case c.asJSON && c.asCSV:
-		return c, errors.New("-json and -csv exclude each other")
+	case c.asJSON && c.asCSV, c.asJSON && c.md, c.asCSV && c.md:
+		return c, errors.New("give at most one of -json, -csv and -md")
 	case c.budget <= 0:
 		return c, errors.New("-budget must be positive")
 	case c.steps < 0:
@@ -157,6 +159,10 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		opt.Steps, opt.ForceSteps = c.steps, true
 	}
 	start := time.Now()
+	commit := "" // of the tree measured, before anything can change it
+	if c.md {
+		commit = buildCommit()
+	}
 	rows, runErr := bench.Run(ctx, suite, opt)
 	label := c.variant.Name
 	if label == "" {
@@ -195,12 +201,29 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err := bench.WriteCSV(&csv, rows); err != nil {
 		return err
 	}
+	var md bytes.Buffer
+	if c.md {
+		title := "the full suite"
+		switch suite.Name {
+		case bench.Quick().Name:
+			title = "the quick suite"
+		case bench.Data().Name:
+			title = "the programs with data"
+		}
+		fmt.Fprintf(&md, "# lockstep bench: %s, every engine\n\n", title)
+		md.WriteString(report.NewProvenance(rep.Command, commit).Markdown())
+		md.WriteString("Read it beside docs/RESULTS.md, which explains the columns and where the counts differ from the papers'.\n\n```\n")
+		md.Write(table.Bytes())
+		md.WriteString("```\n")
+	}
 	out := &table
 	switch {
 	case c.asJSON:
 		out = &js
 	case c.asCSV:
 		out = &csv
+	case c.md:
+		out = &md
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,6 +19,7 @@ import (
 	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 	"github.com/lockstep-dev/lockstep/javalite"
+	"github.com/lockstep-dev/lockstep/jvm"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -133,10 +137,15 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
 	data := fs.String("data", "", "with -gen: data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default: mixed for an engine with data rules, none for one without")
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
+	engines := fs.String("engines", "", "with files: check them under each of these engines (comma-separated NAME[:VARIANT]) at each k of -ks and print the verdicts as one Markdown table, with the command, commit, date and machine in its header (docs/results/trees.md)")
+	ksFlag := fs.String("ks", "", "with -engines: the k-bounds, comma-separated (default: each engine's default k)")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
-	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory)")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
+	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
+	var shrink shrinkFlags
+	shrink.register(fs, "with -gen: ", 0)
+	allowExec := fs.Bool("allow-exec", false, "let a case file's header name an engine that runs a command (exec:); without it such a header is refused and nothing is started (a case file is data)")
 	shardSpec := shardFlag(fs)
+	oracle := fs.String("oracle", "interp", "ORC's concrete side: interp (lockstep's interpreter) or jvm (the program exported to Java and run on the JVM: slower, for soaks and CI shards; docs/JVM.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -147,10 +156,28 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
+	switch *oracle {
+	case "interp":
+	case "jvm":
+		if opt.Semantics != (machine.Options{}) {
+			return usageError("-oracle jvm: the JVM runs the Java semantics only (use -semantics java)")
+		}
+		if !jvm.HaveJDK() {
+			return usageError("-oracle jvm: %v", jvm.ErrNoJDK)
+		}
+		orc, err := jvm.NewORC(ctx, "")
+		if err != nil {
+			return err
+		}
+		defer orc.Close()
+		opt.Runner = orc.Run
+	default:
+		return usageError("-oracle %q: want interp or jvm", *oracle)
+	}
 	if err := atLeast("n", *n, 1); err != nil {
 		return err
 	}
-	if err := positive("shrink-time", *shrinkTime); err != nil {
+	if err := shrink.validate(); err != nil {
 		return err
 	}
 	shard, err := shardOf(*shardSpec, *n)
@@ -165,8 +192,8 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
-		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
-			cmdline: "lockstep check " + strings.Join(args, " ")}
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrink: shrink.bound(), asJSON: *asJSON, dotDir: *dotDir, save: *save,
+			cmdline: shellCommand(append([]string{"lockstep", "check"}, args...))}
 		return g.run(ctx, stdout, stderr)
 	}
 	if !shard.Whole() {
@@ -174,6 +201,9 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	}
 	if *save != "" {
 		return usageError("-save keeps the counterexamples of -gen")
+	}
+	if err := genOnly(fs, "n", "seed", "data", "shrink-time", "shrink-steps"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -183,30 +213,126 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	if err := refuseData(opt.EngineSpec(), progs...); err != nil {
+	opts, notes, err := caseOptions(fs, cf, opt, progs, *allowExec)
+	if err != nil {
 		return err
 	}
-	if opt.Versus != "" {
-		for _, p := range progs {
-			if machine.UsesData(p) {
-				return usageError("%s: %v", p.File, checker.ErrVersusData)
+	for i, p := range progs {
+		for _, spec := range []string{opts[i].EngineSpec(), opts[i].Versus} {
+			if spec == "" {
+				continue
+			}
+			if err := refuseData(spec, p); err != nil {
+				return err
 			}
 		}
 	}
-	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+	if *engines != "" {
+		if *asJSON || cf.k.set || cf.eng.engine != "" || cf.eng.variant != "" || cf.versus != "" {
+			return usageError("-engines prints one Markdown table of its engines at the k-bounds of -ks: it does not take -json, -k, -engine, -variant or -vs")
+		}
+		ks := []int{}
+		if *ksFlag != "" {
+			if ks, err = parseKs(*ksFlag); err != nil {
+				return usageError("%v", err)
+			}
+		}
+		var list []string
+		for _, e := range strings.Split(*engines, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				list = append(list, e)
+			}
+		}
+		return checkMatrix(ctx, cf, list, ks, progs, "lockstep check "+strings.Join(args, " "), stdout, stderr)
+	}
+	if *ksFlag != "" {
+		return usageError("-ks goes with -engines")
+	}
+	return checkFiles(ctx, opts, notes, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+}
+
+// caseHeader matches the line that makes a file a regression case
+// (checker.ParseCase): `; variant: ...`.
+var caseHeader = regexp.MustCompile(`(?m)^[ \t]*;[ \t]*variant[ \t]*:`)
+
+// caseOptions are the options of each named file. A case file (a program
+// with the header of testdata/fixedbugs, as check -gen -save writes it) is
+// checked with the engine, k, step bound and semantics its header records,
+// each unless its flag is given (-engine or -variant, -k, -steps,
+// -semantics), and its note says which it used; any other file with base.
+// A header is data: one naming an engine that runs a command (exec:) is
+// refused, before anything starts, unless -allow-exec.
+func caseOptions(fs *flag.FlagSet, cf checkFlags, base checker.Options, progs []*javalite.Program, allowExec bool) ([]checker.Options, []string, error) {
+	opts := make([]checker.Options, len(progs))
+	notes := make([]string, len(progs))
+	engineGiven := flagSet(fs, "engine") || flagSet(fs, "variant")
+	for i, p := range progs {
+		opts[i] = base
+		src, err := os.ReadFile(p.File)
+		if err != nil || !caseHeader.Match(src) {
+			continue
+		}
+		c, err := checker.ParseCase(p.File, src)
+		if err != nil {
+			return nil, nil, usageError("%v", err)
+		}
+		one := cf
+		var used, flags []string
+		if engineGiven {
+			flags = append(flags, "engine")
+		} else {
+			if err := checker.CheckCaseEngines(c, checker.ReplayOptions{AllowExec: allowExec}); err != nil {
+				return nil, nil, usageError("%v", err)
+			}
+			one.eng.engine, one.eng.variant = checker.CaseSpec(c.Refutes[0]), ""
+			used = append(used, "engine "+one.eng.engine)
+		}
+		if cf.k.set {
+			flags = append(flags, "k")
+		} else {
+			one.k = optionalInt{v: c.K, set: true}
+			used = append(used, fmt.Sprintf("k %d", c.K))
+		}
+		if cf.steps.set {
+			flags = append(flags, "steps")
+		} else {
+			one.steps = optionalInt{v: c.Steps, set: true}
+			used = append(used, fmt.Sprintf("steps %d", c.Steps))
+		}
+		if flagSet(fs, "semantics") {
+			flags = append(flags, "semantics")
+		} else {
+			one.semantic = cmp.Or(c.Semantics, machine.SemJava)
+			used = append(used, "semantics "+one.semantic)
+		}
+		if opts[i], err = one.options(); err != nil {
+			return nil, nil, fmt.Errorf("%s: the case header: %w", p.File, err)
+		}
+		note := "the case header's " + strings.Join(used, ", ")
+		if len(used) == 0 {
+			note = "the flags, not the case header"
+		} else if len(flags) > 0 {
+			note += "; -" + strings.Join(flags, ", -") + " from the flags"
+		}
+		if len(c.Refutes) > 1 && !engineGiven {
+			note += fmt.Sprintf(" (the header also names %s: check each with -engine)", strings.Join(c.Refutes[1:], ", "))
+		}
+		notes[i] = note
+	}
+	return opts, notes, nil
 }
 
 // refuseData is exit 2 for a program with data and an engine without the
 // data rules (engine.Info.Data): one line naming the file and what to use,
 // never a verdict about rules the engine does not have.
 func refuseData(spec string, progs ...*javalite.Program) error {
-	if engine.SupportsData(spec) {
+	refusal := engine.RefuseData(spec)
+	if refusal == nil {
 		return nil
 	}
-	name, _ := engine.Split(spec)
 	for _, p := range progs {
 		if machine.UsesData(p) {
-			return usageError("%s: %v", p.File, engine.ErrNoData{Engine: name})
+			return usageError("%s: %v", p.File, refusal)
 		}
 	}
 	return nil
@@ -247,28 +373,69 @@ type filesJSON struct {
 
 type fileReport struct {
 	Semantics string `json:"semantics"`
+	// Case says which options of a case file's header the check used
+	// (caseOptions); empty for a file without one.
+	Case string `json:"case,omitempty"`
 	*checker.JSONReport
+	// Note explains a violation of summary:published (the default
+	// engine): the finding it shows and what summary:fixed says
+	// (checker.ExplainPublished).
+	Note string `json:"note,omitempty"`
 }
 
-func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+// checkFiles checks progs[i] with opts[i] and prints each report, after
+// notes[i] when there is one.
+func checkFiles(ctx context.Context, opts []checker.Options, notes []string, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
 	var done atomic.Int64
-	err := checker.Each(ctx, opt, len(progs), workers,
-		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
-		func(i int, rep *checker.Report) {
-			reps[i] = rep
-			progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
-		})
+	// The files with the same options are checked together (a case file
+	// may have options of its own), in the order of their first file.
+	var groups [][]int
+	key := func(o checker.Options) string {
+		return fmt.Sprintf("%s|%s|%d|%d|%s", o.EngineSpec(), o.Versus, o.K, o.Steps, o.SemanticsName())
+	}
+	at := map[string]int{}
+	for i, o := range opts {
+		g, ok := at[key(o)]
+		if !ok {
+			g = len(groups)
+			at[key(o)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	var err error
+	for _, idx := range groups {
+		if ctx.Err() != nil {
+			break
+		}
+		err = checker.Each(ctx, opts[idx[0]], len(idx), workers,
+			func(j int) (*javalite.Program, string) { return progs[idx[j]], progs[idx[j]].File },
+			func(j int, rep *checker.Report) {
+				i := idx[j]
+				reps[i] = rep
+				progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
+			})
+		if err != nil {
+			break
+		}
+	}
 	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}
+	opt := opts[0]
 	doc := filesJSON{Semantics: opt.SemanticsName(), Programs: len(progs), Reports: []fileReport{}}
+	filePrefixes := picturePrefixes(progs)
 	for i, rep := range reps {
+		opt := opts[i]
+		if notes[i] != "" && !asJSON {
+			fmt.Fprintf(stdout, "%s: checked with %s\n", progs[i].File, notes[i])
+		}
 		if rep == nil {
 			// Cut short by an interruption: Each reports nothing for it.
 			doc.NotChecked++
 			if asJSON {
-				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
+				doc.Reports = append(doc.Reports, fileReport{Semantics: opt.SemanticsName(), Case: notes[i], JSONReport: &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
 			} else {
 				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
 			}
@@ -282,14 +449,18 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		default:
 			doc.Holds++
 		}
+		note := explainPublished(ctx, progs[i], opt, rep, stderr)
 		if asJSON {
 			j := rep.JSON()
-			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j})
+			doc.Reports = append(doc.Reports, fileReport{Semantics: opt.SemanticsName(), Case: notes[i], JSONReport: &j, Note: note})
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
+		if note != "" {
+			fmt.Fprintln(stdout, note)
+		}
 		if rep.Verdict.Status == checker.Violated {
-			writeVerdictPictures(rep, dotDir, stdout)
+			writeVerdictPictures(rep, dotDir, filePrefixes[i], stdout)
 		}
 	}
 	doc.Status = report.Status{ExitCode: report.Exit("", false, doc.Violated > 0, doc.Inconclusive > 0)}
@@ -306,8 +477,48 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 	return exitErr(doc.ExitCode)
 }
 
-// writeVerdictPictures writes DOT pictures of both sides of a violation.
-func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
+// explainPublished is the one line that goes with a violation of the
+// default engine's published rules: the finding it shows and what the fixed
+// rules say on the same program (checker.ExplainPublished); "" for any
+// other report, or when the explanation could not be had.
+func explainPublished(ctx context.Context, p *javalite.Program, opt checker.Options, rep *checker.Report, stderr io.Writer) string {
+	if rep.Verdict.Status != checker.Violated || ctx.Err() != nil {
+		return ""
+	}
+	progressLine(stderr, "%s: checking -variant fixed on it", p.File)
+	n, err := checker.ExplainPublished(ctx, p, opt, rep, nil)
+	if err != nil || n == nil || ctx.Err() != nil {
+		return ""
+	}
+	return n.Line()
+}
+
+// picturePrefixes name each file's pictures after the file, so that the
+// pictures of one file do not replace another's in the same -dot
+// directory: "swap-" for swap.jl, with the file's position added when two
+// files share a name ("swap-2-").
+func picturePrefixes(progs []*javalite.Program) []string {
+	base := func(p *javalite.Program) string {
+		return safeFileName(strings.TrimSuffix(filepath.Base(p.File), filepath.Ext(p.File)))
+	}
+	count := map[string]int{}
+	for _, p := range progs {
+		count[base(p)]++
+	}
+	out := make([]string, len(progs))
+	for i, p := range progs {
+		b := base(p)
+		if count[b] > 1 {
+			b = fmt.Sprintf("%s-%d", b, i+1)
+		}
+		out[i] = b + "-"
+	}
+	return out
+}
+
+// writeVerdictPictures writes DOT pictures of both sides of a violation,
+// their file names starting with prefix.
+func writeVerdictPictures(rep *checker.Report, dir, prefix string, w io.Writer) {
 	sum, g := rep.Verdict.Sides()
 	if sum == nil && g == nil {
 		return
@@ -338,8 +549,42 @@ func writeVerdictPictures(rep *checker.Report, dir string, w io.Writer) {
 	if side == "" {
 		side = "summary"
 	}
-	write("summary.dot", sum, side+" state, "+string(rep.Verdict.Lemma))
-	write("gse.dot", g, "GSE state, "+string(rep.Verdict.Lemma))
+	ref, refTitle := "gse", "GSE"
+	if rep.Versus != "" {
+		ref, _ = engine.Split(rep.Versus)
+		refTitle = ref
+	}
+	under, reference := pictureNames(side, ref)
+	under, reference = prefix+under, prefix+reference
+	write(under, sum, side+" state, "+string(rep.Verdict.Lemma))
+	write(reference, g, refTitle+" state, "+string(rep.Verdict.Lemma))
+}
+
+// pictureNames are the files a counterexample's pictures are written to,
+// named after the engine under test and the reference (gse.dot, or the -vs
+// engine's): each name made safe for a file name (an exec: engine is a
+// command line), the reference's "NAME-ref.dot" if the two would share one.
+func pictureNames(under, ref string) (string, string) {
+	u, r := safeFileName(under)+".dot", safeFileName(ref)+".dot"
+	if u == r {
+		r = safeFileName(ref) + "-ref.dot"
+	}
+	return u, r
+}
+
+// safeFileName makes n a short file name: letters, digits, '-', '_' and
+// '#' kept, anything else '-', at most 40 bytes.
+func safeFileName(n string) string {
+	n = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '#' {
+			return r
+		}
+		return '-'
+	}, n)
+	if len(n) > 40 {
+		n = n[:40]
+	}
+	return n
 }
 
 // maxUndecidedLines bounds the inconclusive programs listed in the text
@@ -390,7 +635,7 @@ type genRun struct {
 	seed         int64
 	data         gen.DataMode
 	shard        checker.Shard
-	shrinkTime   time.Duration
+	shrink       checker.ShrinkBound
 	asJSON       bool
 	dotDir, save string
 	cmdline      string
@@ -403,9 +648,11 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	stop := prog.start(func() (int64, string) {
 		return done.Load(), fmt.Sprintf("%d hold, %d inconclusive", holds.Load(), inconcl.Load())
 	})
+	mt := newMemTrace(stderr)
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
+		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkSteps: g.shrink.Steps, ShrinkTime: g.shrink.Time,
 		Progress: func(d, h, i int64) {
+			mt.done(d)
 			done.Store(d)
 			holds.Store(h)
 			inconcl.Store(i)
@@ -422,7 +669,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	sum := report.Generated{
 		Variant: opt.Label(), Semantics: opt.SemanticsName(), K: opt.K, Steps: opt.Steps, N: n, StreamSeed: g.seed, Shard: shard.String(), Programs: res.Programs, Holds: res.Holds, Inconclusive: res.Inconclusive,
-		Violated: res.Violated, Seconds: res.Elapsed.Seconds(),
+		Violated: res.Violated, Seconds: res.Elapsed.Seconds(), Settings: report.SettingsOf(opt, g.data),
 	}
 	if sum.Seconds > 0 {
 		sum.PerSecond = float64(sum.Programs) / sum.Seconds
@@ -462,18 +709,18 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 		if interrupted {
 			head = fmt.Sprintf("variant %s, semantics %s: %s after", sum.Variant, sum.Semantics, interruptNote(ctx))
 		}
-		fmt.Fprintf(stdout, "%s %d programs, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
-			head, sum.Programs, sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
+		fmt.Fprintf(stdout, "%s %s, %d hold, %d inconclusive, 0 violated (stream seed %d; %.1fs, %.1f programs/s)\n",
+			head, plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, g.seed, sum.Seconds, sum.PerSecond)
 		printUndecided(stdout, sum)
 		printSlowest(stdout, sum)
 		return exitErr(sum.ExitCode)
 	}
 	if interrupted {
-		fmt.Fprintf(stdout, "variant %s: %s after %d programs (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
-			sum.Variant, interruptNote(ctx), sum.Programs, sum.Holds, sum.Inconclusive, sum.Violated)
+		fmt.Fprintf(stdout, "variant %s: %s after %s (%d hold, %d inconclusive, %d violated); the counterexample found so far:\n",
+			sum.Variant, interruptNote(ctx), plural(sum.Programs, "program"), sum.Holds, sum.Inconclusive, sum.Violated)
 	}
-	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %d programs (%.1fs; found with %d lines",
-		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, cx.After, cx.Time.Seconds(), checker.Lines(cx.Found.Program))
+	fmt.Fprintf(stdout, "variant %s, semantics %s: counterexample at program %d of the stream (stream seed %d, program seed %d), after %s (%.1fs; found with %d lines",
+		sum.Variant, sum.Semantics, cx.Index, g.seed, cx.Seed, plural(cx.After, "program"), cx.Time.Seconds(), checker.Lines(cx.Found.Program))
 	if cx.IsShrunk {
 		fmt.Fprintf(stdout, ", shrunk to %d)\n", checker.Lines(cx.Shrunk.Program))
 	} else {
@@ -481,10 +728,9 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprint(stdout, cx.Shrunk.Text(false))
 	if sum.Saved != "" {
-		fmt.Fprintf(stdout, "saved: %s (replay: lockstep check -engine '%s' -semantics %s -k %d -steps %d %s)\n",
-			sum.Saved, opt.EngineSpec(), opt.SemanticsName(), opt.K, opt.Steps, sum.Saved)
+		fmt.Fprintf(stdout, "saved: %s (replay: %s)\n", sum.Saved, replayCommand(opt, sum.Saved))
 	}
-	writeVerdictPictures(cx.Shrunk, g.dotDir, stdout)
+	writeVerdictPictures(cx.Shrunk, g.dotDir, "", stdout)
 	return exitErr(sum.ExitCode)
 }
 
@@ -504,6 +750,33 @@ func saveCase(dir string, cx *checker.Counterexample, opt checker.Options, cmdli
 	name := strings.NewReplacer(":", "-", "+", "-", "#", "sharp", "/", "-").Replace(opt.EngineSpec())
 	file := filepath.Join(dir, fmt.Sprintf("%s_%s_%d.jl", name, cx.Shrunk.Verdict.Lemma, cx.Seed))
 	return file, os.WriteFile(file, cx.CaseFile(opt, cmdline), 0o644)
+}
+
+// replayCommand is the command line that checks a saved case again, each
+// word quoted for a POSIX shell (a file name with a space, an exec: engine
+// with quotes).
+func replayCommand(opt checker.Options, file string) string {
+	return shellCommand([]string{"lockstep", "check", "-engine", opt.EngineSpec(), "-semantics", opt.SemanticsName(),
+		"-k", strconv.Itoa(opt.K), "-steps", strconv.Itoa(opt.Steps), file})
+}
+
+// shellCommand joins words into a command line for a POSIX shell.
+func shellCommand(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for a POSIX shell: as it is when it has only
+// characters no shell reads specially, else in single quotes (a single
+// quote inside as '\”).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,+=@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // dataFor is the -data switch: as given, or by default mixed for an engine

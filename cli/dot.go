@@ -36,9 +36,10 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	final := fs.Bool("final", false, "draw the last state of the chosen path")
 	path := fs.Int("path", 0, "the path to follow, counting from 0 in depth-first order")
 	out := fs.String("o", "", "write the DOT text here (default: standard output)")
-	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot)")
-	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot)")
+	svg := fs.Bool("svg", false, "also render an SVG next to -o (needs Graphviz's dot; without it the DOT file is written and the command to render it printed)")
+	png := fs.Bool("png", false, "also render a PNG next to -o (needs Graphviz's dot; without it the DOT file is written and the command to render it printed)")
 	asJSON := fs.Bool("json", false, "print one JSON document: {\"dot\" (the DOT text), \"path\", \"step\", \"exit_code\", …}")
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -102,13 +103,6 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	} else if *png {
 		format = "png"
 	}
-	if format != "" {
-		if _, err := exec.LookPath("dot"); err != nil {
-			fmt.Fprintln(stderr, "lockstep dot: the Graphviz 'dot' program is not installed: install graphviz (apt-get install graphviz), or leave out -svg/-png to get the DOT text only")
-			return errReported
-		}
-	}
-
 	file := fs.Arg(0)
 	prog, err := javalite.LoadFile(file)
 	if err != nil {
@@ -159,6 +153,13 @@ func runDot(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	img := strings.TrimSuffix(*out, filepath.Ext(*out)) + "." + format
+	if _, err := exec.LookPath("dot"); err != nil {
+		// The DOT file is the picture; rendering it is Graphviz's job, and
+		// its absence is no reason to lose the state drawn.
+		fmt.Fprintf(stderr, "wrote %s; no %s: Graphviz's 'dot' is not installed (apt-get install graphviz), then: dot -T%s -o %s %s\n",
+			*out, strings.ToUpper(format), format, img, *out)
+		return nil
+	}
 	cmd := exec.Command("dot", "-T"+format, "-o", img, *out)
 	cmd.Stderr = stderr
 	if err := cmd.Run(); err != nil {

@@ -75,7 +75,7 @@ func runEngines(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error
 			e.Variants = len(info.Variants())
 		}
 		if !e.Reference {
-			e.Lemmas = checker.ApplicableBound(eut, info.BoundOf(""))
+			e.Lemmas = checker.ApplicableInfo(eut, info, "")
 		}
 		list = append(list, e)
 	}
@@ -114,7 +114,11 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		return err
 	}
 	defer sol.Close()
-	eut, err := engine.New(spec, engine.Config{K: 2, Solver: sol})
+	info, variant, err := engine.Lookup(spec)
+	if err != nil {
+		return err
+	}
+	eut, err := info.New(variant, engine.Config{K: 2, Solver: sol})
 	if err != nil {
 		return err
 	}
@@ -123,7 +127,7 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		extern.Hello
 		Lemmas []checker.Lemma `json:"lemmas"`
 		report.Status
-	}{spec, *h, checker.Applicable(eut), report.Status{}}
+	}{spec, *h, checker.ApplicableInfo(eut, info, variant), report.Status{}}
 	if asJSON {
 		return encodeIndented(stdout, out)
 	}
@@ -134,6 +138,16 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		view = "identity"
 	}
 	fmt.Fprintf(stdout, "  view     %s\n", view)
+	data := "none: " + info.NoData
+	if info.Data {
+		data = "int and bool (protocol 2); If (sym), Assume: "
+		if len(h.DataRules) == 0 {
+			data += "lockstep's, on the engine's φ"
+		} else {
+			data += "the engine's own " + strings.Join(h.DataRules, ", ")
+		}
+	}
+	fmt.Fprintf(stdout, "  data     %s\n", data)
 	for _, v := range h.Variants {
 		def := ""
 		if v.Name == h.Default {

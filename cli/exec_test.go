@@ -39,9 +39,22 @@ func TestExecEngineCommands(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &h))
 	require.Equal(t, "gse-py", h.Name)
-	require.Equal(t, "1.0", h.Version)
+	require.Equal(t, "2.0", h.Version)
 	require.Equal(t, "partition", h.Shape)
 	require.Contains(t, h.Lemmas, "P1")
+	require.Contains(t, h.Lemmas, "L12", "version 2 with data: the data lemmas apply")
+
+	// The same engine speaking version 1: no data, so no L12 or L13, and
+	// a program with data refused (exit 2) with one line saying why.
+	out, code = do("engines", "-exec", cmd+" --v1", "-json")
+	require.Equal(t, exitOK, code, out)
+	h.Lemmas = nil
+	require.NoError(t, json.Unmarshal([]byte(out), &h))
+	require.NotContains(t, h.Lemmas, "L12")
+	require.NotContains(t, h.Lemmas, "L13")
+	out, code = do("check", "-engine", spec+" --v1", "../testdata/data/if_sym.jl")
+	require.Equal(t, exitUsage, code, out)
+	require.Contains(t, out, "speaks protocol version 1, which carries no data")
 
 	prog := "../testdata/programs/selfref.jl"
 	out, code = do("check", "-engine", spec, "-k", "2", prog)
@@ -54,7 +67,7 @@ func TestExecEngineCommands(t *testing.T) {
 
 	out, code = do("mutants", "-engine", spec, "-n", "10", "-workers", "1")
 	require.Equal(t, exitOK, code, out)
-	require.Contains(t, out, "1 killed")
+	require.Contains(t, out, "2 mutants: 2 killed", "no-self-alias and else-not-negated")
 
 	out, code = do("order", "-claim", spec+" <= gse", prog)
 	require.Equal(t, exitOK, code, out)

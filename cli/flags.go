@@ -123,3 +123,14 @@ func encodeIndented(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// genOnly refuses the flags of a generated stream (-n, -seed, …) when
+// files are checked instead: given, they would be silently ignored.
+func genOnly(fs *flag.FlagSet, names ...string) error {
+	for _, name := range names {
+		if flagSet(fs, name) {
+			return usageError("-%s is for a generated stream (-gen); with files it has no effect: drop it", name)
+		}
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/internal/report"
@@ -47,6 +48,12 @@ func runFmt(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		return errReported
+	}
+	if src, err := os.ReadFile(fs.Arg(0)); err == nil {
+		if n := javalite.CommentLines(src); n > 0 {
+			// The canonical form is the tree's text: it keeps no comment.
+			fmt.Fprintf(stderr, "lockstep fmt: %s: the canonical form has no comments: the %s of the file are not printed\n", fs.Arg(0), plural(n, "comment line"))
+		}
 	}
 	if *asJSON {
 		return encodeIndented(stdout, fmtJSON{File: fs.Arg(0), Program: javalite.Print(p)})

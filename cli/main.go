@@ -90,8 +90,18 @@ func (e internalError) Unwrap() error { return e.err }
 func Main() {
 	tuneGC()
 	ctx, stop := notifySignals(os.Stderr)
+	// A read from an engine process (exec:) ends with a signal, whatever
+	// run it is for.
+	extern.WatchContext(ctx)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	extern.Shutdown() // engine processes (exec:) end with lockstep, reaped
+	// Engine processes end with lockstep, with every process they started
+	// (their process groups), within about a second.
+	for _, note := range extern.Shutdown() {
+		fmt.Fprintf(os.Stderr, "lockstep: %s\n", note)
+	}
+	if sig := interruptedBy(ctx); sig != nil {
+		code = signalExit(sig)
+	}
 	stop()
 	os.Exit(code)
 }
@@ -117,6 +127,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
+	if args[0] == "-version" || args[0] == "--version" {
+		// What people type first; `lockstep version` is the command.
+		args = append([]string{"version"}, args[1:]...)
+	}
+	warnProgressMode(stderr)
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n", args[0])
@@ -135,9 +150,16 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var err error
 	if c.runCtx != nil {
 		interruptible.Store(true)
+		started.Store(true)
 		startedLine(stderr)
 		err = c.runCtx(ctx, fs, args[1:], stdout, stderr)
 	} else {
+		started.Store(true)
+		if sig := interruptedBy(ctx); sig != nil {
+			// A signal before the command started (notifySignals).
+			fmt.Fprintf(stderr, "lockstep %s: interrupted by %s before it started: nothing finished\n", c.name, signalName(sig))
+			return signalExit(sig)
+		}
 		startedLine(stderr)
 		err = c.run(fs, args[1:], stdout, stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/internal/report"
@@ -19,9 +20,25 @@ func init() {
 	register(&command{
 		name:  "merge",
 		short: "combine the -json results of the shards (-shard I/N) of check -gen, lemmas or mutants into one report",
-		usage: "[-json] FILE...",
+		usage: "[-json] [-shards N [-resubmit COMMAND]] FILE...",
 		run:   runMerge,
 	})
+}
+
+// stringsFlag is a flag that may be repeated.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, "; ") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// readParts reads the JSON results of one file.
+func readParts(f string) ([]report.Part, error) {
+	r, err := os.Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return report.ReadParts(f, r)
 }
 
 // shardFlag registers -shard on a command that checks a program stream.
@@ -38,25 +55,53 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the merged result as JSON, in the form the command that made the parts prints")
+	shards := fs.Int("shards", 0, "the run has `N` shards: name every shard without a finished result (a file missing, unreadable or truncated, a shard interrupted) instead of stopping at the first bad file")
+	var resubmit stringsFlag
+	fs.Var(&resubmit, "resubmit", "with -shards: a `COMMAND` that runs shards again, printed with {array} replaced by the shards to run again in Slurm's --array form (0,2-4); repeat for several lines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if fs.NArg() == 0 && *shards == 0 {
 		fs.Usage()
 		return usageError("no files: give the -json output of every shard")
 	}
+	if len(resubmit) > 0 && *shards == 0 {
+		return usageError("-resubmit needs -shards N")
+	}
 	var parts []report.Part
+	var bad []report.Unreadable
 	for _, f := range fs.Args() {
-		r, err := os.Open(f)
-		if err != nil {
+		ps, err := readParts(f)
+		if err != nil && *shards == 0 {
 			return err
 		}
-		ps, err := report.ReadParts(f, r)
-		r.Close()
 		if err != nil {
-			return err
+			bad = append(bad, report.Unreadable{File: f, Err: err})
+			continue
 		}
 		parts = append(parts, ps...)
+	}
+	if *shards != 0 {
+		lost, err := report.Expect(parts, bad, *shards)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if lost != nil {
+			fmt.Fprintf(stderr, "lockstep merge: %v\n", lost)
+			if len(resubmit) > 0 {
+				fmt.Fprintf(stderr, "run them again with:\n")
+				for _, r := range resubmit {
+					fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(r, "{array}", report.ArrayRanges(lost.Indices())))
+				}
+			}
+			switch {
+			case len(lost.Missing) > 0:
+				return usageError("%d of %d shards have no result: the merge needs every one", len(lost.Missing), *shards)
+			case !lost.Complete():
+				return usageError("a file given holds no result (above): give the results of the shards only")
+			}
+			// Interrupted shards only: the merge is the interrupted run's.
+		}
 	}
 	m, err := report.Merge(parts)
 	if err != nil {
@@ -86,8 +131,8 @@ func runMerge(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 
 func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 	if m.Counterexample == nil {
-		fmt.Fprintf(w, "variant %s: %d programs, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s; %d shards)\n",
-			m.Variant, m.Programs, m.Holds, m.Inconclusive, m.Seconds, m.PerSecond, shards)
+		fmt.Fprintf(w, "variant %s: %s, %d hold, %d inconclusive, 0 violated (%.1fs, %.1f programs/s; %d shards)\n",
+			m.Variant, plural(m.Programs, "program"), m.Holds, m.Inconclusive, m.Seconds, m.PerSecond, shards)
 		printUndecided(w, *m)
 		return
 	}
@@ -99,9 +144,9 @@ func printMergedCheck(w io.Writer, m *report.Generated, shards int) {
 		fmt.Fprintf(w, ", could not shrink)\n")
 	}
 	if m.Interrupted {
-		fmt.Fprintf(w, "the shards checked %d programs: %d hold, %d inconclusive, %d violated\n", m.Programs, m.Holds, m.Inconclusive, m.Violated)
+		fmt.Fprintf(w, "the shards checked %s: %d hold, %d inconclusive, %d violated\n", plural(m.Programs, "program"), m.Holds, m.Inconclusive, m.Violated)
 	} else {
-		fmt.Fprintf(w, "%d programs before it: %d hold, %d inconclusive\n", m.Programs-1, m.Holds, m.Inconclusive)
+		fmt.Fprintf(w, "%s before it: %d hold, %d inconclusive\n", plural(m.Programs-1, "program"), m.Holds, m.Inconclusive)
 	}
 	printJSONReport(w, m.Counterexample)
 	if m.Saved != "" {
@@ -127,8 +172,8 @@ func printJSONReport(w io.Writer, r *checker.JSONReport) {
 }
 
 func printMergedSurvey(w io.Writer, m report.Survey, shards int) {
-	fmt.Fprintf(w, "variant %s: %d programs (k=%d, steps %d, seed %d; %d shards): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		m.Variant, m.Programs, m.K, m.Steps, m.Seed, shards, m.Holds, m.Violated, m.Inconclusive, m.Seconds)
+	fmt.Fprintf(w, "variant %s: %s (k=%d, steps %d, seed %d; %d shards): %d hold, %d violated, %d inconclusive (%.1fs)\n",
+		m.Variant, plural(m.Programs, "program"), m.K, m.Steps, m.Seed, shards, m.Holds, m.Violated, m.Inconclusive, m.Seconds)
 	for _, l := range m.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", l.Lemma, l.Summary)
 	}
@@ -158,6 +203,6 @@ func printMergedMutants(w io.Writer, out *report.Mutants, shards int) {
 			fmt.Fprintf(w, "%s\n", indentText(r.Error))
 		}
 	}
-	fmt.Fprintf(w, "\n%d mutants: %d killed, %d argued equivalent, %d survived, %d errors; kill rate %.0f%% of non-equivalent mutants\n",
-		sum.Mutants, sum.Killed, sum.Equivalent, sum.Survived, sum.Errors, 100*sum.KillRate)
+	fmt.Fprintf(w, "\n%s: %d killed, %d argued equivalent, %d survived, %s; kill rate %.0f%% of non-equivalent mutants\n",
+		plural(sum.Mutants, "mutant"), sum.Killed, sum.Equivalent, sum.Survived, plural(sum.Errors, "error"), 100*sum.KillRate)
 }

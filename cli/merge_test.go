@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -191,4 +192,65 @@ func TestMergeLemmasAll(t *testing.T) {
 	}
 	require.Equal(t, a, b)
 	require.Equal(t, exitViolation, b.ExitCode)
+}
+
+// TestMergeLostShards: with -shards N the merge names every shard
+// without a result (a file missing or truncated, a shard interrupted),
+// prints each -resubmit line with the shards in --array form, and exits 2
+// while a shard has no result at all; interrupted shards alone merge to
+// the interrupted run's status.
+func TestMergeLostShards(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		f := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(f, []byte(content), 0o644))
+		return f
+	}
+	g := func(shard, status string) string {
+		return fmt.Sprintf(`{"variant":"fixed","k":2,"steps":200,"n":8,"seed":1,"shard":%q,"programs":2,"holds":2,"inconclusive":0,"violated":0,"seconds":1,"programs_per_second":2,"shrunk":false,%s}`, shard, status)
+	}
+	done := `"interrupted":false,"exit_code":0`
+	a, b := write("0.json", g("0/4", done)), write("1.json", g("1/4", done))
+	whole := g("2/4", done)
+	trunc := write("2.json", whole[:len(whole)/2])
+	none := filepath.Join(dir, "3.json")
+	code, _, stderr := runCode("merge", "-shards", "4", "-resubmit", "sbatch --array={array} shard.sbatch run", a, b, trunc, none)
+	require.Equal(t, exitUsage, code, stderr)
+	require.Contains(t, stderr, "no result of shard(s) 2/4, 3/4 of 4")
+	require.Contains(t, stderr, "2.json")
+	require.Contains(t, stderr, "\n  sbatch --array=2-3 shard.sbatch run\n")
+
+	// The lost shards run again; one of them interrupted.
+	c := write("2.json", whole)
+	d := write("3.json", strings.Replace(g("3/4", `"interrupted":true,"signal":"SIGTERM","exit_code":143`), `"programs":2,"holds":2`, `"programs":1,"holds":1`, 1))
+	code, out, stderr := runCode("merge", "-shards", "4", "-resubmit", "sbatch --array={array} shard.sbatch run", a, b, c, d)
+	require.Equal(t, exitSIGTERM, code, stderr)
+	require.Contains(t, stderr, "sbatch --array=3 shard.sbatch run")
+	require.Contains(t, out, "7 programs")
+	d = write("3.json", g("3/4", done))
+	code, out, stderr = runCode("merge", "-shards", "4", a, b, c, d)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "8 programs, 8 hold")
+
+	code, _, stderr = runCode("merge", "-shards", "3", a, b, c, d)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "not of a run of 3 shards")
+}
+
+// TestMergeRefusesDataMix: a shard of a data stream made with -data none
+// checks other programs; merged with the others it would make a run
+// that never happened. The merge refuses it, naming the flag.
+func TestMergeRefusesDataMix(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, data := range []string{"mixed", "none"} {
+		code, out, stderr := runCode("check", "-gen", "-engine", "summary:fixed", "-n", "4", "-steps", "40", "-workers", "1", "-data", data, "-shard", fmt.Sprintf("%d/2", i), "-json")
+		require.Containsf(t, []int{exitOK, exitInconclusive}, code, "stderr: %s", stderr)
+		f := filepath.Join(dir, fmt.Sprintf("%d.json", i))
+		require.NoError(t, os.WriteFile(f, []byte(out), 0o644))
+		files = append(files, f)
+	}
+	code, _, stderr := runCode(append([]string{"merge"}, files...)...)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "shard 1/2 was made with -data none, shard 0/2 with -data mixed")
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 )
@@ -13,6 +14,15 @@ import (
 // command runs with its signal handling in place (startedLine), then one
 // line per program or phase.
 func progressLines() bool { return os.Getenv("LOCKSTEP_PROGRESS") == "lines" }
+
+// warnProgressMode says, in one line on stderr, that LOCKSTEP_PROGRESS has a
+// value that is no mode (a typo would otherwise leave the terminal bar on,
+// or a CI log without the lines it expects, and no word why).
+func warnProgressMode(stderr io.Writer) {
+	if v, ok := os.LookupEnv("LOCKSTEP_PROGRESS"); ok && v != "" && v != "lines" {
+		fmt.Fprintf(stderr, "lockstep: ignoring LOCKSTEP_PROGRESS=%q: the one mode is LOCKSTEP_PROGRESS=lines (plain progress lines on stderr); unset it for the terminal bar\n", v)
+	}
+}
 
 // progressLine prints one progress line in lines mode.
 func progressLine(w io.Writer, format string, args ...any) {
@@ -27,6 +37,11 @@ type progress struct {
 	w     io.Writer
 	total int
 	tty   bool
+
+	// lastN and lastChange: when the count last moved, so that the ETA of
+	// a run waiting on one slow item is not a countdown already at 0s.
+	lastN      int64
+	lastChange time.Duration
 }
 
 func newProgress(w io.Writer, total int) *progress {
@@ -80,11 +95,29 @@ func (p *progress) draw(n int64, extra string, el time.Duration) {
 		}
 	}
 	rate := float64(n) / el.Seconds()
-	eta := "?"
-	if rate > 0 && p.total > 0 {
-		eta = (time.Duration(float64(int64(p.total)-n)/rate) * time.Second).Round(time.Second).String()
+	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d  %.1f/s  ETA %s  %s", bar, n, p.total, rate, p.eta(n, el), extra)
+}
+
+// eta estimates the time left from the rate so far, in whole seconds
+// rounded up (never "0s" while something is left), and "?" when it cannot
+// tell: nothing done yet, or the count has not moved for longer than the
+// estimate (the next item is slower than the ones before it).
+func (p *progress) eta(n int64, el time.Duration) string {
+	if n != p.lastN {
+		p.lastN, p.lastChange = n, el
 	}
-	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d  %.1f/s  ETA %s  %s", bar, n, p.total, rate, eta, extra)
+	left := int64(p.total) - n
+	if n <= 0 || left <= 0 || el <= 0 {
+		if left <= 0 && n > 0 {
+			return "0s"
+		}
+		return "?"
+	}
+	secs := float64(left) * el.Seconds() / float64(n)
+	if (el - p.lastChange).Seconds() > secs {
+		return "?"
+	}
+	return (time.Duration(math.Ceil(secs)) * time.Second).String()
 }
 
 // startedLine prints "lockstep: started" in lines mode, once the command
@@ -97,4 +130,12 @@ func startedLine(w io.Writer) {
 	if progressLines() {
 		fmt.Fprintln(w, "lockstep: started")
 	}
+}
+
+// plural is "1 program", "2 programs": n and the word, plural unless n is 1.
+func plural[N ~int | ~int64](n N, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -56,13 +56,14 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	fs.StringVar(&c.engine, "engine", "gse", "engine, NAME[:VARIANT] (see 'lockstep engines')")
 	variant := fs.String("variant", "", "summary rule variant (see 'lockstep variants'; -engine summary -variant V is -engine summary:V); its common-rule options apply to gse too")
 	sem := semanticsFlag(fs)
-	fs.IntVar(&c.k, "k", 2, "k-bound (-1: unbounded)")
+	fs.IntVar(&c.k, "k", 2, "k-bound (-1: unbounded); at a finite k an engine named without a variant runs with its variant of GSE's bound, as in check (pose and uber as NAME:…+kbound), and a variant without a bound is refused")
 	fs.IntVar(&c.steps, "steps", 1000, "step bound of every path (-1: none; paths on cyclic heaps may then never end). Higher than check's 200 and dot's 300: run explores one engine alone, which is cheap per step, while check runs two engines and every lemma at each step, and dot draws one state")
 	fs.BoolVar(&c.paths, "paths", false, "print every path's end: outcome, value and path condition (with its shared subformulas named, cut at 2000 characters unless -full)")
 	fs.BoolVar(&c.full, "full", false, "with -paths: print every path condition whole, however long")
 	fs.BoolVar(&c.trace, "trace", false, "print every step: path, step number, rule and control (η e k)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the summary (and paths, each path condition whole) as one JSON document")
 	fs.DurationVar(&c.timeout, "timeout", defaultRunTimeout, "stop exploring after this long and print the counts reached, lower bounds marked as cut (exit 3)")
+	answerBoundFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
@@ -98,7 +99,11 @@ func parseRun(fs *flag.FlagSet, args []string) (runConfig, error) {
 	if c.variant, err = withSemantics(v, *sem); err != nil {
 		problems = append(problems, err.Error())
 	}
-	if spec, err := engine.Canonical(c.engine); err != nil {
+	// As check does: at a finite k an engine named without a variant is
+	// its variant with GSE's bound (pose → pose:world-exact+kbound), and a
+	// variant without a bound named explicitly is refused, so the k
+	// printed is the k explored (engine.AtK).
+	if spec, err := engine.AtK(c.engine, c.k); err != nil {
 		problems = append(problems, err.Error())
 	} else {
 		c.engine = spec
@@ -181,7 +186,13 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	defer sol.Close()
 	// Every engine runs the common rules of -semantics (and the V9 choice
 	// of -variant), as GSE does in a check.
-	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions()}
+	sigCtx := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	cfg := engine.Config{K: c.k, Solver: sol, Machine: c.variant.MachineOptions(), Context: ctx}
 	if err := refuseData(c.engine, prog); err != nil {
 		return err
 	}
@@ -192,12 +203,6 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	g, _ := eng.(*gse.Engine)
 	sumEng, _ := eng.(*summary.Engine)
 
-	sigCtx := ctx
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
 	if sol != nil {
 		// A Z3 check in flight when ctx ends is interrupted.
 		sol.SetContext(ctx)
@@ -310,10 +315,10 @@ func runRun(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stderr
 	return result
 }
 
-// valueString prints a terminal value: a boolean, or a reference with the
-// locations it may point to.
+// valueString prints a terminal value: a boolean or a term (int or bool
+// data), or a reference with the locations it may point to.
 func valueString(s *machine.State) string {
-	if s.Val.IsBool() {
+	if s.Val.IsPrim() {
 		return s.Val.String()
 	}
 	return fmt.Sprintf("%s ↦ %s", s.Val, s.Get(s.Val.Ref()))

@@ -169,3 +169,29 @@ func TestRunFormulasBounded(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(runOK(t, "run", "-engine", "gse", "-json", llFile)), &gse))
 	require.Empty(t, gse.Variant, "gse has no summary variant")
 }
+
+// TestRunKAsCheck: run resolves the engine at its k as check does. pose
+// has no k-bound: at k = 2, "pose" runs pose:world-exact+kbound (4 paths
+// on hasnull, the bounded engine's, where the unbounded one has 6) and
+// says so; "pose:world-exact" at k = 2 is refused, naming what to use;
+// at k = −1 it runs unbounded.
+func TestRunKAsCheck(t *testing.T) {
+	const hasnull = "../testdata/programs/hasnull.jl"
+	paths := func(args ...string) (int64, string) {
+		out := runOK(t, append([]string{"run", "-json"}, args...)...)
+		var rep runReport
+		require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+		return rep.Paths, rep.Engine + ":" + rep.Variant
+	}
+	n, spec := paths("-engine", "pose", "-k", "2", hasnull)
+	require.Equal(t, "pose:world-exact+kbound", spec)
+	bounded, _ := paths("-engine", "pose:world-exact+kbound", "-k", "2", hasnull)
+	require.Equal(t, bounded, n)
+	require.EqualValues(t, 4, n)
+	unbounded, spec := paths("-engine", "pose", "-k", "-1", hasnull)
+	require.Equal(t, "pose:world-exact", spec)
+	require.EqualValues(t, 6, unbounded)
+	code, _, stderr := runCode("run", "-engine", "pose:world-exact", "-k", "2", hasnull)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "pose:world-exact+kbound")
+}

@@ -8,6 +8,9 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/lockstep-dev/lockstep/engine/extern"
+	"github.com/lockstep-dev/lockstep/internal/earlysig"
 )
 
 // Signals. The first SIGINT or SIGTERM cancels the context every command
@@ -22,6 +25,10 @@ import (
 // (command.runCtx). For the others the first signal exits at once, as Go's
 // default handling would, rather than being noted and ignored.
 var interruptible atomic.Bool
+
+// started is set when a command starts (runContext): a signal before that
+// is noted in the context and the command starts interrupted.
+var started atomic.Bool
 
 // interruption is the cause of a context ended by a signal.
 type interruption struct{ sig os.Signal }
@@ -68,15 +75,18 @@ func interruptNote(ctx context.Context) string {
 // and a stop function that restores the default handling.
 func notifySignals(stderr io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	// Signals are caught from the process's first moments (package
+	// earlysig); one that comes before a command has started cancels ctx,
+	// and the command starts interrupted (runContext).
+	ch := earlysig.C
 	done := make(chan struct{})
 	var first atomic.Value
 	go func() {
 		select {
 		case s := <-ch:
 			first.Store(s)
-			if !interruptible.Load() {
+			if started.Load() && !interruptible.Load() {
+				extern.Kill()
 				os.Exit(signalExit(s))
 			}
 			fmt.Fprintf(stderr, "\nlockstep: %s: stopping and printing what was finished (send it again to quit at once)\n", signalName(s))
@@ -87,6 +97,7 @@ func notifySignals(stderr io.Writer) (context.Context, func()) {
 		select {
 		case <-ch:
 			fmt.Fprintf(stderr, "lockstep: second signal: quitting now\n")
+			extern.Kill() // engine processes (exec:) and what they started
 			os.Exit(signalExit(first.Load().(os.Signal)))
 		case <-done:
 		}

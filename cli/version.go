@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/lockstep-dev/lockstep/internal/report"
 )
@@ -58,6 +61,33 @@ func buildVersion() versionJSON {
 		}
 	}
 	return v
+}
+
+// buildCommit is the commit the binary was built from, short, with
+// "+modified" when its tree had uncommitted changes; a binary built without
+// VCS stamping (-buildvcs=false, or a worktree Go does not stamp) asks git
+// in the working directory instead; "" when neither knows.
+func buildCommit() string {
+	v := buildVersion()
+	if v.Commit != "" {
+		c := v.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		if v.Modified {
+			c += "+modified"
+		}
+		return c
+	}
+	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		c += "+modified"
+	}
+	return c
 }
 
 func runVersion(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {

@@ -137,8 +137,8 @@ func TestInterpretMatchesRun(t *testing.T) {
 	}
 	// Programs with data (gen's default stream): every heap with every
 	// valuation of its data over the program's domain.
-	for i, p := range gen.Programs(5, 60, gen.Default) {
-		progs[fmt.Sprintf("gen.Default-%d", i)] = p
+	for i, p := range gen.Programs(5, 60, gen.NoData) {
+		progs[fmt.Sprintf("gen.NoData-%d", i)] = p
 	}
 	for name, p := range progs {
 		interpretMatchesRun(t, name, p, 300)
@@ -386,7 +386,7 @@ func TestOracleGenPrograms(t *testing.T) {
 	if os.Getenv("LOCKSTEP_SOAK") != "" {
 		n = 2000
 	}
-	progs := gen.Programs(20261122, n, gen.Default)
+	progs := gen.Programs(20261122, n, gen.NoData)
 	complete := 0
 	var heaps, paths int64
 	for i, p := range progs {

@@ -264,11 +264,21 @@ func (h *Heap) Clone() *Heap {
 // every literal reach both outcomes of such a comparison.
 func Domain(p *javalite.Program) []int64 {
 	d := []int64{0}
+	for _, n := range Literals(p) {
+		d = append(d, n-1, n, n+1)
+	}
+	slices.Sort(d)
+	return slices.Compact(d)
+}
+
+// Literals are the integer literals of p, sorted, each once.
+func Literals(p *javalite.Program) []int64 {
+	var d []int64
 	for _, c := range p.Classes {
 		for _, m := range c.Methods {
 			javalite.Walk(m.Body, func(e javalite.Expr) {
 				if n, ok := e.(*javalite.IntLit); ok {
-					d = append(d, n.Val-1, n.Val, n.Val+1)
+					d = append(d, n.Val)
 				}
 			})
 		}

@@ -29,11 +29,22 @@ func Interpret(p *javalite.Program, h *Heap, bound int) (Result, error) {
 // errors of the common rules, which is exactly what it exists to catch
 // (the checker's lemma ORC).
 func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options) (Result, error) {
+	res, _, err := InterpretFinal(p, h, bound, opt)
+	return res, err
+}
+
+// InterpretFinal is InterpretWith that also returns the heap as the run
+// left it: the input objects (same numbers) with their fields as last
+// written, then every object the run made with (new C), in creation order,
+// the numbering Result.Value uses. A run that ends early (error, pruned,
+// out of range, cut) leaves the heap as it was at that point. Package jvm
+// compares it with the heap the JVM leaves.
+func InterpretFinal(p *javalite.Program, h *Heap, bound int, opt machine.Options) (Result, *Heap, error) {
 	if err := h.Validate(p); err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	if bound < 0 {
-		return Result{}, errors.New("concrete: Interpret needs a step bound ≥ 0")
+		return Result{}, nil, errors.New("concrete: Interpret needs a step bound ≥ 0")
 	}
 	in := &interp{bound: bound, heap: h.Clone(), opt: opt}
 	m := p.Entry
@@ -65,9 +76,9 @@ func InterpretWith(p *javalite.Program, h *Heap, bound int, opt machine.Options)
 	case stRange:
 		res.OutOfRange = true
 	default:
-		return res, in.err
+		return res, nil, in.err
 	}
-	return res, nil
+	return res, in.heap, nil
 }
 
 type status uint8
@@ -451,6 +462,9 @@ func arith(op javalite.BinOp, v0, v1 int64) (Value, status) {
 		}
 		return Value{IsInt: true, Int: r}, stOK
 	case javalite.OpLt:
+		if plantLtAsLe.Load() {
+			return Value{IsBool: true, Bool: v0 <= v1, Data: true}, stOK
+		}
 		return Value{IsBool: true, Bool: v0 < v1, Data: true}, stOK
 	case javalite.OpLe:
 		return Value{IsBool: true, Bool: v0 <= v1, Data: true}, stOK

@@ -23,7 +23,31 @@ type Options struct {
 	// Reaching one makes the report incomplete: inconclusive, never a
 	// pass.
 	MaxPaths, MaxHeaps, MaxSkipped int64
+	// Depth bounds the BFS depth of the enumerated heaps when K < 0 (no
+	// k-bound: every run is within it, so the enumeration needs a bound of
+	// its own, and the report is then a bounded check, never complete over
+	// all inputs). At K ≥ 0 the heaps go to depth K and Depth is unused.
+	Depth int
+	// Extra are inputs run before the enumeration and judged as its
+	// inputs are (soundness of the symbolic side): the caller's
+	// path-directed inputs, e.g. a model of a prefix of a symbolic path's
+	// condition with its next fact negated, which the small domain of
+	// Inputs may never produce.
+	Extra []*Heap
 }
+
+// RunError is a concrete run that could not go on (a step with no rule,
+// a heap the program cannot run on): Compare returns it, with the input,
+// instead of a report. The concrete rules run every well-typed program on
+// every well-typed heap to an end, so it is the symbolic side's verdict
+// to give (a broken common rule), not a failure of the tool.
+type RunError struct {
+	Input string // the input heap
+	Err   error
+}
+
+func (e *RunError) Error() string { return fmt.Sprintf("%s: %v", e.Input, e.Err) }
+func (e *RunError) Unwrap() error { return e.Err }
 
 // Report is the outcome of Compare.
 type Report struct {
@@ -34,6 +58,7 @@ type Report struct {
 	DupPaths  int64
 	MaxInputs int   // most input locations on one symbolic path
 	Heaps     int64 // concrete inputs enumerated (heap shapes × valuations of their data)
+	Extra     int64 // inputs of Options.Extra run
 	BeyondK   int64 // runs that left the k-bound (not checked against GSE)
 	// Pruned counts the runs an (assume e) pruned and OutOfRange the runs
 	// whose integers left int64: neither is a result, neither is checked.
@@ -74,8 +99,8 @@ func (r *Report) OK() bool {
 }
 
 func (r *Report) String() string {
-	s := fmt.Sprintf("paths=%d sequences=%d dup=%d maxInputs=%d heaps=%d beyondK=%d pruned=%d outOfRange=%d concretePaths=%d unmatched=%d uncovered=%d uncoveredData=%d complete=%v",
-		r.Paths, r.Sequences, r.DupPaths, r.MaxInputs, r.Heaps, r.BeyondK, r.Pruned, r.OutOfRange, r.ConcretePaths, r.NUnmatched, r.NUncovered, r.NUncoveredData, r.Complete)
+	s := fmt.Sprintf("paths=%d sequences=%d dup=%d maxInputs=%d heaps=%d extra=%d beyondK=%d pruned=%d outOfRange=%d concretePaths=%d unmatched=%d uncovered=%d uncoveredData=%d complete=%v",
+		r.Paths, r.Sequences, r.DupPaths, r.MaxInputs, r.Heaps, r.Extra, r.BeyondK, r.Pruned, r.OutOfRange, r.ConcretePaths, r.NUnmatched, r.NUncovered, r.NUncoveredData, r.Complete)
 	for _, m := range r.Unmatched {
 		s += fmt.Sprintf("\n  concrete run with no symbolic path (%s): %s", m.Kind, m.What)
 	}
@@ -99,6 +124,10 @@ func (r *Report) String() string {
 //     the run over some such heap (its input locations with uninitialized
 //     fields set to null form one).
 //
+// The heaps go to depth K, or to depth Depth without a k-bound (K < 0: a
+// bounded check of soundness, since deeper heaps are never tried), and
+// the inputs of Extra are run first.
+//
 // With data, the inputs are the heaps with every valuation of their
 // primitive fields over Domain(p) (Inputs). Soundness is unchanged: every
 // run must follow a symbolic path. Completeness holds for the paths whose
@@ -106,8 +135,12 @@ func (r *Report) String() string {
 // counted apart (NUncoveredData, undecided). Pruned and out-of-range runs
 // are no results and are only counted.
 func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Options) (*Report, error) {
-	if o.K < 0 || o.Bound < 0 {
-		return nil, fmt.Errorf("concrete: Compare needs a k-bound and a step bound (got k=%d, bound=%d)", o.K, o.Bound)
+	if (o.K < 0 && o.Depth < 0) || o.Bound < 0 {
+		return nil, fmt.Errorf("concrete: Compare needs a k-bound or a heap depth, and a step bound (got k=%d, depth=%d, bound=%d)", o.K, o.Depth, o.Bound)
+	}
+	depth := o.K
+	if depth < 0 {
+		depth = o.Depth
 	}
 	rep := &Report{}
 	type sym struct {
@@ -157,23 +190,28 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 	}
 	seen := map[Digest]bool{}
 	var runErr error
-	done = Inputs(p, maxObjects, o.K, Domain(p), func(h *Heap) bool {
+	extra := false
+	judge := func(h *Heap) bool {
 		if ctx.Err() != nil {
 			return false
 		}
-		rep.Heaps++
+		if extra {
+			rep.Extra++
+		} else {
+			rep.Heaps++
+		}
 		// The concrete runs use the symbolic engine's common rules (V9–V11),
 		// so the two sides agree on the semantics they are compared under.
 		res, err := RunWith(p, h, o.K, o.Bound, false, eng.Options())
 		if err != nil {
-			runErr = fmt.Errorf("%s: %w", h, err)
+			runErr = &RunError{Input: h.String(), Err: err}
 			return false
 		}
 		// The inputs that are no result have a budget of their own: an
 		// (assume repOK) prunes nearly every input of a tree program, and
 		// without one the enumeration ran through every heap and
 		// valuation (an AVL rotation at k = 2: past any time limit).
-		skipped := func() bool { return o.MaxSkipped <= 0 || rep.Pruned+rep.BeyondK+rep.OutOfRange < o.MaxSkipped }
+		skipped := func() bool { return extra || o.MaxSkipped <= 0 || rep.Pruned+rep.BeyondK+rep.OutOfRange < o.MaxSkipped }
 		switch {
 		case res.OutOfRange:
 			rep.OutOfRange++
@@ -194,8 +232,20 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 				rep.Unmatched = append(rep.Unmatched, Mismatch{Kind: res.Kind, What: h.String()})
 			}
 		}
-		return o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
-	})
+		return extra || o.MaxHeaps <= 0 || rep.Heaps < o.MaxHeaps
+	}
+	extra = true
+	for _, h := range o.Extra {
+		if !judge(h) {
+			break
+		}
+	}
+	extra = false
+	if runErr == nil && ctx.Err() == nil {
+		done = Inputs(p, maxObjects, depth, Domain(p), judge)
+	} else {
+		done = false
+	}
 	if runErr != nil {
 		return rep, runErr
 	}

@@ -27,6 +27,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -83,6 +84,11 @@ type Config struct {
 	// Machine are the common-rule choices (RULES.md §3, §9), the same for
 	// the reference and the engine under test.
 	Machine machine.Options
+	// Context, if not nil, is the run's: an engine that waits on something
+	// outside lockstep (a process, exec:) stops waiting when it ends, so
+	// that -timeout and a signal end the run at once. Engines that never
+	// wait ignore it.
+	Context context.Context
 }
 
 // Variant describes one named variant of an engine.
@@ -112,6 +118,10 @@ type Info struct {
 	// checker and the CLI refuse a program with data for an engine without
 	// them, instead of reporting a verdict about rules it does not have.
 	Data bool
+	// NoData, for an engine without the data rules, says why in one line
+	// (an engine process that speaks protocol version 1, which carries no
+	// data); the refusal of a program with data prints it (ErrNoData).
+	NoData string
 	// Bound says which k-bound a variant of the engine implements (nil:
 	// GSE's, for every variant). The checker compares an engine with GSE
 	// at a finite k only under GSE's bound or one of the engine's own
@@ -125,18 +135,48 @@ type Info struct {
 
 // ErrNoData is the refusal of a program with data for an engine without
 // the data rules.
-type ErrNoData struct{ Engine string }
+type ErrNoData struct {
+	Engine string
+	// Why is the engine's own reason (Info.NoData), if it has one.
+	Why string
+}
 
 func (e ErrNoData) Error() string {
+	if e.Why != "" {
+		return fmt.Sprintf("engine %s has no rules for int and bool data: %s", e.Engine, e.Why)
+	}
 	return fmt.Sprintf("engine %s has no rules for int and bool data (PRIMITIVES.md §4; engine.Info.Data): check a program with data with an engine that has them (every built-in engine does: lockstep engines)", e.Engine)
 }
 
 // SupportsData reports whether the engine named spec ("NAME[:VARIANT]")
 // implements the data rules; an unknown name reports false.
 func SupportsData(spec string) bool {
-	name, _, _ := strings.Cut(spec, ":")
+	return RefuseData(spec) == nil
+}
+
+// RefuseData is nil when the engine named spec implements the data rules,
+// and otherwise the refusal of a program with data for it: an ErrNoData
+// with the engine's reason. An engine named by a prefix ("exec:…") is
+// resolved (an external process makes its handshake); an unknown name is
+// refused.
+func RefuseData(spec string) error {
+	name, rest, _ := strings.Cut(spec, ":")
+	mu.RLock()
 	info, ok := registry[name]
-	return ok && info.Data
+	pre, isPrefix := prefixes[name]
+	mu.RUnlock()
+	if isPrefix {
+		i, _, err := pre.Resolve(rest)
+		if err != nil {
+			return ErrNoData{Engine: spec, Why: err.Error()}
+		}
+		info, ok = i, true
+		name, _ = Split(spec)
+	}
+	if ok && info.Data {
+		return nil
+	}
+	return ErrNoData{Engine: name, Why: info.NoData}
 }
 
 // Bound is the k-bound an engine implements, relative to GSE's (RULES.md
@@ -264,6 +304,11 @@ type Mutant struct {
 	// the catalog's K (a mutation of the k-bound itself is invisible
 	// without one).
 	K *int
+	// Data marks a mutation of a data rule (PRIMITIVES.md: If (sym),
+	// Assume, the primitive reads and writes, the initial-value symbols,
+	// the data half of a relation): only programs with data reach it, and
+	// kill rates are reported for data and reference mutants apart.
+	Data bool
 }
 
 // Spec is the engine spec of mutant m of the engine named name:
@@ -322,6 +367,18 @@ func prefixOf(name string) (Prefix, bool) {
 	defer mu.RUnlock()
 	p, ok := prefixes[name]
 	return p, ok
+}
+
+// Outside reports whether spec names its engine by a registered prefix
+// ("exec:COMMAND"): an engine that runs as a process of its own, whose
+// resolution alone starts that process. It starts nothing.
+func Outside(spec string) bool {
+	pre, _, ok := strings.Cut(spec, ":")
+	if !ok {
+		return false
+	}
+	_, is := prefixOf(pre)
+	return is
 }
 
 // Join makes the spec of an engine name and a variant: "NAME:VARIANT"

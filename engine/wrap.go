@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Overrides are the methods a decorator replaces (Wrap). A nil field keeps
@@ -10,7 +11,10 @@ import (
 // rule itself (it has the inner engine in hand) and change its answer:
 // drop a successor, add a fact, rename the rule.
 type Overrides struct {
-	Name        func() string
+	Name func() string
+	// Options replaces the inner engine's common-rule options (the
+	// checker adds the mutants of the common rules with it).
+	Options     func() machine.Options
 	FieldAccess func(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error)
 	FieldWrite  func(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error)
 	EqualsRef   func(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error)
@@ -28,19 +32,27 @@ type Overrides struct {
 	// InvariantName it makes the wrapped engine an Invariant.
 	InvariantName  string
 	CheckInvariant func(s *machine.State) (string, error)
+	// Feasible and Strengthen replace the inner engine's path condition
+	// of the data rules (machine.PathCond: If (sym), Assume); with both
+	// set the wrapped engine has one even when the inner engine has not.
+	Feasible   func(s *machine.State, t *smt.Formula) (bool, error)
+	Strengthen func(s *machine.State, t *smt.Formula)
 }
 
 // Wrap returns inner with some of its methods replaced, keeping every
-// optional interface of this package that inner implements (Initializer,
-// IdentityView, Invariant) and no other.
+// optional interface that inner implements (Initializer, IdentityView,
+// Invariant of this package, and machine.PathCond, the data rules' path
+// condition) and no other.
 //
 // Why not embedding: a struct that embeds an UnderTest interface value
 // has the interface's methods only, so `struct{ UnderTest }` around the
 // summary engine is no Initializer any more, and the checker silently
 // stops checking L1 and L4 (it asks the engine value which interfaces it
-// has: checker.Applicable). Wrap builds a value of the type that has
-// exactly the inner engine's optional interfaces, so a decorated engine is
-// checked for every lemma the undecorated one is.
+// has: checker.Applicable); nor a machine.PathCond, and the machine then
+// refuses every If (sym) (machine.ErrNoData). Wrap builds a value of the
+// type that has exactly the inner engine's optional interfaces, so a
+// decorated engine is checked for every lemma the undecorated one is and
+// runs every program it runs.
 func Wrap(inner UnderTest, o Overrides) UnderTest {
 	w := &wrapped{inner: inner, o: o}
 	init, hasInit := inner.(Initializer)
@@ -53,53 +65,127 @@ func Wrap(inner UnderTest, o Overrides) UnderTest {
 	if o.InvariantName != "" && o.CheckInvariant != nil {
 		hasInv = true
 	}
+	pc, hasPC := inner.(machine.PathCond)
+	if o.Feasible != nil && o.Strengthen != nil {
+		hasPC = true
+	}
 	if hasInit {
 		w.init = init
 	}
 	if hasInv {
 		w.inv = inv
 	}
-	switch {
-	case hasInit && hasID && hasInv:
+	if hasPC {
+		w.pc = pc
+	}
+	const (
+		mInit = 1 << iota
+		mID
+		mInv
+		mPC
+	)
+	mask := 0
+	for i, has := range []bool{hasInit, hasID, hasInv, hasPC} {
+		if has {
+			mask |= 1 << i
+		}
+	}
+	i, v, p := wInit{w}, wInv{w}, wPC{w}
+	// One struct type per combination: Go has no other way to give a value
+	// exactly a set of method sets chosen at run time.
+	switch mask {
+	case mInit:
 		return struct {
 			*wrapped
 			wInit
-			wID
-			wInv
-		}{w, wInit{w}, wID{}, wInv{w}}
-	case hasInit && hasID:
-		return struct {
-			*wrapped
-			wInit
-			wID
-		}{w, wInit{w}, wID{}}
-	case hasInit && hasInv:
-		return struct {
-			*wrapped
-			wInit
-			wInv
-		}{w, wInit{w}, wInv{w}}
-	case hasID && hasInv:
-		return struct {
-			*wrapped
-			wID
-			wInv
-		}{w, wID{}, wInv{w}}
-	case hasInit:
-		return struct {
-			*wrapped
-			wInit
-		}{w, wInit{w}}
-	case hasID:
+		}{w, i}
+	case mID:
 		return struct {
 			*wrapped
 			wID
 		}{w, wID{}}
-	case hasInv:
+	case mInit | mID:
+		return struct {
+			*wrapped
+			wInit
+			wID
+		}{w, i, wID{}}
+	case mInv:
 		return struct {
 			*wrapped
 			wInv
-		}{w, wInv{w}}
+		}{w, v}
+	case mInit | mInv:
+		return struct {
+			*wrapped
+			wInit
+			wInv
+		}{w, i, v}
+	case mID | mInv:
+		return struct {
+			*wrapped
+			wID
+			wInv
+		}{w, wID{}, v}
+	case mInit | mID | mInv:
+		return struct {
+			*wrapped
+			wInit
+			wID
+			wInv
+		}{w, i, wID{}, v}
+	case mPC:
+		return struct {
+			*wrapped
+			wPC
+		}{w, p}
+	case mInit | mPC:
+		return struct {
+			*wrapped
+			wInit
+			wPC
+		}{w, i, p}
+	case mID | mPC:
+		return struct {
+			*wrapped
+			wID
+			wPC
+		}{w, wID{}, p}
+	case mInit | mID | mPC:
+		return struct {
+			*wrapped
+			wInit
+			wID
+			wPC
+		}{w, i, wID{}, p}
+	case mInv | mPC:
+		return struct {
+			*wrapped
+			wInv
+			wPC
+		}{w, v, p}
+	case mInit | mInv | mPC:
+		return struct {
+			*wrapped
+			wInit
+			wInv
+			wPC
+		}{w, i, v, p}
+	case mID | mInv | mPC:
+		return struct {
+			*wrapped
+			wID
+			wInv
+			wPC
+		}{w, wID{}, v, p}
+	case mInit | mID | mInv | mPC:
+		return struct {
+			*wrapped
+			wInit
+			wID
+			wInv
+			wPC
+		}{w, i, wID{}, v, p}
 	}
 	return w
 }
@@ -118,6 +204,7 @@ type wrapped struct {
 	o     Overrides
 	init  Initializer
 	inv   Invariant
+	pc    machine.PathCond
 }
 
 func (w *wrapped) unwrap() UnderTest { return w.inner }
@@ -129,7 +216,12 @@ func (w *wrapped) Name() string {
 	return w.inner.Name()
 }
 
-func (w *wrapped) Options() machine.Options { return w.inner.Options() }
+func (w *wrapped) Options() machine.Options {
+	if w.o.Options != nil {
+		return w.o.Options()
+	}
+	return w.inner.Options()
+}
 
 func (w *wrapped) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	if w.o.FieldAccess != nil {
@@ -164,6 +256,38 @@ func (w *wrapped) View(s *machine.State) (*machine.State, error) {
 		return w.o.View(s)
 	}
 	return w.inner.View(s)
+}
+
+// IfSym implements machine.DataRules as the machine would dispatch If
+// (sym) on the inner engine: an override of the path condition, else the
+// inner engine's own rule (an engine process's), else the machine's rule
+// on the inner path condition, else machine.ErrNoData. Every wrapped
+// engine has it, so that an inner engine's own rule is never lost.
+func (w *wrapped) IfSym(s *machine.State, t *smt.Formula, e *javalite.If, k *machine.Kont, opt machine.Options) ([]machine.Succ, error) {
+	dr, own := w.inner.(machine.DataRules)
+	switch {
+	case w.o.Feasible != nil && w.o.Strengthen != nil:
+		return machine.IfSymRule(s, wPC{w}, t, e, k, opt)
+	case own:
+		return dr.IfSym(s, t, e, k, opt)
+	case w.pc != nil:
+		return machine.IfSymRule(s, w.pc, t, e, k, opt)
+	}
+	return nil, machine.ErrNoData
+}
+
+// Assume implements machine.DataRules as IfSym does If (sym).
+func (w *wrapped) Assume(s *machine.State, t *smt.Formula, k *machine.Kont) ([]machine.Succ, error) {
+	dr, own := w.inner.(machine.DataRules)
+	switch {
+	case w.o.Feasible != nil && w.o.Strengthen != nil:
+		return machine.AssumeRule(s, wPC{w}, t, k)
+	case own:
+		return dr.Assume(s, t, k)
+	case w.pc != nil:
+		return machine.AssumeRule(s, w.pc, t, k)
+	}
+	return nil, machine.ErrNoData
 }
 
 func (w *wrapped) Shape() Shape {
@@ -201,4 +325,23 @@ func (x wInv) CheckInvariant(s *machine.State) (string, error) {
 		return x.w.o.CheckInvariant(s)
 	}
 	return x.w.inv.CheckInvariant(s)
+}
+
+// wPC adds machine.PathCond: the path condition If (sym) and Assume read
+// and extend.
+type wPC struct{ w *wrapped }
+
+func (x wPC) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	if x.w.o.Feasible != nil {
+		return x.w.o.Feasible(s, t)
+	}
+	return x.w.pc.Feasible(s, t)
+}
+
+func (x wPC) Strengthen(s *machine.State, t *smt.Formula) {
+	if x.w.o.Strengthen != nil {
+		x.w.o.Strengthen(s, t)
+		return
+	}
+	x.w.pc.Strengthen(s, t)
 }

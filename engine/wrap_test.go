@@ -34,7 +34,9 @@ func TestWrapKeepsOptionalInterfaces(t *testing.T) {
 	require.Implements(t, (*engine.Initializer)(nil), w)
 	require.Implements(t, (*engine.IdentityView)(nil), w)
 	require.NotImplements(t, (*engine.Invariant)(nil), w)
+	require.Implements(t, (*machine.PathCond)(nil), w, "the data rules' path condition is kept")
 	require.Same(t, sum, engine.Unwrap(w))
+	require.NotImplements(t, (*machine.PathCond)(nil), embedded{sum}, "an embedding loses the data rules")
 	require.NotImplements(t, (*engine.Initializer)(nil), embedded{sum}, "the pitfall Wrap exists for")
 
 	// A View override drops IdentityView: the new View must be checked.
@@ -48,6 +50,7 @@ func TestWrapKeepsOptionalInterfaces(t *testing.T) {
 	require.Implements(t, (*engine.Invariant)(nil), p)
 	require.NotImplements(t, (*engine.Initializer)(nil), p)
 	require.NotImplements(t, (*engine.IdentityView)(nil), p)
+	require.Implements(t, (*machine.PathCond)(nil), p)
 	require.Equal(t, pose.(engine.Invariant).InvariantName(), p.(engine.Invariant).InvariantName())
 }
 

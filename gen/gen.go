@@ -23,9 +23,10 @@
 // chains, reference comparisons (often with null), and (new C) objects
 // written into input fields.
 //
-// Data (PRIMITIVES.md §6, Config.Data): by default programs mix the
-// reference idioms with int and bool fields, integer literals, arithmetic
-// and comparisons, the BST idiom (if ((x $ key) < k) … else …), a bool
+// Data (PRIMITIVES.md §6, Config.Data): by default (the zero Config.Data,
+// DataMixed: Program, Source, Default and a Config that says nothing)
+// programs mix the reference idioms with int and bool fields, integer
+// literals, arithmetic and comparisons, the BST idiom (if ((x $ key) < k) … else …), a bool
 // field tested by if, counter updates (x $ n := ((x $ n) + c)), several
 // parameters, and (assume e) at the entry. Every data alternative is drawn
 // after the reference alternatives and has weight 0 without data, so
@@ -77,11 +78,11 @@ type Config struct {
 	MaxPath                int // fields in one read chain ((x $ f) $ g), at least 1
 	// Data selects whether programs have primitive data (int and bool
 	// fields, arithmetic, comparisons, several parameters, assume). The
-	// zero value is DataNone, the reference-only stream of the generator
-	// before data existed, draw for draw, so every seed-indexed result
-	// recorded before data replays and every engine (lazier, lazier#,
-	// pose have no data rules yet) can run the default stream; DataMixed
-	// is the stream with data (the CLI's -data mixed).
+	// zero value is DataMixed, the stream with data that `check -gen`
+	// draws for an engine with the data rules; DataNone is the
+	// reference-only stream of the generator before data existed, draw
+	// for draw, which every seed-indexed result recorded before data
+	// names (the CLI's -data none).
 	Data DataMode
 }
 
@@ -90,13 +91,14 @@ type Config struct {
 type DataMode int
 
 const (
-	// DataNone generates exactly the programs of the generator before
-	// data: the same draws, hence the same program for the same seed.
-	DataNone DataMode = iota
 	// DataMixed mixes int and bool fields, arithmetic, comparisons, the
 	// BST idiom, integer-guarded recursion, several parameters and an
-	// assume at the entry with the reference idioms.
-	DataMixed
+	// assume at the entry with the reference idioms. It is the zero
+	// value: a Config or a hunt that says nothing draws data.
+	DataMixed DataMode = iota
+	// DataNone generates exactly the programs of the generator before
+	// data: the same draws, hence the same program for the same seed.
+	DataNone
 )
 
 func (d DataMode) String() string {
@@ -127,7 +129,8 @@ const (
 )
 
 // Default yields small programs (typically 5–25 printed lines) with a few
-// classes whose fields alias each other.
+// classes whose fields alias each other, with data (DataMixed, the zero
+// Data); NoData is the reference-only stream.
 var Default = Config{
 	MinClasses:     1,
 	MaxClasses:     3,
@@ -141,9 +144,9 @@ var Default = Config{
 }
 
 // NoData is Default without data: the reference-only stream of the
-// generator before data existed (Default's programs, seed for seed, as
-// they were), for the engines that do not run data and for results
-// recorded before data.
+// generator before data existed (seed for seed the programs Default drew
+// then), for the engines that do not run data and for results recorded
+// before data.
 var NoData = Default.WithData(DataNone)
 
 // WithData returns c with its Data switch set to d.
@@ -198,7 +201,8 @@ func (c Config) clamp() Config {
 
 func clampInt(v, lo, hi int) int { return min(max(v, lo), hi) }
 
-// Program generates checked programs with the Default config.
+// Program generates checked programs with the Default config: with data,
+// as `check -gen` draws them for an engine with the data rules.
 func Program() *rapid.Generator[*javalite.Program] { return ProgramWith(Default) }
 
 // ProgramWith generates programs within cfg (clamped). Every program has

@@ -54,6 +54,17 @@ func (e *Engine) Options() machine.Options { return e.Opt }
 // Name implements machine.Engine.
 func (e *Engine) Name() string { return "gse" }
 
+// Feasible implements machine.PathCond: S(φ ∧ t) by the fact list
+// (machine.Facts), or S(t) under the mutation GSEFeasibleIgnoresPhi.
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	if e.Opt.Mutation.GSEFeasibleIgnoresPhi {
+		// mutant: the path condition is left out of the question (a
+		// state without facts has no data facts)
+		return e.Facts.Feasible(&machine.State{}, t)
+	}
+	return e.Facts.Feasible(s, t)
+}
+
 var (
 	_ machine.Engine   = (*Engine)(nil)
 	_ machine.PathCond = (*Engine)(nil)

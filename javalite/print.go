@@ -1,6 +1,7 @@
 package javalite
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -310,4 +311,21 @@ func flat(b *limitBuilder, e Expr) {
 	default:
 		b.WriteString("<?>")
 	}
+}
+
+// GoString is the program's canonical text, so that %#v of a program (rapid
+// logs every value it draws that way: "[rapid] draw program: …") shows the
+// program instead of a dump of its syntax tree's pointers.
+func (p *Program) GoString() string { return "javalite program:\n" + Print(p) }
+
+// CommentLines counts the lines of src that hold a comment (from ';' to the
+// end of the line): the text Print does not keep.
+func CommentLines(src []byte) int {
+	n := 0
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		if bytes.IndexByte(line, ';') >= 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -243,3 +243,21 @@ func TestGeneratorCoversSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestGoStringIsTheProgram: %#v of a program (how rapid logs a drawn value)
+// is its canonical text, not a pointer dump; CommentLines counts what Print
+// drops.
+func TestGoStringIsTheProgram(t *testing.T) {
+	src := "; a comment\n(((class A ([A f]) ((bool m [bool x] x)))) (A m)) ; another\n"
+	p, err := ParseAndCheck("g.jl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%#v", p)
+	if !strings.Contains(got, Print(p)) || strings.Contains(got, "0x") || strings.Contains(got, "&javalite") {
+		t.Errorf("%%#v of a program:\n%s", got)
+	}
+	if n := CommentLines([]byte(src)); n != 2 {
+		t.Errorf("CommentLines = %d, want 2", n)
+	}
+}

@@ -1,25 +1,19 @@
 package machine
 
 import (
-	"sync"
-
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 )
-
-// usesData caches UsesData per program (programs are immutable once
-// checked).
-var usesData sync.Map // *javalite.Program → bool
 
 // UsesData reports whether a program has primitive data (PRIMITIVES.md
 // §1): a primitive field, an int type, an int literal, an arithmetic or
 // comparison operator, or an assume. A program without any of these runs
 // exactly as before data existed, through every fast path; one with data
-// may need a solver in every engine (If (sym), Assume).
+// may need a solver in every engine (If (sym), Assume). It walks the
+// program each time, without a cache: it is asked a few times per check,
+// and a cache keyed by program kept every program of a stream alive
+// (shrink candidates too).
 func UsesData(p *javalite.Program) bool {
-	if v, ok := usesData.Load(p); ok {
-		return v.(bool)
-	}
 	found := false
 	isInt := func(t javalite.TypeName) bool { return t.IsInt() }
 	for _, c := range p.Classes {
@@ -49,7 +43,6 @@ func UsesData(p *javalite.Program) bool {
 			})
 		}
 	}
-	usesData.Store(p, found)
 	return found
 }
 

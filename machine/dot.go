@@ -3,6 +3,7 @@ package machine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -21,6 +22,7 @@ import (
 // works for GSE and summary states alike, since both are the same State.
 func DOT(s *State, title string) string {
 	d := &dotWriter{s: s, refs: map[Ref]bool{}, locs: map[Loc]bool{}, methods: indexMethods(s.Prog)}
+	d.names = formulaNames{prog: s.Prog}
 	d.collect()
 	return d.write(title)
 }
@@ -31,6 +33,7 @@ type dotWriter struct {
 	refs    map[Ref]bool
 	locs    map[Loc]bool
 	methods map[int]*javalite.Method // expression ID → method
+	names   formulaNames
 
 	hiddenFrames int // saved environments beyond dotOuterFrames
 }
@@ -135,7 +138,7 @@ func (d *dotWriter) write(title string) string {
 	if label != "" {
 		label += "\n"
 	}
-	label += "φ = " + wrapFormula(s.PathCondition(), 90)
+	label += "φ = " + d.names.wrap(s.PathCondition(), 90)
 	if d.hiddenFrames > 0 {
 		label += fmt.Sprintf("\n(%d more saved environments not drawn)", d.hiddenFrames)
 	}
@@ -153,7 +156,7 @@ func (d *dotWriter) write(title string) string {
 	for i, r := range d.roots {
 		text := r.name
 		if r.val.IsPrim() {
-			text += " = " + r.val.String()
+			text += " = " + d.names.value(r.val)
 		}
 		color := "black"
 		if r.outer {
@@ -201,7 +204,7 @@ func (d *dotWriter) write(title string) string {
 			if info.Input {
 				text += "\nid " + RefString(info.Identity)
 				if info.Exists != nil && !info.Exists.IsTrue() {
-					text += "\nexists if " + wrapFormula(info.Exists, 40)
+					text += "\nexists if " + d.names.wrap(info.Exists, 40)
 				}
 			} else {
 				text += "\n(new)"
@@ -211,7 +214,7 @@ func (d *dotWriter) write(title string) string {
 			// their terms (PRIMITIVES.md §2): they are values, not edges.
 			for _, f := range info.Class.PrimFields {
 				if t := s.PrimField(l, f); t != nil {
-					text += "\n" + f.Name + " = " + wrapFormula(t, 40)
+					text += "\n" + f.Name + " = " + d.names.wrap(t, 40)
 				} else {
 					text += "\n" + f.Name + " = ⊥"
 				}
@@ -225,7 +228,7 @@ func (d *dotWriter) write(title string) string {
 		for _, e := range s.Get(r) {
 			attrs := ""
 			if !e.Guard.IsTrue() {
-				attrs = " [label=" + dotQuote(wrapFormula(e.Guard, 40)) + "]"
+				attrs = " [label=" + dotQuote(d.names.wrap(e.Guard, 40)) + "]"
 			}
 			target := locID(e.Loc)
 			switch e.Loc {
@@ -292,14 +295,22 @@ func dotQuoteLeft(s string) string {
 
 // FormulaString prints a formula with references named the way the machine
 // names them (s3, i4, f5, null), which is how the pictures and traces show
-// states.
+// states. Data atoms and terms print as `lockstep run -paths` prints them
+// (α(i1.f0) for the initial value of field 0 of i1's location, "(a < b)",
+// "ite(c, a, b)"); DOT names the fields.
 func FormulaString(f *smt.Formula) string {
 	var b strings.Builder
-	writeFormula(&b, f, false)
+	formulaNames{}.write(&b, f, false)
 	return b.String()
 }
 
-func writeFormula(b *strings.Builder, f *smt.Formula, nested bool) {
+// formulaNames prints formulas for the pictures; with a program it names a
+// symbol's field (α(i1.key)) instead of numbering it.
+type formulaNames struct {
+	prog *javalite.Program
+}
+
+func (n formulaNames) write(b *strings.Builder, f *smt.Formula, nested bool) {
 	atom := func(g *smt.Formula, rel string) {
 		// Larger reference first, null last: "i7 = i4", "i7 ≠ null", the
 		// way the rules write r_f = r_a.
@@ -323,7 +334,7 @@ func writeFormula(b *strings.Builder, f *smt.Formula, nested bool) {
 			return
 		}
 		b.WriteString("¬")
-		writeFormula(b, k, true)
+		n.write(b, k, true)
 	case smt.OpAnd, smt.OpOr:
 		sep := " ∧ "
 		if f.Op() == smt.OpOr {
@@ -336,12 +347,69 @@ func writeFormula(b *strings.Builder, f *smt.Formula, nested bool) {
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			writeFormula(b, k, true)
+			n.write(b, k, true)
 		}
 		if nested {
 			b.WriteByte(')')
 		}
+	case smt.OpInt:
+		v, _ := f.IntValue()
+		b.WriteString(strconv.FormatInt(v, 10))
+	case smt.OpSym:
+		// Rule Initialize's initial-value symbol of a primitive field
+		// (PRIMITIVES.md §2): the field of the input location whose
+		// identity is r.
+		r, field, _ := f.SymOf()
+		b.WriteString("α(" + refName(Ref(r)) + "." + n.field(field) + ")")
+	case smt.OpAdd, smt.OpSub, smt.OpLt, smt.OpLe:
+		k := f.Kids()
+		b.WriteByte('(')
+		n.write(b, k[0], true)
+		b.WriteString(" " + f.Op().String() + " ")
+		n.write(b, k[1], true)
+		b.WriteByte(')')
+	case smt.OpEqT:
+		// The operands are kept in creation order: print a constant on
+		// the right, else the two sides in text order (as smt does).
+		k := f.Kids()
+		var x, y strings.Builder
+		n.write(&x, k[0], true)
+		n.write(&y, k[1], true)
+		l, r := x.String(), y.String()
+		if k[0].Op() == smt.OpInt || (k[1].Op() != smt.OpInt && l > r) {
+			l, r = r, l
+		}
+		b.WriteString("(" + l + " = " + r + ")")
+	case smt.OpIte:
+		k := f.Kids()
+		b.WriteString("ite(")
+		n.write(b, k[0], false)
+		b.WriteString(", ")
+		n.write(b, k[1], false)
+		b.WriteString(", ")
+		n.write(b, k[2], false)
+		b.WriteByte(')')
+	default:
+		// A new kind of formula still shows up in the picture, if not
+		// in the machine's naming.
+		b.WriteString(f.String())
 	}
+}
+
+// field names field ID i of the program, or "f<i>" without a program.
+func (n formulaNames) field(i int) string {
+	if n.prog != nil && i >= 0 && i < len(n.prog.Fields) {
+		return n.prog.Fields[i].Name
+	}
+	return "f" + strconv.Itoa(i)
+}
+
+// value prints a primitive value of a root (a literal or a term).
+func (n formulaNames) value(v Value) string {
+	if t := v.Term(); t != nil {
+		return n.wrap(t, 60)
+	}
+	return v.String()
 }
 
 func refName(r Ref) string {
@@ -351,12 +419,14 @@ func refName(r Ref) string {
 	return RefString(r)
 }
 
-// wrapFormula prints f and breaks the text after a top-level connective
-// when a line would pass width characters, so long guards stay readable
-// as edge labels.
-func wrapFormula(f *smt.Formula, width int) string {
+// wrap prints f and breaks the text after a top-level connective when a
+// line would pass width characters, so long guards stay readable as edge
+// labels.
+func (n formulaNames) wrap(f *smt.Formula, width int) string {
 	if f.Op() != smt.OpAnd && f.Op() != smt.OpOr {
-		return FormulaString(f)
+		var b strings.Builder
+		n.write(&b, f, false)
+		return b.String()
 	}
 	sep := " ∧"
 	if f.Op() == smt.OpOr {
@@ -366,7 +436,7 @@ func wrapFormula(f *smt.Formula, width int) string {
 	cur := ""
 	for i, k := range f.Kids() {
 		var kb strings.Builder
-		writeFormula(&kb, k, true)
+		n.write(&kb, k, true)
 		part := kb.String()
 		if i < len(f.Kids())-1 {
 			part += sep

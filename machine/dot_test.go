@@ -210,3 +210,63 @@ func renders(t *testing.T, dot string) {
 		t.Errorf("dot rejected the graph: %v\n%s\n%s", err, out, dot)
 	}
 }
+
+// A state with data: primitive fields hold terms over the initial-value
+// symbols, e is a term, and φ has data atoms beside the reference ones.
+// The picture must show all of them, the way `lockstep run -paths` prints
+// them (with the fields named), not an empty "key = " or "φ = … ∧  ∧".
+const dotDataProg = `
+(((class Node ([int key] [bool seen] [Node next])
+   ((int m [int x]
+      (begin (assume (0 < (this $ key)))
+             (if ((this $ key) < 5)
+                 (this $ key := ((this $ key) + 1))
+              else (this $ key := 7))
+             (this $ seen := ((this $ key) < 3))
+             (this $ key))))))
+ (Node m))`
+
+func TestDOTData(t *testing.T) {
+	p, err := javalite.ParseAndCheck("dotdata.jl", []byte(dotDataProg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := smt.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sol.Close()
+	fixed, err := summary.Lookup("fixed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []machine.Engine{gse.New(1), summary.New(fixed, 1, sol)} {
+		var first *machine.State
+		_, err = machine.Explore(context.Background(), machine.Initial(p), eng, 200, func(s *machine.State, _ machine.EndKind) bool {
+			if first == nil {
+				first = s
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dot := machine.DOT(first, eng.Name())
+		for _, want := range []string{
+			`key = (α(i1.key) + 1)`,             // a primitive field's term
+			`seen = ((α(i1.key) + 1) < 3)`,      // a bool field's term
+			`e = (α(i1.key) + 1)`,               // the result
+			`(0 < α(i1.key)) ∧ (α(i1.key) < 5)`, // φ's data atoms
+			`φ = i1 ≠ null ∧`,                   // and its reference atom
+		} {
+			if !strings.Contains(dot, want) {
+				t.Errorf("%s: the picture lacks %q:\n%s", eng.Name(), want, dot)
+			}
+		}
+		for _, bad := range []string{`= \n`, `= "`, `∧  ∧`, `∧ \l`} {
+			if strings.Contains(dot, bad) {
+				t.Errorf("%s: the picture has an empty term (%q):\n%s", eng.Name(), bad, dot)
+			}
+		}
+	}
+}

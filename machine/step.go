@@ -272,6 +272,13 @@ func stepExpr(s *State, opt Options) (string, error) {
 	k := s.K
 	switch e := s.Expr.(type) {
 	case *javalite.Var: // Rule: Variable lookup
+		// A slot beyond η is unbound too: only a broken common rule (an
+		// Invoke that resumes the caller in the callee's shorter
+		// environment) gets here, and it is an error of the step, which
+		// the checker reports, never a panic.
+		if e.Slot >= len(s.Env) {
+			return "", fmt.Errorf("%s: variable %s unbound", e.Pos(), e.Name)
+		}
 		v := s.Env[e.Slot]
 		if v == VUndef {
 			return "", fmt.Errorf("%s: variable %s unbound", e.Pos(), e.Name)
@@ -373,7 +380,7 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 			return "", nil, fmt.Errorf("machine: if on %s, not a bool", v)
 		}
 		// A data condition that folded to a constant takes its branch
-		// as If (sym) would (setBranch): whether a term folds depends on
+		// as If (sym) would (SetBranch): whether a term folds depends on
 		// the engine (GSE's α < α is false, the summary engine's
 		// ite(φ, α, β) < α is not), the control of a branch must not.
 		if t.IsTrue() { // Rule: If (true)
@@ -394,13 +401,17 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		if err := ints(f.Val, v); err != nil {
 			return "", nil, err
 		}
-		s.SetValue(PrimVal(binaryTerm(b.Op, f.Val.Term(), v.Term())), k)
+		op := b.Op
+		if op == javalite.OpLe && opt.Mutation.BinaryLeAsLt {
+			op = javalite.OpLt // mutant: <= built as <
+		}
+		s.SetValue(PrimVal(binaryTerm(op, f.Val.Term(), v.Term())), k)
 		return one(s, RuleBinary)
 	case KAssume:
 		if !v.IsPrim() || v.Term().Sort() != smt.SortBool {
 			return "", nil, fmt.Errorf("machine: assume of %s, not a bool", v)
 		}
-		return heap(assume(s, h, v.Term(), k))
+		return heap(assume(s, h, v.Term(), k, opt))
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
@@ -495,14 +506,39 @@ func binaryTerm(op javalite.BinOp, a, b *smt.Formula) *smt.Formula {
 	return smt.Le(a, b)
 }
 
-// ifSym is rule If (sym): t is not literal; the then branch under φ ∧ t
-// when S(φ ∧ t), the else branch under φ ∧ ¬t when S(φ ∧ ¬t); both may
-// fire. It is the one new branching point (PRIMITIVES.md §3).
+// DataRules is implemented by an engine that applies the data rules If
+// (sym) and Assume itself, instead of having the machine apply them on its
+// PathCond: an engine process that implements them (package
+// engine/extern). The rules' successors are the engine's answer, judged
+// by the checker like any other step (lemma L12).
+type DataRules interface {
+	// IfSym: the state is (L R φ η t (if * e1 else e2 → k)), t a bool
+	// term that is not literal. Each successor is a branch, made with
+	// SetBranch.
+	IfSym(s *State, t *smt.Formula, e *javalite.If, k *Kont, opt Options) ([]Succ, error)
+	// Assume: the state is (L R φ η t (assume * → k)), t not literal. No
+	// successor prunes the path: the engine leaves s pruned (SetPruned).
+	Assume(s *State, t *smt.Formula, k *Kont) ([]Succ, error)
+}
+
+// ifSym applies If (sym): the engine's own (DataRules) or IfSymRule on
+// its path condition.
 func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, opt Options) ([]Succ, error) {
+	if dr, ok := h.(DataRules); ok {
+		return dr.IfSym(s, t, e, k, opt)
+	}
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
 	}
+	return IfSymRule(s, pc, t, e, k, opt)
+}
+
+// IfSymRule is rule If (sym) on the path condition pc: t is not literal;
+// the then branch under φ ∧ t when S(φ ∧ t), the else branch under φ ∧
+// ¬t when S(φ ∧ ¬t); both may fire. It is the one new branching point
+// (PRIMITIVES.md §3).
+func IfSymRule(s *State, pc PathCond, t *smt.Formula, e *javalite.If, k *Kont, opt Options) ([]Succ, error) {
 	yes, err := pc.Feasible(s, t)
 	if err != nil {
 		return nil, err
@@ -522,21 +558,20 @@ func ifSym(s *State, h HeapRules, t *smt.Formula, e *javalite.If, k *Kont, opt O
 			y = s.Clone()
 		}
 		pc.Strengthen(y, t)
-		y.setBranch(e.Then, k, opt)
+		y.SetBranch(e.Then, k, opt)
 		out = append(out, Succ{S: y, Rule: RuleIfSym})
 	}
 	if no {
 		pc.Strengthen(s, nt)
-		s.setBranch(e.Else, k, opt)
+		s.SetBranch(e.Else, k, opt)
 		out = append(out, Succ{S: s, Rule: RuleIfSym})
 	}
 	return out, nil
 }
 
-// assume is rule Assume: the path goes on with the value true when S(φ ∧
-// t), and is pruned otherwise: no successor, and s is left in ModePruned
-// so that an explorer counts a pruned end, never a path (PRIMITIVES.md §3).
-func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
+// assume applies Assume: literal conditions here, the others by the
+// engine's own rule (DataRules) or AssumeRule on its path condition.
+func assume(s *State, h HeapRules, t *smt.Formula, k *Kont, opt Options) ([]Succ, error) {
 	// Rule: Assume
 	switch {
 	case t.IsTrue():
@@ -546,10 +581,24 @@ func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
 		s.SetPruned()
 		return nil, nil
 	}
+	if dr, ok := h.(DataRules); ok {
+		return dr.Assume(s, t, k)
+	}
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
 	}
+	if opt.Mutation.GSEAssumeNoStrengthen {
+		pc = unrecorded{pc} // mutant: the assumption is tested, never recorded
+	}
+	return AssumeRule(s, pc, t, k)
+}
+
+// AssumeRule is rule Assume on the path condition pc for a term t that is
+// not literal: the path goes on with the value true when S(φ ∧ t), and is
+// pruned otherwise: no successor, and s is left in ModePruned so that an
+// explorer counts a pruned end, never a path (PRIMITIVES.md §3).
+func AssumeRule(s *State, pc PathCond, t *smt.Formula, k *Kont) ([]Succ, error) {
 	yes, err := pc.Feasible(s, t)
 	if err != nil {
 		return nil, err
@@ -562,6 +611,12 @@ func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
 	s.SetValue(VTrue, k)
 	return []Succ{{S: s, Rule: RuleAssume}}, nil
 }
+
+// unrecorded is a PathCond whose Strengthen records nothing: the mutant
+// GSEAssumeNoStrengthen.
+type unrecorded struct{ PathCond }
+
+func (unrecorded) Strengthen(*State, *smt.Formula) {}
 
 // ints is the premise of rule Binary: both operands are int terms. A
 // deliberately wrong common rule (a mutant) can make a state that breaks
@@ -578,20 +633,20 @@ func ints(a, b Value) error {
 
 // enterBranch enters the branch an If with condition v takes: a control
 // literal condition (every reference-only program) as it always did, a
-// data condition as If (sym) does (setBranch).
+// data condition as If (sym) does (SetBranch).
 func (s *State) enterBranch(x javalite.Expr, k *Kont, v Value, opt Options) {
 	if v.IsTerm() {
-		s.setBranch(x, k, opt)
+		s.SetBranch(x, k, opt)
 		return
 	}
 	s.SetExpr(x, k)
 }
 
-// setBranch is SetExpr for a branch of If (sym): a literal true or false
+// SetBranch is SetExpr for a branch of If (sym): a literal true or false
 // becomes a value at once (RULES.md §1) that remembers the literal it came
 // from (State.Origin) until the next step, unless the as-written reading
 // is selected (Options.IfSymLiteralValues; FINDINGS.md D1).
-func (s *State) setBranch(x javalite.Expr, k *Kont, opt Options) {
+func (s *State) SetBranch(x javalite.Expr, k *Kont, opt Options) {
 	s.SetExpr(x, k)
 	if lit, ok := x.(*javalite.Lit); ok && lit.Kind != javalite.LitNull && !opt.IfSymLiteralValues {
 		s.Origin = lit

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lockstep-dev/lockstep/internal/knobs"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -536,6 +537,9 @@ func (d *dataWorlds) exactParts(bKeep, aKeep []bool, solver *smt.Solver) ExactRe
 	}
 	// (b) every world's data is some GSE state's.
 	for j, h := range heaps {
+		if knobs.DataSkipB.Load() || (knobs.DataSkipLastWorldB.Load() && j == len(heaps)-1) {
+			continue // a checker mutation (tests only)
+		}
 		var alts []*smt.Formula
 		amb := ws[j].ambiguous
 		for _, i := range byKey[ws[j].key] {
@@ -559,7 +563,7 @@ func (d *dataWorlds) exactParts(bKeep, aKeep []bool, solver *smt.Solver) ExactRe
 	}
 	// (a) every GSE state's data is reached by q.
 	for i := range ps {
-		if !inA(i) {
+		if !inA(i) || knobs.DataSkipA.Load() {
 			continue
 		}
 		js := byWorld[ps[i].key]

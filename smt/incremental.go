@@ -105,6 +105,7 @@ func (s *Solver) Release() error {
 	}
 	s.depth--
 	n := len(s.assumed) - 1
+	s.assumed[n] = assumption{} // the array would keep the formula alive
 	s.assumed = s.assumed[:n]
 	s.dec.pop()
 	if s.dataAt == n {

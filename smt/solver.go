@@ -2,7 +2,9 @@ package smt
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/lockstep-dev/lockstep/internal/knobs"
 	"math"
 	"runtime"
 	"time"
@@ -264,7 +266,11 @@ func (s *Solver) translate(f *Formula) (zast, error) {
 		for _, k := range f.kids {
 			s.args = append(s.args, s.trans[k.id])
 		}
-		a, err = s.z.mk(zops[f.op], s.args[start:])
+		op := zops[f.op]
+		if f.op == OpLe && knobs.SMTLeAsLt.Load() {
+			op = lkLt // a mutant of the term layer (tests and `lockstep mutants -shared` only)
+		}
+		a, err = s.z.mk(op, s.args[start:])
 		s.args = s.args[:start]
 	default:
 		return nil, fmt.Errorf("smt: bad formula op %d", f.op)
@@ -538,4 +544,60 @@ func (s *Solver) AllSAT(f *Formula, atoms []*Formula, limit int) (models [][]boo
 			return models, true, nil
 		}
 	}
+}
+
+// ErrModelRange is returned by Model when a term's value in the model Z3
+// found does not fit an int64.
+var ErrModelRange = errors.New("smt: a model value does not fit an int64")
+
+// Model checks f and, when it is satisfiable, returns the value of each of
+// terms (int terms and bool terms, a bool as 1 or 0) in one model of f. Z3
+// completes the model, so a term over symbols f does not mention gets a
+// value too. It runs in Z3's data solver, uncached and outside any
+// assumption (ErrAssuming while one is in force). Unsat returns no values;
+// unknown returns an error wrapping ErrUnknown, as Check does.
+func (s *Solver) Model(f *Formula, terms []*Formula) (Result, []int64, error) {
+	if s.z == nil {
+		return Unknown, nil, ErrClosed
+	}
+	if s.depth > 0 {
+		return Unknown, nil, ErrAssuming
+	}
+	if f.op == OpFalse {
+		return Unsat, nil, nil
+	}
+	s.bound()
+	if err := s.z.ensureData(); err != nil {
+		return Unknown, nil, err
+	}
+	fa, err := s.translate(f)
+	if err != nil {
+		return Unknown, nil, err
+	}
+	zterms := make([]zast, len(terms))
+	for i, t := range terms {
+		if zterms[i], err = s.translate(t); err != nil {
+			return Unknown, nil, err
+		}
+	}
+	vals := make([]zint64, len(terms))
+	ok := make([]zbyte, len(terms))
+	start := time.Now()
+	r, err := s.z.model(fa, zterms, vals, ok)
+	s.count(true, time.Since(start))
+	if err != nil {
+		return Unknown, nil, err
+	}
+	res, err := s.result(r, true)
+	if res != Sat || err != nil {
+		return res, nil, err
+	}
+	out := make([]int64, len(terms))
+	for i := range vals {
+		if ok[i] == 0 {
+			return Unknown, nil, fmt.Errorf("%w: %s", ErrModelRange, terms[i])
+		}
+		out[i] = int64(vals[i])
+	}
+	return Sat, out, nil
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lockstep-dev/lockstep/internal/knobs"
 )
 
 // Primitive terms (PRIMITIVES.md §2): integer constants, the input symbols
@@ -222,7 +224,8 @@ func Lt(a, b *Formula) *Formula {
 	mustInt(a, OpLt)
 	mustInt(b, OpLt)
 	if a == b {
-		return falseF
+		// a mutant of the term layer (tests and `lockstep mutants -shared` only)
+		return boolF(knobs.SMTLtSelfTrue.Load())
 	}
 	if x, ok := a.IntValue(); ok {
 		if y, ok := b.IntValue(); ok {

@@ -301,6 +301,67 @@ static int lockstep_set_uint_param(Z3_context ctx, Z3_solver s, const char *name
 	return e;
 }
 
+// lockstep_model is one push/assert/check/pop query that, when a is
+// satisfiable, also stores the model's value of each of the n terms into
+// vals (an int, or 1/0 for a bool), with model completion so that a term
+// over constants the model does not mention still gets a value. ok[i] is 0
+// when term i's value does not fit an int64.
+static int lockstep_model(Z3_context ctx, Z3_solver s, Z3_ast a, unsigned n, Z3_ast *terms,
+                          int64_t *vals, unsigned char *ok, int *err) {
+	lockstep_err = 0;
+	Z3_lbool r = Z3_L_UNDEF;
+	Z3_solver_push(ctx, s);
+	int perr = lockstep_err;
+	if (perr == 0) {
+		Z3_solver_assert(ctx, s, a);
+		if (lockstep_err == 0) {
+			r = Z3_solver_check(ctx, s);
+		}
+		if (lockstep_err == 0 && r == Z3_L_TRUE) {
+			Z3_model m = Z3_solver_get_model(ctx, s);
+			if (lockstep_err == 0 && m != NULL) {
+				Z3_model_inc_ref(ctx, m);
+				for (unsigned i = 0; i < n && lockstep_err == 0; i++) {
+					Z3_ast v = NULL;
+					vals[i] = 0;
+					ok[i] = 0;
+					if (Z3_model_eval(ctx, m, terms[i], true, &v) && v != NULL) {
+						Z3_inc_ref(ctx, v);
+						Z3_lbool b = Z3_get_bool_value(ctx, v);
+						if (b != Z3_L_UNDEF) {
+							vals[i] = b == Z3_L_TRUE;
+							ok[i] = 1;
+						} else {
+							lockstep_err = 0;
+							int64_t x = 0;
+							if (Z3_get_numeral_int64(ctx, v, &x)) {
+								vals[i] = x;
+								ok[i] = 1;
+							}
+							lockstep_err = 0;
+						}
+						Z3_dec_ref(ctx, v);
+					} else if (lockstep_err == 0) {
+						lockstep_err = -1;
+					}
+				}
+				Z3_model_dec_ref(ctx, m);
+			} else if (lockstep_err == 0) {
+				lockstep_err = -1;
+			}
+		}
+		int e = lockstep_err;
+		lockstep_err = 0;
+		Z3_solver_pop(ctx, s, 1);
+		if (e == 0) {
+			e = lockstep_err;
+		}
+		perr = e;
+	}
+	*err = perr;
+	return (int)r;
+}
+
 static const char *lockstep_reason_unknown(Z3_context ctx, Z3_solver s) {
 	lockstep_err = 0;
 	return Z3_solver_get_reason_unknown(ctx, s);
@@ -340,9 +401,10 @@ func (e *Z3Error) Error() string {
 
 // Aliases so the rest of the package need not import "C".
 type (
-	zast  = C.Z3_ast
-	zbyte = C.uchar
-	zop   = C.int
+	zast   = C.Z3_ast
+	zbyte  = C.uchar
+	zop    = C.int
+	zint64 = C.int64_t
 )
 
 // zctx is the C side of one Solver: the context, its solver and the sort.
@@ -615,6 +677,28 @@ func (z *zctx) canceledOr(err error) error {
 		return ErrCanceled
 	}
 	return err
+}
+
+// model runs lockstep_model on the data solver.
+func (z *zctx) model(a C.Z3_ast, terms []C.Z3_ast, vals []C.int64_t, ok []C.uchar) (int, error) {
+	sv := z.sv(true)
+	var pt *C.Z3_ast
+	var pv *C.int64_t
+	var po *C.uchar
+	if len(terms) > 0 {
+		pt, pv, po = &terms[0], &vals[0], &ok[0]
+	}
+	return z.retry(func() (int, error) {
+		if r, err, stop := z.gate.enter("model"); stop {
+			return r, err
+		}
+		var code C.int
+		r := C.lockstep_model(z.ctx, sv, a, C.uint(len(terms)), pt, pv, po, &code)
+		if err := z.gate.exit(); err != nil {
+			return lUndef, err
+		}
+		return int(r), z.err(code, "model")
+	})
 }
 
 // allsatStep checks the current assertions; when satisfiable, vals receives

@@ -95,7 +95,34 @@ func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
 }
 
 // Strengthen implements machine.PathCond: φ_g := φ_g ∧ t.
-func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { setPhi(s, smt.And(s.Phi, t)) }
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) {
+	m := e.v.Mutation
+	switch {
+	case m.StrengthenNone: // Mutant m-strengthen-none
+		return
+	case m.StrengthenTighter && t.Op() == smt.OpLt: // Mutant m-strengthen-tighter
+		t = smt.Lt(smt.Add(t.Kids()[0], smt.Int(1)), t.Kids()[1])
+	case m.StrengthenFirstEntry: // Mutant m-strengthen-first-entry
+		if g := firstIteCond(t); g != nil {
+			t = smt.Or(smt.Not(g), t)
+		}
+	}
+	setPhi(s, smt.And(s.Phi, t))
+}
+
+// firstIteCond is the condition of the outermost ite of t (pre-order), or
+// nil.
+func firstIteCond(t *smt.Formula) *smt.Formula {
+	if t.Op() == smt.OpIte {
+		return t.Kids()[0]
+	}
+	for _, k := range t.Kids() {
+		if g := firstIteCond(k); g != nil {
+			return g
+		}
+	}
+	return nil
+}
 
 // sat is S(φ).
 func (e *Engine) sat(f *smt.Formula) (bool, error) {

@@ -37,16 +37,38 @@ package extern
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"weak"
 
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// ProtocolVersion is the version of docs/PROTOCOL.md this package speaks.
-const ProtocolVersion = 1
+// ProtocolVersion is the newest version of docs/PROTOCOL.md this package
+// speaks; Versions are all of them. The handshake negotiates: lockstep
+// offers Versions, the engine answers in one of them. Version 2 adds
+// primitive data (terms, the heap's primitive fields) and the requests
+// if_sym and assume.
+const ProtocolVersion = 2
+
+// Versions are the protocol versions this package speaks.
+var Versions = []int{1, 2}
+
+// Data rules an engine may apply itself (Hello.DataRules); lockstep
+// applies the others on the engine's path condition.
+const (
+	DataRuleIfSym  = "if_sym"
+	DataRuleAssume = "assume"
+)
+
+// helloRequest is the handshake: "protocol" 1 is what a version-1 engine
+// checks, "versions" what a later one chooses from.
+func helloRequest() map[string]any {
+	return map[string]any{"op": "hello", "protocol": 1, "versions": Versions}
+}
 
 // Prefix selects an external engine: "exec:COMMAND[#VARIANT]".
 const Prefix = "exec"
@@ -62,7 +84,27 @@ type Hello struct {
 	Default      string         `json:"default"`
 	Variants     []HelloVariant `json:"variants"`
 	Mutants      *HelloMutants  `json:"mutants"`
+	// Data (version 2): the engine has the rules on primitive data
+	// (PRIMITIVES.md §4), so lockstep sends it programs with data.
+	Data bool `json:"data,omitempty"`
+	// DataRules (version 2, with data) are the data rules the engine
+	// applies itself, among if_sym and assume.
+	DataRules []string `json:"data_rules,omitempty"`
 }
+
+// HasData reports whether the engine is sent programs with data: version
+// 2 and "data" in its handshake.
+func (h *Hello) HasData() bool { return h.Protocol >= 2 && h.Data }
+
+// noData says why an engine without data has none (engine.Info.NoData).
+func (h *Hello) noData() string {
+	if h.Protocol < 2 {
+		return fmt.Sprintf("%s speaks protocol version %d, which carries no data (docs/PROTOCOL.md §6: an engine with data speaks version 2 and says \"data\": true in its handshake)", h.Name, h.Protocol)
+	}
+	return fmt.Sprintf("%s does not say \"data\": true in its handshake (docs/PROTOCOL.md §6)", h.Name)
+}
+
+func (h *Hello) applies(rule string) bool { return slices.Contains(h.DataRules, rule) }
 
 // HelloVariant is one variant of the handshake.
 type HelloVariant struct {
@@ -83,8 +125,13 @@ type HelloMutants struct {
 }
 
 func (h *Hello) check() error {
-	if h.Protocol != ProtocolVersion {
-		return fmt.Errorf("the engine speaks protocol %d, lockstep %d", h.Protocol, ProtocolVersion)
+	if !slices.Contains(Versions, h.Protocol) {
+		return fmt.Errorf("the engine speaks protocol %d, lockstep %v", h.Protocol, Versions)
+	}
+	for _, r := range h.DataRules {
+		if r != DataRuleIfSym && r != DataRuleAssume {
+			return fmt.Errorf("data_rules: %q is neither %s nor %s", r, DataRuleIfSym, DataRuleAssume)
+		}
 	}
 	if h.Name == "" || h.Version == "" {
 		return fmt.Errorf("the engine has no name or version")
@@ -207,6 +254,7 @@ func Resolve(rest string) (engine.Info, string, error) {
 		Name:    name,
 		Doc:     fmt.Sprintf("%s %s (exec): %s", h.Name, h.Version, h.Doc),
 		Default: h.Default,
+		Data:    h.HasData(),
 		New: func(v string, cfg engine.Config) (engine.UnderTest, error) {
 			if v == "" {
 				v = h.Default
@@ -216,6 +264,9 @@ func Resolve(rest string) (engine.Info, string, error) {
 			}
 			return newEngine(pl, v, cfg)
 		},
+	}
+	if !info.Data {
+		info.NoData = h.noData()
 	}
 	if len(h.Variants) > 0 {
 		var vs []engine.Variant
@@ -296,12 +347,12 @@ func (e *Engine) exprs(p *javalite.Program) []javalite.Expr {
 // request sends one request about state s (with the program loaded first
 // if the process does not have it) and returns the answer.
 func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) {
-	if hasData(s) {
+	if !e.pool.hello.HasData() && hasData(s) {
 		return nil, &Failure{Command: e.pool.command, Kind: "unsupported",
-			Msg: "the state has primitive data, which this lockstep does not send through the protocol yet (PROTOCOL.md §6)"}
+			Msg: "the state has primitive data, which " + e.pool.hello.noData()}
 	}
 	table := e.exprs(s.Prog)
-	pr, err := e.pool.get()
+	pr, err := e.pool.get(e.cfg.Context)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +366,7 @@ func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) 
 		var ok struct {
 			OK bool `json:"ok"`
 		}
-		_, raw, err := pr.call(load)
+		_, raw, err := pr.call(e.cfg.Context, load)
 		if err != nil {
 			return nil, e.failed(pr, err)
 		}
@@ -326,7 +377,7 @@ func (e *Engine) request(s *machine.State, req map[string]any) (*answer, error) 
 		pr.loaded, pr.key = weak.Make(s.Prog), e.key
 	}
 	req["state"] = encState(s)
-	ans, _, err := pr.call(req)
+	ans, _, err := pr.call(e.cfg.Context, req)
 	if err != nil {
 		return nil, e.failed(pr, err)
 	}
@@ -366,7 +417,7 @@ func (e *Engine) heap(s *machine.State, op string, args map[string]any, rules []
 	if ans.Successors == nil {
 		return nil, fail("no successors field")
 	}
-	d := &decoder{p: s.Prog, table: e.table}
+	d := e.decoder(s.Prog)
 	var out []machine.Succ
 	for i, js := range *ans.Successors {
 		ok := false
@@ -409,7 +460,14 @@ func (e *Engine) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Field
 
 // FieldWrite implements rules W and W′ by request field_write.
 func (e *Engine) FieldWrite(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error) {
-	return e.heap(s, "field_write", map[string]any{"ref": r, "var": fw.Slot, "field": fw.Field.ID, "expr": fw.ID()},
+	args := map[string]any{"var": fw.Slot, "field": fw.Field.ID, "expr": fw.ID()}
+	if s.Val.IsRef() {
+		args["ref"] = r
+	} else {
+		// A primitive field (version 2): the value written is a term.
+		args["value"] = encValues([]machine.Value{s.Val})[0]
+	}
+	return e.heap(s, "field_write", args,
 		[]string{machine.RuleWriteW, machine.RuleWriteWNull}, nil)
 }
 
@@ -436,7 +494,7 @@ func (e *Engine) View(s *machine.State) (*machine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{p: s.Prog, table: e.table}
+	d := e.decoder(s.Prog)
 	v, err := d.state(ans.State, s, true)
 	if err != nil {
 		return nil, &Failure{Command: e.pool.command, Kind: "malformed", Msg: "view answer: " + err.Error()}
@@ -444,4 +502,98 @@ func (e *Engine) View(s *machine.State) (*machine.State, error) {
 	return v, nil
 }
 
-var _ engine.UnderTest = (*Engine)(nil)
+func (e *Engine) decoder(p *javalite.Program) *decoder {
+	return &decoder{p: p, table: e.table, data: e.pool.hello.HasData()}
+}
+
+// Feasible implements machine.PathCond: S(φ ∧ t) on the state's whole
+// path condition, by the worker's solver. It is what lockstep tells the
+// engine in if_sym and assume requests, and the premise of the data rules
+// lockstep applies itself for an engine that does not (Hello.DataRules).
+func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	if e.cfg.Solver == nil {
+		sv, err := smt.NewSolver()
+		if err != nil {
+			return false, err
+		}
+		e.cfg.Solver = sv
+	}
+	return e.cfg.Solver.Sat(smt.And(s.PathCondition(), t))
+}
+
+// Strengthen implements machine.PathCond: φ := φ ∧ t (the state's φ is
+// the engine's, as it sent it).
+func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) { s.AddFact(t) }
+
+// IfSym implements machine.DataRules: request if_sym to an engine that
+// applies the rule itself, with lockstep's S(φ ∧ t) and S(φ ∧ ¬t);
+// otherwise the machine's rule on the engine's φ.
+func (e *Engine) IfSym(s *machine.State, t *smt.Formula, ie *javalite.If, k *machine.Kont, opt machine.Options) ([]machine.Succ, error) {
+	if !e.pool.hello.HasData() {
+		return nil, machine.ErrNoData
+	}
+	if !e.pool.hello.applies(DataRuleIfSym) {
+		return machine.IfSymRule(s, e, t, ie, k, opt)
+	}
+	yes, err := e.Feasible(s, t)
+	if err != nil {
+		return nil, err
+	}
+	no, err := e.Feasible(s, smt.Not(t))
+	if err != nil {
+		return nil, err
+	}
+	// Rule: If (sym), the engine's
+	ans, err := e.request(s, map[string]any{"op": DataRuleIfSym, "cond": encTerm(t), "expr": ie.ID(), "then_sat": yes, "else_sat": no})
+	if err != nil {
+		return nil, err
+	}
+	fail := func(format string, a ...any) error {
+		return &Failure{Command: e.pool.command, Kind: "malformed", Msg: "if_sym answer: " + fmt.Sprintf(format, a...)}
+	}
+	if ans.Successors == nil {
+		return nil, fail("no successors field")
+	}
+	d := e.decoder(s.Prog)
+	var out []machine.Succ
+	for i, js := range *ans.Successors {
+		if machine.BaseRule(js.Rule) != machine.RuleIfSym || js.Enter {
+			return nil, fail("successor %d: rule %q (want %s, no enter)", i, js.Rule, machine.RuleIfSym)
+		}
+		b, err := d.branch(js.State, s, ie, k, opt)
+		if err != nil {
+			return nil, fail("successor %d: %v", i, err)
+		}
+		out = append(out, machine.Succ{S: b, Rule: js.Rule})
+	}
+	return out, nil
+}
+
+// Assume implements machine.DataRules: request assume to an engine that
+// applies the rule itself, with lockstep's S(φ ∧ t); no successor prunes
+// the path. Otherwise the machine's rule on the engine's φ.
+func (e *Engine) Assume(s *machine.State, t *smt.Formula, k *machine.Kont) ([]machine.Succ, error) {
+	if !e.pool.hello.HasData() {
+		return nil, machine.ErrNoData
+	}
+	if !e.pool.hello.applies(DataRuleAssume) {
+		return machine.AssumeRule(s, e, t, k)
+	}
+	sat, err := e.Feasible(s, t)
+	if err != nil {
+		return nil, err
+	}
+	// Rule: Assume, the engine's
+	succ, err := e.heap(s, DataRuleAssume, map[string]any{"cond": encTerm(t), "expr": s.K.Expr.ID(), "sat": sat},
+		[]string{machine.RuleAssume}, nil)
+	if err == nil && len(succ) == 0 {
+		s.SetPruned()
+	}
+	return succ, err
+}
+
+var (
+	_ engine.UnderTest  = (*Engine)(nil)
+	_ machine.PathCond  = (*Engine)(nil)
+	_ machine.DataRules = (*Engine)(nil)
+)

@@ -7,6 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,6 +41,18 @@ func TestMain(m *testing.M) {
 }
 
 func fakeEngine(mode string) {
+	if mode == "child" || mode == "bgrule" {
+		// A child that holds the engine's standard output and error and
+		// would live a minute: the box must kill it.
+		c := exec.Command("sleep", "60")
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			os.Exit(8)
+		}
+		if f := os.Getenv("LOCKSTEP_TEST_PIDFILE"); f != "" {
+			_ = os.WriteFile(f, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+		}
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<26)
 	say := func(v map[string]any) {
@@ -52,8 +68,8 @@ func fakeEngine(mode string) {
 		switch msg["op"] {
 		case "hello":
 			proto := 1
-			if mode == "protocol2" {
-				proto = 2
+			if mode == "protocol3" {
+				proto = 3
 			}
 			say(map[string]any{"id": id, "protocol": proto, "name": "fake", "version": "0", "shape": "one-per-control", "identity_view": true})
 			continue
@@ -67,6 +83,22 @@ func fakeEngine(mode string) {
 			os.Exit(3)
 		case "hang":
 			time.Sleep(time.Hour)
+		case "child":
+			os.Exit(0) // the child keeps the standard output open
+		case "bgrule":
+			say(map[string]any{"id": id, "error": map[string]any{"kind": "rule", "message": "my rule does not apply"}})
+		case "deep":
+			n := 3000 // 6,000 levels of JSON
+			fmt.Printf(`{"id":%v,"successors":[{"rule":"Field access (A)","state":{"phi":%s{"op":"true"}%s}}]}`+"\n",
+				id, strings.Repeat(`{"op":"not","args":[`, n), strings.Repeat(`]}`, n))
+		case "many":
+			fmt.Printf(`{"id":%v,"successors":[%s{"rule":"Field access (A)","state":null}]}`+"\n",
+				id, strings.Repeat(`{"rule":"Field access (A)","state":null},`, 200))
+		case "terms":
+			fmt.Printf(`{"id":%v,"successors":[{"rule":"Field access (A)","state":{"phi":{"op":"and","args":[%s{"op":"true"}]}}}]}`+"\n",
+				id, strings.Repeat(`{"op":"true"},`, 200))
+		case "long":
+			fmt.Printf(`{"id":%v,"pad":"%s"}`+"\n", id, strings.Repeat("x", 1<<20))
 		case "garbage":
 			fmt.Println("this is not JSON")
 		case "wrongid":
@@ -143,9 +175,9 @@ func TestRuleErrorIsTheEngines(t *testing.T) {
 // failure.
 func TestHandshakeFailures(t *testing.T) {
 	defer extern.Shutdown()
-	_, _, err := engine.Lookup(fakeSpec("protocol2"))
+	_, _, err := engine.Lookup(fakeSpec("protocol3"))
 	require.ErrorIs(t, err, engine.ErrFailure)
-	require.ErrorContains(t, err, "protocol 2")
+	require.ErrorContains(t, err, "protocol 3")
 	_, _, err = engine.Lookup("exec:/nonexistent/engine")
 	require.ErrorIs(t, err, engine.ErrFailure)
 	var f *extern.Failure
@@ -178,4 +210,104 @@ func TestSpecs(t *testing.T) {
 	cmd, v = extern.Split("sh -c 'x #y'")
 	require.Equal(t, "sh -c 'x #y'", cmd)
 	require.Equal(t, "", v)
+}
+
+// TestBoxedEngines: an engine process runs in a box. A child it leaves
+// holding its standard output when it exits, or in the background when
+// its input ends, is killed with its process group and reported; a
+// process that hangs is given up when the run's time limit passes or
+// its context is canceled, not after Timeout. The child would sleep 60 s
+// and Timeout is a minute: every bound asserted is far below both.
+func TestBoxedEngines(t *testing.T) {
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	saved := extern.Timeout
+	extern.Timeout = time.Minute
+	defer func() { extern.Timeout = saved }()
+	p := load(t, "nullderef.jl")
+	gone := func(t *testing.T, pidfile string) {
+		b, err := os.ReadFile(pidfile)
+		require.NoError(t, err)
+		pid, err := strconv.Atoi(string(b))
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return syscall.Kill(pid, 0) != nil }, 20*time.Second, 20*time.Millisecond,
+			"the engine's child %d outlives it", pid)
+	}
+	for _, mode := range []string{"child", "bgrule"} {
+		t.Run(mode, func(t *testing.T) {
+			pidfile := t.TempDir() + "/pid"
+			t.Setenv("LOCKSTEP_TEST_PIDFILE", pidfile)
+			opt := checker.DefaultOptions()
+			opt.Engine = fakeSpec(mode)
+			start := time.Now()
+			rep, err := checker.Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			notes := extern.Shutdown()
+			require.Less(t, time.Since(start), 30*time.Second, "the child's sleep held lockstep")
+			require.NotEqual(t, checker.Holds, rep.Verdict.Status)
+			require.Len(t, notes, 1, "the child left behind is reported")
+			require.Contains(t, notes[0], "left processes behind")
+			gone(t, pidfile)
+		})
+	}
+	for _, c := range []struct {
+		name    string
+		timeout time.Duration
+		cancel  bool
+		want    string
+	}{
+		{"timeout", 500 * time.Millisecond, false, "time limit"},
+		{"cancel", 0, true, "interrupted"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer extern.Shutdown()
+			opt := checker.DefaultOptions()
+			opt.Engine = fakeSpec("hang")
+			opt.Timeout = c.timeout
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if c.cancel {
+				time.AfterFunc(500*time.Millisecond, cancel)
+			}
+			start := time.Now()
+			rep, err := checker.Run(ctx, p, opt, solver)
+			require.Less(t, time.Since(start), 30*time.Second, "the read waited for Timeout")
+			if err == nil {
+				require.Equal(t, checker.Inconclusive, rep.Verdict.Status, rep.Text(false))
+				require.Contains(t, rep.Verdict.Reason, c.want)
+			}
+		})
+	}
+}
+
+// TestAnswerBounds: an answer past a bound (nesting, successors, terms,
+// line size) is an engine failure naming the bound: inconclusive, one
+// line. The bounds are lowered so that the answers stay small.
+func TestAnswerBounds(t *testing.T) {
+	defer extern.Shutdown()
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	saved := extern.Bounds
+	defer func() { extern.Bounds = saved }()
+	p := load(t, "nullderef.jl")
+	for mode, flag := range map[string]string{"deep": "-engine-max-depth", "many": "-engine-max-successors",
+		"terms": "-engine-max-terms", "long": "-engine-max-line"} {
+		t.Run(mode, func(t *testing.T) {
+			extern.Bounds = extern.Limits{Line: 1 << 19, Depth: 4096, Successors: 100, Terms: 100}
+			if mode == "deep" {
+				extern.Bounds.Terms = extern.DefaultLimits.Terms
+			}
+			opt := checker.DefaultOptions()
+			opt.Engine = fakeSpec(mode)
+			rep, err := checker.Run(context.Background(), p, opt, solver)
+			require.NoError(t, err)
+			require.Equal(t, checker.Inconclusive, rep.Verdict.Status, rep.Text(false))
+			require.Contains(t, rep.Verdict.Reason, "engine failure (bound)")
+			require.Contains(t, rep.Verdict.Reason, flag)
+			require.NotContains(t, rep.Verdict.Reason, "\n")
+			require.Less(t, len(rep.Verdict.Reason), 1000)
+		})
+	}
 }

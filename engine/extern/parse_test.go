@@ -1,7 +1,9 @@
 package extern
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -105,16 +107,80 @@ func (gseLike) Invoke(s *machine.State, r machine.Ref, args []machine.Value, c *
 	return []machine.Succ{machine.EnterMethod(s, r, args, c, k, machine.Options{})}, nil
 }
 
-// FuzzParseAnswer: the parser never panics, and what it accepts
-// encoding/json accepts too.
+// FuzzParseAnswer: the answer reader (readLine, then the parser) never
+// panics nor overflows its stack, what it accepts encoding/json accepts
+// too, and what it accepts is within the bounds: checked with the default
+// Limits and with small ones, which the seeds exceed in every way (a
+// nesting of 10^4 objects, a formula of 5,000 terms, long lines, many
+// successors; TestAnswerBounds has a process send such answers). `go test
+// -fuzz FuzzParseAnswer -fuzzminimizetime 1s ./engine/extern` runs it;
+// make test runs the seeds.
 func FuzzParseAnswer(f *testing.F) {
 	f.Add(`{"id":1,"successors":[{"rule":"A","state":{"locs":[],"L":[],"R":[[1]],"phi":{"op":"true"},"env":[],"mode":"error","k":[],"next":{"stack":0,"input":1,"fresh":2},"steps":0}}]}`)
 	f.Add(`{"id":2,"error":{"kind":"rule","message":"\u00e9"}}`)
+	deep := func(n int) string {
+		return `{"id":3,"successors":[{"rule":"A","state":{"phi":` + strings.Repeat(`{"op":"not","args":[`, n) + `{"op":"true"}` + strings.Repeat(`]}`, n) + `}}]}`
+	}
+	f.Add(deep(3))
+	f.Add(deep(5000)) // 10,004 levels, past DefaultLimits.Depth
+	f.Add(`{"id":4,"x":` + strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000) + `}`)
+	f.Add(`{"id":5,"x":` + strings.Repeat(`[`, 10000)) // never closed
+	f.Add(`{"id":6,"successors":[{"rule":"A","state":{"phi":{"op":"and","args":[` + strings.Repeat(`{"op":"true"},`, 5000) + `{"op":"true"}]}}}]}`)
+	f.Add(`{"id":7,"successors":[` + strings.Repeat(`{"rule":"A","state":null},`, 2000) + `{"rule":"A"}]}`)
+	f.Add(`{"id":8,"pad":"` + strings.Repeat("x", 1<<16) + `"}`)
+	small := Limits{Line: 256, Depth: 8, Successors: 2, Terms: 16}
 	f.Fuzz(func(t *testing.T, s string) {
-		if _, err := parseAnswer([]byte(s)); err == nil && !json.Valid([]byte(s)) {
-			t.Fatalf("parser accepts invalid JSON %q", s)
+		for _, lim := range []Limits{DefaultLimits, small} {
+			line, err := readLine(bufio.NewReaderSize(strings.NewReader(s+"\n"), 16), lim.Line)
+			if err != nil {
+				var be *BoundError
+				if !errors.As(err, &be) || len(s)+1 <= lim.Line {
+					t.Fatalf("readLine: %v", err)
+				}
+				continue
+			}
+			if len(line) > lim.Line {
+				t.Fatalf("a line of %d bytes read within %d", len(line), lim.Line)
+			}
+			a, err := parseAnswerWithin(line, &lim)
+			if err != nil {
+				continue
+			}
+			if !json.Valid(line) {
+				t.Fatalf("parser accepts invalid JSON %q", s)
+			}
+			if d := jsonDepth(line); d > lim.Depth {
+				t.Fatalf("an answer nested %d deep accepted within %d", d, lim.Depth)
+			}
+			if a.Successors != nil && len(*a.Successors) > lim.Successors {
+				t.Fatalf("%d successors accepted within %d", len(*a.Successors), lim.Successors)
+			}
 		}
 	})
+}
+
+// jsonDepth is the nesting of objects and arrays of valid JSON.
+func jsonDepth(b []byte) int {
+	d, max, in, esc := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			d++
+			if d > max {
+				max = d
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return max
 }
 
 // TestWriteDeadline: a process that stops reading its input cannot block
@@ -127,9 +193,36 @@ func TestWriteDeadline(t *testing.T) {
 	p, err := start("sleep 30", []string{"sleep", "30"})
 	require.NoError(t, err)
 	big := strings.Repeat("x", 4<<20)
-	_, _, err = p.call(map[string]any{"op": "view", "pad": big})
+	_, _, err = p.call(nil, map[string]any{"op": "view", "pad": big})
 	var f *Failure
 	require.ErrorAs(t, err, &f)
 	require.Equal(t, "timeout", f.Kind)
 	require.Contains(t, f.Msg, "did not read")
+}
+
+// TestPrescanBounds: an answer past a bound is a BoundError naming its
+// flag, found before the decoder recurses: nesting, formula objects (an
+// "op" key, not an "op" inside a string), successors.
+func TestPrescanBounds(t *testing.T) {
+	lim := Limits{Line: 1 << 20, Depth: 8, Successors: 2, Terms: 3}
+	var be *BoundError
+	deep := `{"id":1,"state":{"phi":` + strings.Repeat(`{"op":"not","args":[`, 50) + `{"op":"true"}` + strings.Repeat(`]}`, 50) + `}}`
+	_, err := parseAnswerWithin([]byte(deep), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-depth", be.Flag)
+
+	terms := `{"id":1,"state":{"formulas":[{"op":"true"},{"op":"true"},{"op":"true"},{"op":"false"}]}}`
+	_, err = parseAnswerWithin([]byte(terms), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-terms", be.Flag)
+	inString := `{"id":1,"error":{"kind":"rule","message":"op op \"op\" op"},"x":["op","op","op","op"]}`
+	_, err = parseAnswerWithin([]byte(inString), &lim)
+	require.NoError(t, err, "an \"op\" that is no key is no formula")
+
+	succ := `{"id":1,"successors":[{"rule":"A"},{"rule":"A"},{"rule":"A"}]}`
+	_, err = parseAnswerWithin([]byte(succ), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-successors", be.Flag)
+	_, err = parseAnswerWithin([]byte(succ), &DefaultLimits)
+	require.NoError(t, err)
 }

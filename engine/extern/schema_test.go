@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine/extern"
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -219,6 +220,15 @@ func TestSchemaValidatesASession(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, checker.Holds, rep.Verdict.Status)
 	}
+	// Version 2's data: terms, primitive fields read and written, If
+	// (sym) and Assume of the engine's own.
+	for _, f := range []string{"write_alias.jl", "alias_constrained.jl"} {
+		p, err := javalite.LoadFile("../../testdata/data/" + f)
+		require.NoError(t, err)
+		rep, err := checker.Run(context.Background(), p, opt, solver)
+		require.NoError(t, err)
+		require.Equal(t, checker.Holds, rep.Verdict.Status, rep.Text(false))
+	}
 	ops := map[string]int{}
 	defs := root["$defs"].(map[string]any)
 	for i, m := range msgs {
@@ -233,12 +243,13 @@ func TestSchemaValidatesASession(t *testing.T) {
 			ops[op]++
 		}
 	}
-	for _, op := range []string{"hello", "load", "field_access", "field_write", "equals_ref", "invoke"} {
+	for _, op := range []string{"hello", "load", "field_access", "field_write", "equals_ref", "invoke", "if_sym", "assume"} {
 		require.Positive(t, ops[op], "the session has a %s request", op)
 	}
 
 	bad := []string{
 		`{"id":1,"op":"hello","protocol":2}`,
+		`{"id":1,"protocol":2,"name":"x","version":"1","shape":"partition","data_rules":["if_true"]}`,
 		`{"id":1,"successors":[{"rule":"Field access (A)","state":{"locs":[]}}]}`,
 		`{"id":1,"op":"view","state":{"locs":[],"L":[],"R":[],"phi":{"op":"eq","refs":[1]},"env":[],"mode":"error","k":[],"next":{"stack":0,"input":1,"fresh":2},"steps":0}}`,
 		`{"id":1,"op":"view","state":{"locs":[],"L":[],"R":[],"phi":{"op":"true"},"env":[{"ref":1,"bool":true}],"mode":"error","k":[],"next":{"stack":0,"input":1,"fresh":2},"steps":0}}`,
@@ -248,7 +259,11 @@ func TestSchemaValidatesASession(t *testing.T) {
 		require.NoError(t, decode([]byte(b), &v))
 		require.Error(t, validate(root, root, v, "bad"), b)
 	}
-	// Data (PRIMITIVES.md §2) is in the schema already.
+	// An if_sym request without its cond is no request.
+	var noCond any
+	require.NoError(t, decode([]byte(`{"id":1,"op":"if_sym","state":{"locs":[],"L":[],"R":[],"phi":{"op":"true"},"env":[],"mode":"error","k":[],"next":{"stack":0,"input":1,"fresh":2},"steps":0},"expr":3,"then_sat":true,"else_sat":true}`), &noCond))
+	require.Error(t, validate(root, defs["request"].(map[string]any), noCond, "bad"))
+	// A hand-made state with every data node.
 	good := `{"id":1,"op":"view","state":{"locs":[],"L":[],"R":[],"prim":[[null,{"op":"sym","ref":1,"field":1,"sort":"int"}]],` +
 		`"phi":{"op":"lt","args":[{"op":"int","n":0},{"op":"add","args":[{"op":"sym","ref":1,"field":1,"sort":"int"},{"op":"int","n":1}]}]},` +
 		`"env":[{"term":{"op":"ite","args":[{"op":"true"},{"op":"int","n":1},{"op":"int","n":2}]}}],"mode":"error","k":[],"next":{"stack":0,"input":1,"fresh":2},"steps":0}}`

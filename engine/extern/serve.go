@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -21,7 +22,6 @@ import (
 // (docs/PERFORMANCE.md) and what tests the serialization both ways; it is
 // also a way to run a Go engine in a process of its own.
 func Serve(r io.Reader, w io.Writer, hello Hello, build func(variant string, cfg engine.Config) (engine.UnderTest, error)) error {
-	hello.Protocol = ProtocolVersion
 	solver, err := smt.NewSolver()
 	if err != nil {
 		return err
@@ -54,6 +54,8 @@ func Serve(r io.Reader, w io.Writer, hello Hello, build func(variant string, cfg
 }
 
 type server struct {
+	// hello is the engine's handshake; its Protocol is the version
+	// negotiated (the newest both speak), Data only in version 2.
 	hello  Hello
 	build  func(string, engine.Config) (engine.UnderTest, error)
 	solver *smt.Solver
@@ -77,14 +79,15 @@ type request struct {
 	Right     int32           `json:"right"`
 	Receiver  int32           `json:"receiver"`
 	Args      []jValue        `json:"args"`
+	Versions  []int           `json:"versions"`
+	Cond      *jFormula       `json:"cond"`
+	ThenSat   bool            `json:"then_sat"`
+	ElseSat   bool            `json:"else_sat"`
+	Sat       bool            `json:"sat"`
 }
 
 func (sv *server) handle(line []byte) map[string]any {
-	req, full, err := parseRequest(line)
-	if err == nil && !full {
-		req = &request{}
-		err = json.Unmarshal(line, req)
-	}
+	req, err := parseRequest(line)
 	if err != nil {
 		return map[string]any{"id": nil, "error": errAnswer{Kind: "internal", Message: "request is not valid: " + err.Error()}}
 	}
@@ -103,10 +106,24 @@ func (sv *server) handle(line []byte) map[string]any {
 func (sv *server) answer(req *request) (map[string]any, error) {
 	switch req.Op {
 	case "hello":
-		if req.Protocol != ProtocolVersion {
-			return nil, fmt.Errorf("protocol %d not spoken (%d is)", req.Protocol, ProtocolVersion)
+		// The newest version both sides speak: lockstep's "versions"
+		// (version 1 sends only "protocol").
+		offered := append([]int{req.Protocol}, req.Versions...)
+		v := 0
+		for _, x := range Versions {
+			if slices.Contains(offered, x) {
+				v = x
+			}
 		}
-		b, _ := json.Marshal(sv.hello)
+		if v == 0 {
+			return nil, fmt.Errorf("protocol %v not spoken (%v are)", offered, Versions)
+		}
+		sv.hello.Protocol = v
+		h := sv.hello
+		if v < 2 {
+			h.Data, h.DataRules = false, nil
+		}
+		b, _ := json.Marshal(h)
 		var m map[string]any
 		_ = json.Unmarshal(b, &m)
 		return m, nil
@@ -136,7 +153,8 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 	if sv.eng == nil {
 		return nil, fmt.Errorf("%s before load", req.Op)
 	}
-	d := &decoder{p: sv.prog, table: sv.table}
+	data := sv.hello.HasData()
+	d := &decoder{p: sv.prog, table: sv.table, data: data}
 	s, err := d.state(req.State, nil, false)
 	if err != nil {
 		return nil, fmt.Errorf("the request's state: %v", err)
@@ -157,9 +175,17 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 	case req.Op == "field_access" && f.Kind == machine.KField:
 		succ, err = sv.eng.FieldAccess(s, machine.Ref(req.Ref), f.Expr.(*javalite.FieldAccess), f.Next)
 	case req.Op == "field_write" && f.Kind == machine.KWrite:
-		succ, err = sv.eng.FieldWrite(s, machine.Ref(req.Ref), f.Expr.(*javalite.FieldWrite), f.Next)
+		r := machine.Ref(req.Ref)
+		if !val.IsRef() {
+			r = val.Ref() // a primitive write: what the machine passes
+		}
+		succ, err = sv.eng.FieldWrite(s, r, f.Expr.(*javalite.FieldWrite), f.Next)
 	case req.Op == "equals_ref" && f.Kind == machine.KEqR:
 		succ, err = sv.eng.EqualsRef(s, machine.Ref(req.Left), machine.Ref(req.Right), f.Expr.(*javalite.Equals), f.Next)
+	case data && req.Op == DataRuleIfSym && f.Kind == machine.KIf && val.IsTerm():
+		succ, err = sv.ifSym(s, val.Term(), f.Expr.(*javalite.If), f.Next)
+	case data && req.Op == DataRuleAssume && f.Kind == machine.KAssume && val.IsTerm():
+		succ, err = sv.assume(s, val.Term(), f.Next)
 	case req.Op == "invoke" && (f.Kind == machine.KCallArg || f.Kind == machine.KCallRecv):
 		// The arguments: those evaluated before (the frame's env) and the
 		// value in e; a call without arguments has the receiver in e.
@@ -180,20 +206,71 @@ func (sv *server) answer(req *request) (map[string]any, error) {
 	}
 	out := make([]map[string]any, len(succ))
 	for i, sc := range succ {
-		if hasData(sc.S) {
-			return nil, fmt.Errorf("a successor has primitive data, which this protocol implementation does not carry yet")
+		if !data && hasData(sc.S) {
+			return nil, fmt.Errorf("a successor has primitive data, which protocol version %d without data does not carry", sv.hello.Protocol)
 		}
 		t, enter := sc.S, false
 		if req.Op == "invoke" {
 			t, enter = entered(t, val, f)
 		}
-		m := map[string]any{"rule": sc.Rule, "state": encState(t)}
+		js := encState(t)
+		if req.Op == DataRuleIfSym {
+			branchControl(js, t, f.Expr.(*javalite.If))
+		}
+		m := map[string]any{"rule": sc.Rule, "state": js}
 		if enter {
 			m["enter"] = true
 		}
 		out[i] = m
 	}
 	return map[string]any{"successors": out}, nil
+}
+
+// ifSym applies the served engine's If (sym): its own (machine.DataRules)
+// or the machine's rule on its path condition, as in-process.
+func (sv *server) ifSym(s *machine.State, t *smt.Formula, e *javalite.If, k *machine.Kont) ([]machine.Succ, error) {
+	opt := sv.eng.Options()
+	if dr, ok := sv.eng.(machine.DataRules); ok {
+		return dr.IfSym(s, t, e, k, opt)
+	}
+	pc, ok := sv.eng.(machine.PathCond)
+	if !ok {
+		return nil, machine.ErrNoData
+	}
+	return machine.IfSymRule(s, pc, t, e, k, opt)
+}
+
+// assume applies the served engine's Assume, as ifSym If (sym).
+func (sv *server) assume(s *machine.State, t *smt.Formula, k *machine.Kont) ([]machine.Succ, error) {
+	if dr, ok := sv.eng.(machine.DataRules); ok {
+		return dr.Assume(s, t, k)
+	}
+	pc, ok := sv.eng.(machine.PathCond)
+	if !ok {
+		return nil, machine.ErrNoData
+	}
+	return machine.AssumeRule(s, pc, t, k)
+}
+
+// branchControl writes the control of a branch of If (sym) as the
+// protocol has it, e the branch's expression: a branch that is a literal
+// is a value in the machine at once (SetBranch, State.Origin).
+func branchControl(js *jState, t *machine.State, e *javalite.If) {
+	if t.Mode != machine.ModeValue || !t.Val.IsBool() {
+		return
+	}
+	x := t.Origin
+	if x == nil {
+		for _, b := range []javalite.Expr{e.Then, e.Else} {
+			if lit, ok := b.(*javalite.Lit); ok && lit.Kind != javalite.LitNull && (lit.Kind == javalite.LitTrue) == (t.Val == machine.VTrue) {
+				x = b
+				break
+			}
+		}
+	}
+	if x != nil {
+		js.Mode, js.Expr, js.Val = "expr", exprID(x), nil
+	}
 }
 
 // entered turns a successor of a Go engine's Invoke that entered the
@@ -229,7 +306,13 @@ func ServeRegistered(spec string, r io.Reader, w io.Writer) error {
 		return err
 	}
 	_, id := eut.(engine.IdentityView)
-	h := Hello{Name: "go:" + info.Name, Version: "1", Doc: info.Doc, Shape: eut.Shape().String(), IdentityView: id, Default: info.Default}
+	h := Hello{Name: "go:" + info.Name, Version: "1", Doc: info.Doc, Shape: eut.Shape().String(), IdentityView: id, Default: info.Default,
+		Data: info.Data}
+	if info.Data {
+		// The Go engine applies If (sym) and Assume itself, so that the
+		// requests are served both ways.
+		h.DataRules = []string{DataRuleIfSym, DataRuleAssume}
+	}
 	if info.Variants != nil {
 		for _, v := range info.Variants() {
 			h.Variants = append(h.Variants, HelloVariant{Name: v.Name, Doc: v.Doc})

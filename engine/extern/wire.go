@@ -6,10 +6,14 @@ package extern
 // included). Decoding validates everything an engine process sends before
 // it becomes a machine.State, so that a wrong answer is a failure of the
 // engine (malformed), never a panic of the machine. Primitive data
-// (PRIMITIVES.md §2) is in the schema already: values {"term": F}, formula
-// nodes int/sym/add/sub/lt/le/eqt/ite, the heap's "prim" rows; this file
-// encodes none of them yet (the machine has no data) and refuses them on
-// decoding, so adding data is adding their cases here.
+// (PRIMITIVES.md §2, protocol version 2): values {"term": T}, term nodes
+// int/sym/add/sub/lt/le/eqt/ite in formula trees, the heap's "prim" rows,
+// the frames of Binary and Assume. A term's sort is checked on decoding
+// (the smt constructors panic on a sort mismatch, a malformed answer must
+// not), and so is every input symbol α(r, f): f a primitive field of that
+// sort, r an input reference, and f a field of the class of the location
+// whose identity r is. An engine that speaks version 1 is sent no data
+// and has data in an answer refused (decoder.data).
 
 import (
 	"fmt"
@@ -107,7 +111,17 @@ var frameKinds = [...]string{
 	machine.KBegin:    "begin",
 	machine.KPop:      "pop",
 	machine.KPopVar:   "popvar",
+	machine.KBinL:     "bin_l",
+	machine.KBinR:     "bin_r",
+	machine.KAssume:   "assume",
 }
+
+// frameHasVal: the frames that hold a value (val).
+func frameHasVal(k machine.KKind) bool {
+	return k == machine.KEqR || k == machine.KCallArg || k == machine.KPopVar || k == machine.KBinR
+}
+
+var termOps = map[smt.Op]string{smt.OpAdd: "add", smt.OpSub: "sub", smt.OpLt: "lt", smt.OpLe: "le", smt.OpEqT: "eqt", smt.OpIte: "ite"}
 
 var modes = [...]string{machine.ModeExpr: "expr", machine.ModeValue: "value", machine.ModeError: "error"}
 
@@ -121,6 +135,9 @@ var modes = [...]string{machine.ModeExpr: "expr", machine.ModeValue: "value", ma
 type formulas struct {
 	index map[*smt.Formula]int
 	table []*jFormula
+	// inline writes compound nodes as trees, for a formula outside a
+	// state (a request's cond, an invoke's args).
+	inline bool
 }
 
 func (fs *formulas) enc(f *smt.Formula) *jFormula {
@@ -132,8 +149,15 @@ func (fs *formulas) enc(f *smt.Formula) *jFormula {
 	case smt.OpEq:
 		a, b := f.Atom()
 		return &jFormula{Op: "eq", Refs: []int32{int32(a), int32(b)}}
+	case smt.OpInt:
+		n, _ := f.IntValue()
+		return &jFormula{Op: "int", N: &n}
+	case smt.OpSym:
+		r, field, _ := f.SymOf()
+		ref := int32(r)
+		return &jFormula{Op: "sym", Ref: &ref, Field: &field, Sort: f.Sort().String()}
 	}
-	if i, ok := fs.index[f]; ok {
+	if i, ok := fs.index[f]; ok && !fs.inline {
 		return &jFormula{Op: "formula", I: &i}
 	}
 	j := &jFormula{}
@@ -145,10 +169,17 @@ func (fs *formulas) enc(f *smt.Formula) *jFormula {
 	case smt.OpOr:
 		j.Op = "or"
 	default:
-		panic(fmt.Sprintf("extern: formula operator %v has no encoding", f.Op()))
+		op, ok := termOps[f.Op()]
+		if !ok {
+			panic(fmt.Sprintf("extern: formula operator %v has no encoding", f.Op()))
+		}
+		j.Op = op
 	}
 	for _, k := range f.Kids() {
 		j.Args = append(j.Args, fs.enc(k))
+	}
+	if fs.inline {
+		return j
 	}
 	i := len(fs.table)
 	fs.table = append(fs.table, j)
@@ -159,24 +190,38 @@ func (fs *formulas) enc(f *smt.Formula) *jFormula {
 	return &jFormula{Op: "formula", I: &i}
 }
 
-func encValue(v machine.Value) jValue {
+func (fs *formulas) value(v machine.Value) jValue {
 	switch {
 	case v == machine.VUndef:
 		return jValue{Undef: true}
 	case v.IsBool():
 		b := v == machine.VTrue
 		return jValue{Bool: &b}
+	case v.IsTerm():
+		return jValue{Term: fs.enc(v.Term())}
 	}
 	r := int32(v.Ref())
 	return jValue{Ref: &r}
 }
 
-func encValues(vs []machine.Value) []jValue {
+func (fs *formulas) values(vs []machine.Value) []jValue {
 	out := make([]jValue, len(vs))
 	for i, v := range vs {
-		out[i] = encValue(v)
+		out[i] = fs.value(v)
 	}
 	return out
+}
+
+// encValues encodes values outside a state (an invoke's args): terms as
+// trees.
+func encValues(vs []machine.Value) []jValue {
+	return (&formulas{inline: true}).values(vs)
+}
+
+// encTerm encodes a term outside a state (the cond of if_sym and assume)
+// as a tree.
+func encTerm(t *smt.Formula) *jFormula {
+	return (&formulas{inline: true}).enc(t)
 }
 
 func exprID(e javalite.Expr) *int {
@@ -193,7 +238,7 @@ func encState(s *machine.State) *jState {
 	encFormula := fs.enc
 	j := &jState{
 		Phi:   encFormula(s.PathCondition()),
-		Env:   encValues(s.Env),
+		Env:   fs.values(s.Env),
 		Mode:  modes[s.Mode],
 		Next:  jNext{Stack: int32(s.NextStack), Input: int32(s.NextInput), Fresh: int32(s.NextFresh)},
 		Steps: s.Steps,
@@ -211,6 +256,15 @@ func encState(s *machine.State) *jState {
 			row[f] = int32(s.R[i*nf+f])
 		}
 		j.R[i] = row
+		if s.Prim != nil {
+			prow := make([]*jFormula, nf)
+			for f := 0; f < nf; f++ {
+				if t := s.PrimField(machine.Loc(i), s.Prog.Fields[f]); t != nil {
+					prow[f] = encFormula(t)
+				}
+			}
+			j.Prim = append(j.Prim, prow)
+		}
 	}
 	for i, g := range s.L {
 		if g == nil {
@@ -226,21 +280,21 @@ func encState(s *machine.State) *jState {
 	case machine.ModeExpr:
 		j.Expr = exprID(s.Expr)
 	case machine.ModeValue:
-		v := encValue(s.Val)
+		v := fs.value(s.Val)
 		j.Val = &v
 	}
-	j.Formulas = fs.table
 	for k := s.K; k != nil; k = k.Next {
 		fr := jFrame{Kind: frameKinds[k.Kind], Expr: exprID(k.Expr), Idx: k.Idx}
-		if k.Kind == machine.KEqR || k.Kind == machine.KCallArg || k.Kind == machine.KPopVar {
-			v := encValue(k.Val)
+		if frameHasVal(k.Kind) {
+			v := fs.value(k.Val)
 			fr.Val = &v
 		}
 		if k.Kind == machine.KPop || k.Kind == machine.KCallArg {
-			fr.Env = encValues(k.Env)
+			fr.Env = fs.values(k.Env)
 		}
 		j.K = append(j.K, fr)
 	}
+	j.Formulas = fs.table
 	return j
 }
 
@@ -301,6 +355,7 @@ type jExpr struct {
 	Slot   *int   `json:"slot,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Method string `json:"method,omitempty"`
+	N      *int64 `json:"n,omitempty"`
 }
 
 // exprTable returns the program's expressions indexed by ID.
@@ -335,7 +390,7 @@ func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
 			jc.Fields = append(jc.Fields, f.ID)
 		}
 		for _, m := range c.Methods {
-			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID()}
+			jm := jMethod{Name: m.Name, Ret: m.Ret.Name, NumSlots: m.NumSlots, Body: m.Body.ID(), Params: []jParam{}}
 			if len(m.Params) == 1 {
 				jm.ParamType, jm.Param = m.Params[0].Type.Name, m.Params[0].Name
 			}
@@ -381,6 +436,13 @@ func encProgram(p *javalite.Program, table []javalite.Expr) *jProgram {
 			je.Kind, je.Name, je.Slot = "assign", e.VarName, slot(e.Slot)
 		case *javalite.Begin:
 			je.Kind = "begin"
+		case *javalite.IntLit:
+			n := e.Val
+			je.Kind, je.N = "int_lit", &n
+		case *javalite.Binary:
+			je.Kind, je.Name = "binary", e.Op.String()
+		case *javalite.Assume:
+			je.Kind = "assume"
 		}
 		j.Exprs = append(j.Exprs, je)
 	}
@@ -399,6 +461,11 @@ type decoder struct {
 	nlocs int
 	// shared are the decoded entries of the state's table "formulas".
 	shared []*smt.Formula
+	// data: primitive data is allowed (protocol version 2 with data).
+	data bool
+	// identity maps the identity reference of each input location of the
+	// state being decoded to its class (the input symbols' check).
+	identity map[int32]*javalite.Class
 }
 
 func (d *decoder) ref(r int32) (machine.Ref, error) {
@@ -443,7 +510,7 @@ func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
 	case "not", "and", "or":
 		var args []*smt.Formula
 		for _, a := range j.Args {
-			f, err := d.formula(a)
+			f, err := d.boolean(a)
 			if err != nil {
 				return nil, err
 			}
@@ -464,9 +531,100 @@ func (d *decoder) formula(j *jFormula) (*smt.Formula, error) {
 		}
 		return d.shared[*j.I], nil
 	case "int", "sym", "add", "sub", "lt", "le", "eqt", "ite":
-		return nil, fmt.Errorf("formula node %q: primitive data is not supported by this lockstep yet", j.Op)
+		if !d.data {
+			return nil, fmt.Errorf("formula node %q: primitive data, which this engine's protocol (version 1, or no \"data\" in its handshake) does not carry", j.Op)
+		}
+		return d.term(j)
 	}
 	return nil, fmt.Errorf("unknown formula node %q", j.Op)
+}
+
+// boolean decodes a formula and checks that it is one (of sort bool).
+func (d *decoder) boolean(j *jFormula) (*smt.Formula, error) {
+	f, err := d.formula(j)
+	if err == nil && f.Sort() != smt.SortBool {
+		return nil, fmt.Errorf("an int term %s where a formula belongs", smt.Short(f))
+	}
+	return f, err
+}
+
+// term decodes a term node (PRIMITIVES.md §2), checking every operand's
+// sort before the smt constructor sees it.
+func (d *decoder) term(j *jFormula) (*smt.Formula, error) {
+	switch j.Op {
+	case "int":
+		if j.N == nil {
+			return nil, fmt.Errorf("int without n")
+		}
+		return smt.Int(*j.N), nil
+	case "sym":
+		if j.Ref == nil || j.Field == nil {
+			return nil, fmt.Errorf("sym needs ref and field")
+		}
+		r, f := *j.Ref, *j.Field
+		if r < 1 || r > maxRef || r%3 != 1 {
+			return nil, fmt.Errorf("sym: %d is not an input reference", r)
+		}
+		if f < 0 || f >= len(d.p.Fields) || !d.p.Fields[f].Type.IsPrim() {
+			return nil, fmt.Errorf("sym: field %d is not a primitive field", f)
+		}
+		fld := d.p.Fields[f]
+		sort := machine.Sort(fld.T)
+		if j.Sort != sort.String() {
+			return nil, fmt.Errorf("sym: field %s.%s has sort %s, not %q", fld.Owner.Name, fld.Name, sort, j.Sort)
+		}
+		if c, ok := d.identity[r]; ok && c != fld.Owner {
+			return nil, fmt.Errorf("sym: the input location with identity %d is a %s, which has no field %s.%s", r, c.Name, fld.Owner.Name, fld.Name)
+		}
+		return smt.Sym(machine.Ref(r), f, sort), nil
+	}
+	args := make([]*smt.Formula, len(j.Args))
+	for i, a := range j.Args {
+		f, err := d.formula(a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = f
+	}
+	want := 2
+	if j.Op == "ite" {
+		want = 3
+	}
+	if len(args) != want {
+		return nil, fmt.Errorf("%s needs %d args, has %d", j.Op, want, len(args))
+	}
+	ints := func() error {
+		for _, a := range args {
+			if a.Sort() != smt.SortInt {
+				return fmt.Errorf("%s of a bool operand %s", j.Op, smt.Short(a))
+			}
+		}
+		return nil
+	}
+	switch j.Op {
+	case "add", "sub", "lt", "le":
+		if err := ints(); err != nil {
+			return nil, err
+		}
+		switch j.Op {
+		case "add":
+			return smt.Add(args[0], args[1]), nil
+		case "sub":
+			return smt.Sub(args[0], args[1]), nil
+		case "lt":
+			return smt.Lt(args[0], args[1]), nil
+		}
+		return smt.Le(args[0], args[1]), nil
+	case "eqt":
+		if args[0].Sort() != args[1].Sort() {
+			return nil, fmt.Errorf("eqt between an %s and a %s term", args[0].Sort(), args[1].Sort())
+		}
+		return smt.EqT(args[0], args[1]), nil
+	}
+	if args[0].Sort() != smt.SortBool || args[1].Sort() != args[2].Sort() {
+		return nil, fmt.Errorf("ite needs a formula and two terms of one sort")
+	}
+	return smt.Ite(args[0], args[1], args[2]), nil
 }
 
 func (d *decoder) value(j *jValue) (machine.Value, error) {
@@ -494,7 +652,14 @@ func (d *decoder) value(j *jValue) (machine.Value, error) {
 	case j.Undef:
 		return machine.VUndef, nil
 	}
-	return machine.Value{}, fmt.Errorf("term values: primitive data is not supported by this lockstep yet")
+	if !d.data {
+		return machine.Value{}, fmt.Errorf("a term value: primitive data, which this engine's protocol (version 1, or no \"data\" in its handshake) does not carry")
+	}
+	t, err := d.formula(j.Term)
+	if err != nil {
+		return machine.Value{}, err
+	}
+	return machine.PrimVal(t), nil
 }
 
 func (d *decoder) values(js []jValue) ([]machine.Value, error) {
@@ -517,11 +682,31 @@ func (d *decoder) values(js []jValue) ([]machine.Value, error) {
 // With req nil (Serve: a state lockstep sent) every frame is decoded and
 // e may be an expression.
 func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.State, error) {
+	s, err := d.heap(j, req)
+	if err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return d.control(s, j)
+	}
+	return d.answerControl(s, j, req, view)
+}
+
+// heap decodes everything of a state but its control (e and k): the
+// locations, L, R and the primitive fields, φ, η (checked against req's,
+// if any) and the counters.
+func (d *decoder) heap(j *jState, req *machine.State) (*machine.State, error) {
 	if j == nil {
 		return nil, fmt.Errorf("missing state")
 	}
-	if len(j.Prim) > 0 {
-		return nil, fmt.Errorf("prim: primitive data is not supported by this lockstep yet")
+	if len(j.Prim) > 0 && !d.data {
+		return nil, fmt.Errorf("prim: primitive data, which this engine's protocol (version 1, or no \"data\" in its handshake) does not carry")
+	}
+	d.identity = map[int32]*javalite.Class{}
+	for _, jl := range j.Locs {
+		if c := d.p.ByName[jl.Class]; c != nil && jl.Input {
+			d.identity[jl.Identity] = c
+		}
 	}
 	d.shared = d.shared[:0]
 	for i, jf := range j.Formulas {
@@ -545,7 +730,7 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		if c == nil {
 			return nil, fmt.Errorf("location %d: unknown class %q", i, jl.Class)
 		}
-		ex, err := d.formula(jl.Exists)
+		ex, err := d.boolean(jl.Exists)
 		if err != nil {
 			return nil, fmt.Errorf("location %d: exists: %w", i, err)
 		}
@@ -579,7 +764,7 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		}
 		g := make(machine.GVS, 0, len(b.GVS))
 		for _, e := range b.GVS {
-			gf, err := d.formula(e.Guard)
+			gf, err := d.boolean(e.Guard)
 			if err != nil {
 				return nil, fmt.Errorf("L(%s): %w", machine.RefString(r), err)
 			}
@@ -594,7 +779,10 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		}
 		s.Set(r, g)
 	}
-	phi, err := d.formula(j.Phi)
+	if err := d.prim(s, j); err != nil {
+		return nil, err
+	}
+	phi, err := d.boolean(j.Phi)
 	if err != nil {
 		return nil, fmt.Errorf("phi: %w", err)
 	}
@@ -614,9 +802,59 @@ func (d *decoder) state(j *jState, req *machine.State, view bool) (*machine.Stat
 		return nil, fmt.Errorf("next: counters %+v are not in their partitions", j.Next)
 	}
 	s.NextStack, s.NextInput, s.NextFresh = machine.Ref(j.Next.Stack), machine.Ref(j.Next.Input), machine.Ref(j.Next.Fresh)
-	if req == nil {
-		return d.control(s, j)
+	return s, nil
+}
+
+// prim decodes the primitive fields: one row per location, a term of the
+// field's sort in every primitive field of the location's class, null
+// elsewhere. A state with a location of a class with primitive fields
+// must have them.
+func (d *decoder) prim(s *machine.State, j *jState) error {
+	nf := len(d.p.Fields)
+	if len(j.Prim) == 0 {
+		for i, li := range s.Locs {
+			if len(li.Class.PrimFields) > 0 {
+				return fmt.Errorf("prim: location %d (a %s) has primitive fields and the state has no prim rows", i, li.Class.Name)
+			}
+		}
+		return nil
 	}
+	if len(j.Prim) != len(s.Locs) {
+		return fmt.Errorf("prim has %d rows for %d locations", len(j.Prim), len(s.Locs))
+	}
+	s.Prim = make([]*smt.Formula, len(s.Locs)*nf)
+	for i, row := range j.Prim {
+		if len(row) != nf {
+			return fmt.Errorf("prim row %d has %d entries, the program has %d fields", i, len(row), nf)
+		}
+		c := s.Locs[i].Class
+		for f, jt := range row {
+			fld := d.p.Fields[f]
+			mine := fld.Owner == c && fld.Type.IsPrim()
+			switch {
+			case jt == nil && !mine:
+				continue
+			case jt == nil:
+				return fmt.Errorf("prim row %d: field %s.%s has no term", i, c.Name, fld.Name)
+			case !mine:
+				return fmt.Errorf("prim row %d: a term in column %d, which is no primitive field of %s", i, f, c.Name)
+			}
+			t, err := d.formula(jt)
+			if err != nil {
+				return fmt.Errorf("prim row %d, field %s: %w", i, fld.Name, err)
+			}
+			if t.Sort() != machine.Sort(fld.T) {
+				return fmt.Errorf("prim row %d: field %s.%s holds an %s term", i, c.Name, fld.Name, t.Sort())
+			}
+			s.Prim[i*nf+f] = t
+		}
+	}
+	return nil
+}
+
+// answerControl decodes the control of a heap rule's successor, or of a
+// View, of req (see state).
+func (d *decoder) answerControl(s *machine.State, j *jState, req *machine.State, view bool) (*machine.State, error) {
 	k, err := d.suffix(j.K, req.K)
 	if err != nil {
 		return nil, err
@@ -686,7 +924,7 @@ func (d *decoder) sameFrame(j jFrame, f *machine.Kont) bool {
 	if (j.Expr == nil) != (f.Expr == nil) || (j.Expr != nil && *j.Expr != f.Expr.ID()) {
 		return false
 	}
-	if f.Kind == machine.KEqR || f.Kind == machine.KCallArg || f.Kind == machine.KPopVar {
+	if frameHasVal(f.Kind) {
 		v, err := d.value(j.Val)
 		if err != nil || v != f.Val {
 			return false
@@ -743,8 +981,49 @@ func frameExpr(kind machine.KKind, e javalite.Expr) bool {
 		return ok && b != nil
 	case machine.KPop:
 		return e == nil
+	case machine.KBinL, machine.KBinR:
+		_, ok := e.(*javalite.Binary)
+		return ok
+	case machine.KAssume:
+		_, ok := e.(*javalite.Assume)
+		return ok
 	}
 	return false
+}
+
+// branch decodes a successor of If (sym) applied to req, whose top frame
+// is the if e: its heap (as state's), and its control, which must be a
+// branch of e with the rest of req's continuation, k. SetBranch makes it
+// the machine's own branch state.
+func (d *decoder) branch(j *jState, req *machine.State, e *javalite.If, k *machine.Kont, opt machine.Options) (*machine.State, error) {
+	s, err := d.heap(j, req)
+	if err != nil {
+		return nil, err
+	}
+	if j.Mode != "expr" || j.Expr == nil || (*j.Expr != e.Then.ID() && *j.Expr != e.Else.ID()) {
+		return nil, fmt.Errorf("a successor of If (sym) has e the expression of a branch (%d or %d), this one mode %q", e.Then.ID(), e.Else.ID(), j.Mode)
+	}
+	got, err := d.suffix(j.K, req.K)
+	if err != nil {
+		return nil, err
+	}
+	if got != k {
+		return nil, fmt.Errorf("a successor of If (sym) has k the continuation after the if frame (%d frames), this one %d", kLen(k), len(j.K))
+	}
+	x := e.Then
+	if *j.Expr == e.Else.ID() {
+		x = e.Else
+	}
+	s.SetBranch(x, k, opt)
+	return s, nil
+}
+
+func kLen(k *machine.Kont) int {
+	n := 0
+	for ; k != nil; k = k.Next {
+		n++
+	}
+	return n
 }
 
 // control decodes e and k of a state lockstep sent (Serve), every frame.
@@ -757,6 +1036,16 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 			return nil, fmt.Errorf("expression %d is not in the program", *id)
 		}
 		return d.table[*id], nil
+	}
+	// envLen[i] is the size of the η frame i runs in: the state's, or
+	// below a pop frame the η it restores (a caller's).
+	envLen := make([]int, len(j.K))
+	cur := len(s.Env)
+	for i, jf := range j.K {
+		envLen[i] = cur
+		if jf.Kind == frameKinds[machine.KPop] {
+			cur = len(jf.Env)
+		}
 	}
 	var k *machine.Kont
 	for i := len(j.K) - 1; i >= 0; i-- {
@@ -779,7 +1068,7 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 			return nil, fmt.Errorf("k frame %d (%s): wrong expression", i, jf.Kind)
 		}
 		f.Expr = e
-		if f.Kind == machine.KEqR || f.Kind == machine.KCallArg || f.Kind == machine.KPopVar {
+		if frameHasVal(f.Kind) {
 			if f.Val, err = d.value(jf.Val); err != nil {
 				return nil, fmt.Errorf("k frame %d: %w", i, err)
 			}
@@ -792,7 +1081,7 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 		if b, ok := e.(*javalite.Begin); ok && (f.Idx < 0 || f.Idx > len(b.Exprs)) {
 			return nil, fmt.Errorf("k frame %d: begin index %d", i, f.Idx)
 		}
-		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= len(s.Env)) {
+		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= envLen[i]) {
 			return nil, fmt.Errorf("k frame %d: popvar slot %d", i, f.Idx)
 		}
 		k = f

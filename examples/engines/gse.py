@@ -15,20 +15,35 @@ conditions disjoint (docs/ENGINES.md, "A worked example"; the checker's own
 factGSE is the same engine in Go). Its View is the identity: its states are
 guarded states whose value sets are singletons.
 
-A planted mistake, variant "no-self-alias" (-engine 'exec:python3
-examples/engines/gse.py#no-self-alias', or the argument --mistake): the alias
-candidates of a field of l leave out l itself, so no object can point to
-itself. The checker refutes it (cover, P2) with a shrunk program.
+Data (protocol version 2, PRIMITIVES.md): int and bool fields hold terms
+(the "prim" rows of the state); an input location's primitive fields hold
+their initial-value symbols alpha(r, f) from its creation (r its identity
+reference), Field access (A) on a primitive field reads the term, Field write
+(W) writes it, and the engine applies If (sym) and Assume itself: it is told
+S(phi and t) and S(phi and not t) by lockstep ("then_sat", "else_sat",
+"sat"), so it needs no solver of its own. The argument --v1 makes it speak
+version 1 only (no data), as an engine written before version 2.
+
+Planted mistakes, each a variant and a mutant of its catalog:
+
+* "no-self-alias" (-engine 'exec:python3 examples/engines/gse.py#no-self-alias',
+  or the argument --mistake): the alias candidates of a field of l leave out
+  l itself, so no object can point to itself. The checker refutes it (cover,
+  P2) with a shrunk program.
+* "else-not-negated" (or the argument --data-mistake): If (sym) forgets to
+  negate the condition on its else branch, which then runs under phi and t.
 """
 
 import json
 import sys
 
-PROTOCOL = 1
+VERSIONS = (1, 2)          # the protocol versions this engine speaks
 NULL, UN = -1, -2          # r_null, r_un; also l_null, l_un
 LNULL, LUN = -1, -2
 
 MISTAKE = "no-self-alias"
+DATA_MISTAKE = "else-not-negated"
+PRIM_TYPES = ("int", "bool")
 
 
 class RuleError(Exception):
@@ -43,6 +58,10 @@ def neq(a, b):
     return {"op": "not", "args": [eq(a, b)]}
 
 
+def negate(f):
+    return {"op": "not", "args": [f]}
+
+
 def conj(fs):
     fs = [f for f in fs if f["op"] != "true"]
     if not fs:
@@ -55,39 +74,60 @@ def conj(fs):
 class Engine:
     def __init__(self, argv):
         self.forced_mistake = "--mistake" in argv
+        self.forced_data_mistake = "--data-mistake" in argv
+        self.v1 = "--v1" in argv
+        self.protocol = 1
         self.program = None
         self.k = -1
         self.mistake = self.forced_mistake
+        self.data_mistake = self.forced_data_mistake
         self.field_class = {}
+        self.prim_fields = {}   # class -> [(field id, sort)]
+        self.exprs = {}
 
     # ---- messages ----
 
     def hello(self, msg):
-        if msg.get("protocol") != PROTOCOL:
-            raise RuleError("protocol %r not supported" % msg.get("protocol"))
-        return {
-            "protocol": PROTOCOL,
+        offered = set(msg.get("versions") or []) | {msg.get("protocol")}
+        speaks = [v for v in VERSIONS if v in offered and not (self.v1 and v > 1)]
+        if not speaks:
+            raise RuleError("protocol %r not supported" % sorted(offered, key=str))
+        self.protocol = max(speaks)
+        variants = [
+            {"name": "facts", "doc": "GSE's rules A/A', W/W', E/E', Invoke/Invoke' with resolution facts"},
+            {"name": MISTAKE, "doc": "planted mistake: no alias candidate is the object itself"},
+        ]
+        mutants = [{"name": MISTAKE, "doc": "Initialize (alias) leaves out the location whose field is read"}]
+        ans = {
+            "protocol": self.protocol,
             "name": "gse-py",
-            "version": "1.0",
+            "version": "2.0" if self.protocol >= 2 else "1.0",
             "doc": "GSE with lazy initialization and resolution facts, in Python (examples/engines/gse.py)",
             "shape": "partition",
             "identity_view": True,
             "default": "facts",
-            "variants": [
-                {"name": "facts", "doc": "GSE's rules A/A', W/W', E/E', Invoke/Invoke' with resolution facts"},
-                {"name": MISTAKE, "doc": "planted mistake: no alias candidate is the object itself"},
-            ],
-            "mutants": {"base": "facts", "k": -1, "steps": 60, "list": [
-                {"name": MISTAKE, "doc": "Initialize (alias) leaves out the location whose field is read"},
-            ]},
+            "variants": variants,
+            "mutants": {"base": "facts", "k": -1, "steps": 60, "list": mutants},
         }
+        if self.protocol >= 2:
+            ans["data"] = True
+            ans["data_rules"] = ["if_sym", "assume"]
+            variants.append({"name": DATA_MISTAKE, "doc": "planted mistake: If (sym) does not negate the condition on its else branch"})
+            mutants.append({"name": DATA_MISTAKE, "doc": "If (sym)'s else branch runs under phi and t instead of phi and not t"})
+        return ans
 
     def load(self, msg):
         self.program = msg["program"]
         self.k = msg["k"]
         parts = msg.get("variant", "").split("+")
         self.mistake = self.forced_mistake or MISTAKE in parts
+        self.data_mistake = self.forced_data_mistake or DATA_MISTAKE in parts
         self.field_class = {f["id"]: f["type"] for f in self.program["fields"]}
+        self.prim_fields = {}
+        for f in self.program["fields"]:
+            if f["type"] in PRIM_TYPES:
+                self.prim_fields.setdefault(f["owner"], []).append((f["id"], f["type"]))
+        self.exprs = {e["id"]: e for e in self.program["exprs"]}
         return {"ok": True}
 
     # ---- the state ----
@@ -131,6 +171,22 @@ class Engine:
         s.pop("expr", None)
         s["k"] = []
 
+    def new_prim_row(self, s, cls, identity):
+        """The primitive fields of a new input location: alpha(r, f) for each
+        primitive field f of its class, r its identity reference (the state's
+        last location)."""
+        prims = self.prim_fields.get(cls, [])
+        if not prims and "prim" not in s:
+            return
+        n = len(self.program["fields"])
+        rows = s.setdefault("prim", [])
+        while len(rows) < len(s["locs"]) - 1:
+            rows.append([None] * n)
+        row = [None] * n
+        for f, sort in prims:
+            row[f] = {"op": "sym", "ref": identity, "field": f, "sort": sort}
+        rows.append(row)
+
     def input_locs(self, s, cls):
         """rho(C): the input locations of class cls with their identity
         references, by identity reference."""
@@ -147,6 +203,11 @@ class Engine:
             # Rule: Field access (A')
             self.error(s)
             return [{"rule": "Field access (A′)", "state": s}]
+        if self.field_class[f] in PRIM_TYPES:
+            # Rule: Field access (A) on a primitive field: its term, no
+            # initialization (PRIMITIVES.md section 4)
+            self.value(s, {"term": s["prim"][l][f]})
+            return [{"rule": "Field access (A)", "state": s}]
         # Rule: Field access (A), after the initialization machine ->I*
         out = []
         for t in self.initialize(s, l, f):
@@ -195,6 +256,7 @@ class Engine:
             t["locs"].append({"class": cls, "input": True, "depth": depth + 1, "identity": rw, "exists": {"op": "true"}})
             row = [UN] * len(self.program["fields"])
             t["R"].append(row)
+            self.new_prim_row(t, cls, rw)
             tL[rw] = [{"guard": {"op": "true"}, "loc": lw}]
             t["R"][l][f] = rw
             self.store(t, tL)
@@ -215,7 +277,7 @@ class Engine:
         return out
 
     def field_write(self, msg):
-        s, r, x, f = msg["state"], msg["ref"], msg["var"], msg["field"]
+        s, x, f = msg["state"], msg["var"], msg["field"]
         L = self.binding(s)
         rx = s["env"][x]["ref"]
         l = self.only(L, rx)
@@ -223,6 +285,16 @@ class Engine:
             # Rule: Field write (W')
             self.error(s)
             return [{"rule": "Field write (W′)", "state": s}]
+        if self.field_class[f] in PRIM_TYPES:
+            # Rule: Field write (W) on a primitive field: R[(l f) -> t]
+            v = s["val"]
+            if "bool" in v:  # a control literal is the term true or false
+                s["prim"][l][f] = {"op": "true" if v["bool"] else "false"}
+            else:
+                s["prim"][l][f] = v["term"]
+            self.value(s, v)
+            return [{"rule": "Field write (W)", "state": s}]
+        r = msg["ref"]
         # Rule: Field write (W)
         r2 = self.alloc(s, "fresh")
         L[r2] = L[r]
@@ -253,6 +325,38 @@ class Engine:
         # Rule: Invoke: lockstep enters the method (the state is unchanged)
         return [{"rule": "Invoke", "state": s, "enter": True}]
 
+    def if_sym(self, msg):
+        """Rule If (sym): the then branch under phi and t when S(phi and t),
+        the else branch under phi and not t when S(phi and not t); lockstep
+        says which hold. A branch's control is its expression with the rest of
+        k."""
+        s, t = msg["state"], msg["cond"]
+        _, e_then, e_else = self.exprs[msg["expr"]]["kids"]
+        out = []
+        for expr, sat, cond in ((e_then, msg["then_sat"], t), (e_else, msg["else_sat"], negate(t))):
+            if not sat:
+                continue
+            if expr == e_else and self.data_mistake:
+                cond = t  # the planted mistake: the else branch keeps t
+            b = self.copy(s)
+            b["phi"] = conj([b["phi"], cond])
+            b["mode"] = "expr"
+            b["expr"] = expr
+            b.pop("val", None)
+            b["k"] = b["k"][1:]
+            out.append({"rule": "If (sym)", "state": b})
+        return out
+
+    def assume(self, msg):
+        """Rule Assume: true under phi and t when S(phi and t); otherwise no
+        successor (the path is pruned)."""
+        s = msg["state"]
+        if not msg["sat"]:
+            return []
+        s["phi"] = conj([s["phi"], msg["cond"]])
+        self.value(s, {"bool": True})
+        return [{"rule": "Assume", "state": s}]
+
     def handle(self, msg):
         op = msg.get("op")
         if op == "hello":
@@ -263,6 +367,8 @@ class Engine:
             return {"state": msg["state"]}
         rules = {"field_access": self.field_access, "field_write": self.field_write,
                  "equals_ref": self.equals_ref, "invoke": self.invoke}
+        if self.protocol >= 2:
+            rules.update({"if_sym": self.if_sym, "assume": self.assume})
         if op not in rules:
             raise RuleError("unknown op %r" % op)
         if self.program is None:

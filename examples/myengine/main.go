@@ -5,12 +5,16 @@
 //
 // "mine" decorates the heap-summary engine (summary:fixed) with
 // engine.Wrap, which keeps the summary engine's optional interfaces, so
-// L1 and L4 are checked on it as on summary:fixed. Its variant "wrong"
+// L1 and L4 are checked on it as on summary:fixed, and its data rules'
+// path condition (machine.PathCond), so it runs programs with int and bool
+// data; Info.Data says so to the checker, which refuses a program with
+// data for an engine that does not declare it. Its variant "wrong"
 // plants a realistic mistake: Field access forgets the null-dereference
 // branch (rule A′) whenever the receiver may also be non-null.
 //
 //	go build -o myengine . && ./myengine check -engine mine ../../testdata/programs/nullderef.jl
 //	./myengine check -engine mine:wrong ../../testdata/programs/nullderef.jl   # refuted
+//	./myengine check -engine mine ../../testdata/data/bst_lookup.jl            # data
 package main
 
 import (
@@ -34,6 +38,8 @@ func main() {
 			}
 		},
 		New: newMine,
+		// Both variants keep summary:fixed's data rules (engine.Wrap).
+		Data: true,
 	})
 	cli.Main()
 }

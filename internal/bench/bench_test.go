@@ -551,3 +551,26 @@ func TestLowerBoundCell(t *testing.T) {
 	_, ok = LowerBound(treeK("treemap_lastKey", 1)[0])
 	assert.False(t, ok, "App. B counts no lastKey")
 }
+
+// TestJSONNotRun: a cell that is no exploration (n/a, skipped, no data) has
+// its status and note in -json, and no counts that would read as zero paths.
+func TestJSONNotRun(t *testing.T) {
+	b, err := json.Marshal(Other{Engine: "pose", Result: Result{Status: NotRun, Note: "no k-bound"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), `{"engine":"pose","status":"n/a","note":"no k-bound"}`; got != want {
+		t.Errorf("n/a cell: %s, want %s", got, want)
+	}
+	b, err = json.Marshal(Other{Engine: "uber", Result: Result{Status: Done, Paths: 4, Value: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["engine"] != "uber" || back["paths"] != float64(4) || back["status"] != "ok" {
+		t.Errorf("a finished cell lost its fields: %s", b)
+	}
+}

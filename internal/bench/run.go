@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,20 @@ type Result struct {
 	Note string `json:"note,omitempty"`
 }
 
+// MarshalJSON writes a result that is no exploration (n/a, skipped, no
+// data) as its status and note alone: counts of 0 there would read as an
+// exploration that found nothing.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result // without the method
+	if r.ran() {
+		return json.Marshal(plain(r))
+	}
+	return json.Marshal(struct {
+		Status Status `json:"status"`
+		Note   string `json:"note,omitempty"`
+	}{r.Status, r.Note})
+}
+
 // Completed is the number of paths that ended by themselves with a value
 // or an error: the count the papers' "paths" and "traces" compare with
 // (they count neither our step-bound cuts nor stuck ends).
@@ -93,6 +108,20 @@ type Other struct {
 	// Engine is the engine's spec as given in Options.Also.
 	Engine string `json:"engine"`
 	Result
+}
+
+// MarshalJSON writes the engine beside its result's fields (Result's own
+// MarshalJSON, promoted, would drop it).
+func (o Other) MarshalJSON() ([]byte, error) {
+	r, err := json.Marshal(o.Result)
+	if err != nil {
+		return nil, err
+	}
+	e, err := json.Marshal(o.Engine)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte(`{"engine":`), e...), append([]byte{','}, r[1:]...)...), nil
 }
 
 // Row is one case with every engine's results: GSE, the engine compared

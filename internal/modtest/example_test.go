@@ -55,4 +55,12 @@ func TestExampleModule(t *testing.T) {
 	out2, code = run("check", "-engine", "mine:wrong", prog)
 	require.Equal(t, 1, code, out2)
 	require.Contains(t, out2, "VIOLATED L2")
+
+	// A program with int keys: the wrapped engine keeps the summary
+	// engine's data rules, and is checked for them (L12: If (sym)).
+	out2, code = run("check", "-engine", "mine", "testdata/data/bst_lookup.jl")
+	require.Equal(t, 0, code, out2)
+	require.Contains(t, out2, "holds")
+	require.Contains(t, out2, "L12×")
+	require.Contains(t, out2, "mine 39 paths", "summary:fixed's path count")
 }

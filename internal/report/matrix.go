@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
@@ -78,10 +81,11 @@ func LemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	if rev := Revision(); rev != "" {
 		fmt.Fprintf(&b, "* revision: %s\n", rev)
 	}
+	fmt.Fprintf(&b, "* machine: %s\n", Machine())
 	multi := multiEngine(svs) // lemmas_engines.go
 	if uniform(svs) {
-		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d); k = %d, step bound %d, timeout %s per program\n",
-			svs[0].Programs, svs[0].Seed, o.K, o.Steps, o.Timeout)
+		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d, %s); k = %d, step bound %d, timeout %s per program\n",
+			svs[0].Programs, svs[0].Seed, dataNote(svs), o.K, o.Steps, o.Timeout)
 	} else {
 		b.WriteString(programsLine(svs))
 	}
@@ -305,14 +309,38 @@ func WriteFixedBugs(dir string, svs []*checker.Survey, base checker.Options, cmd
 			b.WriteString(c.Header())
 			b.WriteString("\n")
 			b.WriteString(src)
-			name := filepath.Join(dir, fmt.Sprintf("%s_%s.jl", sv.Variant, v.Lemma))
-			if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			name, err := writeNew(dir, fmt.Sprintf("%s_%s", sv.Variant, v.Lemma), ".jl", b.Bytes())
+			if err != nil {
 				return files, err
 			}
 			files = append(files, name)
 		}
 	}
 	return files, nil
+}
+
+// writeNew writes data to a file of dir that did not exist before, named
+// STEM.EXT, or STEM_2.EXT, STEM_3.EXT, … when that is taken: a case kept
+// in the directory is never replaced by a new one of the same name.
+func writeNew(dir, stem, ext string, data []byte) (string, error) {
+	for i := 1; ; i++ {
+		name := filepath.Join(dir, stem+ext)
+		if i > 1 {
+			name = filepath.Join(dir, fmt.Sprintf("%s_%d%s", stem, i, ext))
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return "", err
+		}
+		return name, f.Close()
+	}
 }
 
 func ruleText(r string) string {
@@ -365,8 +393,8 @@ func uniform(svs []*checker.Survey) bool {
 func programsLine(svs []*checker.Survey) string {
 	var b strings.Builder
 	o := svs[0].Options
-	fmt.Fprintf(&b, "* programs: the same stream for every column (gen.Program, seed %d), timeout %s per program; a column with fewer programs checks the first ones of the stream:\n",
-		svs[0].Seed, o.Timeout)
+	fmt.Fprintf(&b, "* programs: the same stream for every column (gen.Program, seed %d, %s), timeout %s per program; a column with fewer programs checks the first ones of the stream:\n",
+		svs[0].Seed, dataNote(svs), o.Timeout)
 	for i := 0; i < len(svs); {
 		j := i + 1
 		for j < len(svs) && engineName(svs[j]) == engineName(svs[i]) && svs[j].Programs == svs[i].Programs &&
@@ -489,3 +517,29 @@ So without a k-bound both Kiasan engines hold partition exactness (P1–P3, FEAS
 first 1,000 programs of the stream, and at k = 1 and 2 they diverge from GSE within six
 programs, as ENGINES.md §3.2 predicts (KB).
 `
+
+// dataNote says which stream the surveys drew (`-data`): with data, the
+// reference-only one, or each where the columns differ.
+func dataNote(svs []*checker.Survey) string {
+	note := func(d gen.DataMode) string {
+		if d == gen.DataNone {
+			return "`-data none`: reference-only programs"
+		}
+		return "`-data mixed`: programs with int and bool data"
+	}
+	var mixed, none []string
+	for _, sv := range svs {
+		if sv.Data == gen.DataNone {
+			none = append(none, sv.Variant)
+		} else {
+			mixed = append(mixed, sv.Variant)
+		}
+	}
+	switch {
+	case len(none) == 0:
+		return note(gen.DataMixed)
+	case len(mixed) == 0:
+		return note(gen.DataNone)
+	}
+	return note(gen.DataMixed) + ", except " + strings.Join(none, ", ") + " (" + note(gen.DataNone) + ")"
+}

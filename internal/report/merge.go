@@ -97,6 +97,9 @@ func Merge(parts []Part) (*Merged, error) {
 	}
 	kind, all := "", false
 	var flat []Part // surveys documents unpacked into their surveys
+	// An interrupted surveys document (lemmas -all) lists only the
+	// columns it reached: their statuses.
+	var stopped []Status
 	for _, p := range parts {
 		k, err := kindOf(p.JSON)
 		if err != nil {
@@ -105,12 +108,16 @@ func Merge(parts []Part) (*Merged, error) {
 		if k == "surveys" {
 			var s struct {
 				Surveys []json.RawMessage `json:"surveys"`
+				Status
 			}
 			if err := json.Unmarshal(p.JSON, &s); err != nil {
 				return nil, fmt.Errorf("%s: %v", p.From, err)
 			}
 			for _, x := range s.Surveys {
 				flat = append(flat, Part{p.From, x})
+			}
+			if s.Interrupted {
+				stopped = append(stopped, s.Status)
 			}
 			k, all = "lemmas", true
 		} else {
@@ -138,7 +145,11 @@ func Merge(parts []Part) (*Merged, error) {
 		if err != nil {
 			return nil, err
 		}
-		ms, shards, err := MergeSurveys(svs)
+		cut := 0 // every column of a run reached by all its parts
+		if len(stopped) > 0 {
+			cut = len(parts)
+		}
+		ms, shards, err := mergeSurveys(svs, cut)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +161,9 @@ func Merge(parts []Part) (*Merged, error) {
 				m.ExitCode = s.ExitCode
 				break
 			}
+		}
+		if st, ok := interruption(stopped); ok {
+			m.ExitCode = st.ExitCode
 		}
 	default:
 		ms, err := decodeAll[Mutants](flat)
@@ -196,13 +210,11 @@ func decodeAll[T any](parts []Part) ([]T, error) {
 }
 
 // cover checks that the shards of one run are all N parts, each once (or
-// one unsharded result alone), with the same settings (key), and returns
-// the shard of each part.
-func cover(what string, shards, keys []string) ([]checker.Shard, error) {
-	for i := range keys {
-		if keys[i] != keys[0] {
-			return nil, fmt.Errorf("%s: the parts were made with different settings (%s; %s)", what, keys[0], keys[i])
-		}
+// one unsharded result alone), made with the same flags (agree), and
+// returns the shard of each part.
+func cover(what string, shards []string, flags [][]flagValue) ([]checker.Shard, error) {
+	if err := agree(what, shards, flags); err != nil {
+		return nil, err
 	}
 	if len(shards) == 1 && shards[0] == "" {
 		return []checker.Shard{{}}, nil
@@ -282,12 +294,13 @@ func interruption(parts []Status) (Status, bool) {
 // keeps the earliest of the stream and the counts of the programs before
 // it, as the unsharded run with one worker reports them.
 func MergeChecks(gs []Generated) (Generated, error) {
-	var shards, keys []string
+	var shards []string
+	var flags [][]flagValue
 	for _, g := range gs {
 		shards = append(shards, g.Shard)
-		keys = append(keys, fmt.Sprintf("variant %s, semantics %s, k %d, steps %d, n %d, seed %d", g.Variant, g.Semantics, g.K, g.Steps, g.N, g.StreamSeed))
+		flags = append(flags, append(top(g.Variant, g.Semantics, g.K, g.Steps, g.N, g.StreamSeed), g.Settings.flags()...))
 	}
-	shs, err := cover("check -gen", shards, keys)
+	shs, err := cover("check -gen", shards, flags)
 	if err != nil {
 		return Generated{}, err
 	}
@@ -320,7 +333,7 @@ func MergeChecks(gs []Generated) (Generated, error) {
 		sts = append(sts, g.Status)
 	}
 	g0 := gs[0]
-	m := Generated{Variant: g0.Variant, Semantics: g0.Semantics, K: g0.K, Steps: g0.Steps, N: g0.N, StreamSeed: g0.StreamSeed}
+	m := Generated{Variant: g0.Variant, Semantics: g0.Semantics, K: g0.K, Steps: g0.Steps, N: g0.N, StreamSeed: g0.StreamSeed, Settings: g0.Settings}
 	var cx *Generated
 	for i := range gs {
 		g := &gs[i]
@@ -381,7 +394,14 @@ func MergeChecks(gs []Generated) (Generated, error) {
 // MergeSurveys merges `lemmas -json` results, variant by variant, in the
 // order the variants first appear; it returns the merged surveys and how
 // many shards each had.
-func MergeSurveys(svs []Survey) ([]Survey, int, error) {
+func MergeSurveys(svs []Survey) ([]Survey, int, error) { return mergeSurveys(svs, 0) }
+
+// mergeSurveys is MergeSurveys of the columns of cut lemmas -all
+// documents (cut > 0) some of which were interrupted: an interrupted shard
+// lists only the columns it reached, so a column that fewer than cut
+// documents list is left out of the merge (not every shard reached it)
+// instead of refused as a missing shard.
+func mergeSurveys(svs []Survey, cut int) ([]Survey, int, error) {
 	var order []string
 	byVariant := map[string][]Survey{}
 	for _, sv := range svs {
@@ -393,6 +413,9 @@ func MergeSurveys(svs []Survey) ([]Survey, int, error) {
 	var merged []Survey
 	shards := 0
 	for _, v := range order {
+		if len(byVariant[v]) < cut {
+			continue // not reached by an interrupted shard
+		}
 		m, err := mergeSurvey(byVariant[v])
 		if err != nil {
 			return nil, 0, err
@@ -404,13 +427,15 @@ func MergeSurveys(svs []Survey) ([]Survey, int, error) {
 }
 
 func mergeSurvey(parts []Survey) (Survey, error) {
-	var shards, keys []string
+	var shards []string
+	var flags [][]flagValue
 	for _, p := range parts {
 		shards = append(shards, p.Shard)
-		keys = append(keys, fmt.Sprintf("semantics %s, k %d, steps %d, n %d, seed %d, timeout %s", p.Semantics, p.K, p.Steps, p.N, p.Seed, p.Timeout))
+		f := append(top(p.Variant, p.Semantics, p.K, p.Steps, p.N, p.Seed), flagValue{"-timeout", p.Timeout})
+		flags = append(flags, append(f, p.Settings.flags()...))
 	}
 	what := "lemmas, variant " + parts[0].Variant
-	shs, err := cover(what, shards, keys)
+	shs, err := cover(what, shards, flags)
 	if err != nil {
 		return Survey{}, err
 	}
@@ -442,7 +467,7 @@ func mergeSurvey(parts []Survey) (Survey, error) {
 		sts = append(sts, p.Status)
 	}
 	p0 := parts[0]
-	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout}
+	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout, Settings: p0.Settings, Data: p0.Data}
 	var order []string
 	lemmas := map[string]*Lemma{}
 	for _, p := range parts {
@@ -515,26 +540,30 @@ func catalogPos(l string) int {
 	return len(checker.Lemmas)
 }
 
-// MergeMutants merges `mutants -json` results, mutant by mutant.
+// MergeMutants merges `mutants -json` results, mutant by mutant. A shard
+// that was interrupted lists only the mutants it finished: the merge then
+// has the mutants every shard finished, and is interrupted.
 func MergeMutants(ms []Mutants) (Mutants, error) {
-	var shards, keys []string
+	var shards []string
+	var flags [][]flagValue
 	for _, m := range ms {
 		shards = append(shards, m.Shard)
-		var names []string
-		for _, r := range m.Results {
-			names = append(names, r.Mutant)
-		}
-		keys = append(keys, fmt.Sprintf("base %s, semantics %s, n %d, seed %d, k %d, steps %d, mutants %s",
-			m.Base, m.Sem, m.N, m.Seed, m.K, m.Steps, strings.Join(names, ",")))
+		f := append(top(m.Base, m.Sem, m.K, m.Steps, m.N, m.Seed), flagValue{"-engine", m.Engine})
+		flags = append(flags, append(f, m.Settings.flags()...))
 	}
-	shs, err := cover("mutants", shards, keys)
+	shs, err := cover("mutants", shards, flags)
 	if err != nil {
 		return Mutants{}, err
 	}
 	var sts []Status
 	for i, m := range ms {
+		seen := map[string]bool{}
 		for _, r := range m.Results {
 			what := fmt.Sprintf("mutants, shard %s, %s", m.Shard, r.Mutant)
+			if seen[r.Mutant] {
+				return Mutants{}, fmt.Errorf("%s: listed twice", what)
+			}
+			seen[r.Mutant] = true
 			var idx []int
 			var seeds []int64
 			if r.Killed {
@@ -553,21 +582,57 @@ func MergeMutants(ms []Mutants) (Mutants, error) {
 		}
 		sts = append(sts, m.Status)
 	}
-	out := Mutants{Engine: ms[0].Engine, Base: ms[0].Base, Sem: ms[0].Sem, N: ms[0].N, Seed: ms[0].Seed, K: ms[0].K, Steps: ms[0].Steps}
+	st, interrupted := interruption(sts)
+	// The mutants of the run, in the order hunted: those the settings
+	// name (every shard hunts them in that order), else the first
+	// shard's that finished most of them.
+	var order []string
+	if s := ms[0].Settings; s != nil && len(s.Mutants) > 0 {
+		order = s.Mutants
+	} else {
+		most := 0
+		for i, m := range ms {
+			if len(m.Results) > len(ms[most].Results) {
+				most = i
+			}
+		}
+		for _, r := range ms[most].Results {
+			order = append(order, r.Mutant)
+		}
+	}
+	for _, m := range ms {
+		for _, r := range m.Results {
+			if !slices.Contains(order, r.Mutant) {
+				return Mutants{}, fmt.Errorf("mutants, shard %s: %s is not among the mutants of the run (%s)", m.Shard, r.Mutant, strings.Join(order, ", "))
+			}
+		}
+	}
+	out := Mutants{Engine: ms[0].Engine, Base: ms[0].Base, Sem: ms[0].Sem, N: ms[0].N, Seed: ms[0].Seed, K: ms[0].K, Steps: ms[0].Steps, Settings: ms[0].Settings}
 	for _, m := range ms {
 		out.Workers += m.Workers
 		out.Date = max(out.Date, m.Date)
 	}
-	for i := range ms[0].Results {
+	for _, name := range order {
 		var rs []mutation.Result
 		for _, m := range ms {
-			rs = append(rs, m.Results[i])
+			if j := slices.IndexFunc(m.Results, func(r mutation.Result) bool { return r.Mutant == name }); j >= 0 {
+				rs = append(rs, m.Results[j])
+			}
 		}
-		out.Results = append(out.Results, mergeMutant(rs))
+		switch {
+		case len(rs) == len(ms):
+			out.Results = append(out.Results, mergeMutant(rs))
+		case !interrupted && len(rs) > 0:
+			return Mutants{}, fmt.Errorf("mutants: %s is in %d of the %d shards, none of them interrupted", name, len(rs), len(ms))
+		}
+		// Unfinished in an interrupted shard: not a result of the merge.
+	}
+	if out.Results == nil {
+		out.Results = []mutation.Result{}
 	}
 	out.Summary = mutation.Summarize(out.Results)
-	if s, ok := interruption(sts); ok {
-		out.Status = s
+	if interrupted {
+		out.Status = st
 	} else {
 		out.ExitCode = MutantsExit(out.Summary)
 	}

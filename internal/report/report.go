@@ -120,6 +120,9 @@ type Generated struct {
 	// time (over the workers; 0 when a merge cannot know it).
 	Slowest      []Timed `json:"slowest_programs,omitempty"`
 	CheckSeconds float64 `json:"check_seconds,omitempty"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -133,15 +136,17 @@ type Timed struct {
 
 // Survey is the -json result of `lemmas` for one engine or variant.
 type Survey struct {
-	Variant      string  `json:"variant"`
-	Semantics    string  `json:"semantics"`
-	Engine       string  `json:"engine,omitempty"`
-	K            int     `json:"k"`
-	Steps        int     `json:"steps"`
-	Seed         int64   `json:"seed"`
-	N            int     `json:"n"`
-	Shard        string  `json:"shard,omitempty"`
-	Timeout      string  `json:"timeout"`
+	Variant   string `json:"variant"`
+	Semantics string `json:"semantics"`
+	Engine    string `json:"engine,omitempty"`
+	K         int    `json:"k"`
+	Steps     int    `json:"steps"`
+	Seed      int64  `json:"seed"`
+	N         int    `json:"n"`
+	Shard     string `json:"shard,omitempty"`
+	Timeout   string `json:"timeout"`
+	// Data is the stream's data switch: "mixed" or "none" (gen.DataMode).
+	Data         string  `json:"data"`
 	Programs     int     `json:"programs"`
 	Holds        int     `json:"holds"`
 	Violated     int     `json:"violated"`
@@ -149,6 +154,9 @@ type Survey struct {
 	Verdict      string  `json:"status"`
 	Seconds      float64 `json:"seconds"`
 	Lemmas       []Lemma `json:"lemmas"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -190,6 +198,9 @@ type Mutants struct {
 	Date    string            `json:"date"`
 	Results []mutation.Result `json:"results"`
 	Summary mutation.Summary  `json:"summary"`
+	// Settings are the other flags that change what is checked; the
+	// shards of one run must agree on them.
+	Settings *Settings `json:"settings,omitempty"`
 	Status
 }
 
@@ -210,9 +221,9 @@ func MutantsExit(sum mutation.Summary) int {
 // SurveyOf is the JSON form of a survey.
 func SurveyOf(sv *checker.Survey) Survey {
 	j := Survey{
-		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
+		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(), Data: sv.Data.String(),
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
-		Verdict: sv.Status().String(), Seconds: sv.Elapsed.Seconds(),
+		Verdict: sv.Status().String(), Seconds: sv.Elapsed.Seconds(), Settings: SettingsOf(sv.Options, sv.Data),
 	}
 	st := sv.Status()
 	j.ExitCode = Exit("", false, st == checker.Violated, st == checker.Inconclusive)

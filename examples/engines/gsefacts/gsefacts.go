@@ -18,6 +18,8 @@ import (
 var Info = engine.Info{
 	Name: "gse-facts",
 	Doc:  "GSE with resolution facts (examples/engines/gsefacts; the Go twin of examples/engines/gse.py)",
+	// GSE's data rules (its facts as the path condition), kept by Wrap.
+	Data: true,
 	New: func(_ string, cfg engine.Config) (engine.UnderTest, error) {
 		g := &gse.Engine{K: cfg.K, Opt: cfg.Machine}
 		return engine.Wrap(g, engine.Overrides{
@@ -36,7 +38,9 @@ func fieldAccess(g *gse.Engine) func(*machine.State, machine.Ref, *javalite.Fiel
 	return func(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 		l := s.Get(r)[0].Loc
 		f := fa.Field
-		uninit := l != machine.LNull && s.Get(s.Field(l, f))[0].Loc == machine.LUn
+		// A primitive field is never initialized (its R column is r_un
+		// forever, PRIMITIVES.md §2): no choice, no resolution fact.
+		uninit := l != machine.LNull && f.Class != nil && s.Get(s.Field(l, f))[0].Loc == machine.LUn
 		before := len(s.Locs)
 		succ, err := g.FieldAccess(s, r, fa, k)
 		if err != nil || !uninit {

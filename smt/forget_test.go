@@ -1,0 +1,39 @@
+package smt
+
+import (
+	"runtime"
+	"testing"
+	"weak"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestForgetReleasesFormulas: once Forget has run, the solver keeps no
+// formula it was asked about alive (the Go decider's arena pointed at
+// each, across every program of a stream).
+func TestForgetReleasesFormulas(t *testing.T) {
+	s, err := NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	ask := func() weak.Pointer[Formula] {
+		// References no other test uses, so that interning shares nothing.
+		or := Or(Eq(Ref(90001), Ref(90004)), Eq(Ref(90001), Null))
+		f := And(or, Or(Eq(Ref(90007), Ref(90010)), Neq(Ref(90013), Null)))
+		require.NoError(t, s.Assume(f))
+		ok, err := s.Sat(Or(Neq(Ref(90004), Ref(90007)), Eq(Ref(90010), Null)))
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.NoError(t, s.Release())
+		require.Contains(t, s.dec.form, or, "the decider did not compile the disjunction: the test tests nothing")
+		return weak.Make(or)
+	}
+	wp := ask()
+	s.Forget()
+	runtime.GC()
+	runtime.GC()
+	require.Nil(t, wp.Value(), "a formula outlives Forget")
+	// The solver still answers.
+	ok, err := s.Sat(Eq(Ref(90001), Null))
+	require.NoError(t, err)
+	require.True(t, ok)
+}
