@@ -3,6 +3,7 @@ module github.com/lockstep-dev/lockstep
 go 1.26.8
 
 require (
+	github.com/goccy/go-json v0.12.0
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
 	gonum.org/v1/plot v0.17.0

@@ -92,6 +92,11 @@ type Options struct {
 	// concrete oracle alike; the zero value is Java. A deprecated Variant
 	// carries its own (summary.Variant.WithSemantics).
 	Semantics machine.Options
+	// Common adds deliberate errors of the common rules
+	// (machine.Mutation) to the machine options of the engine under test,
+	// and so to GSE's: the mutants of a shared layer, which
+	// internal/mutation hunts under every engine. Zero: none.
+	Common machine.Mutation
 	// K is the k-bound, the same in both engines; EngineK (what
 	// DefaultOptions sets) is the engine's default (engine.Info.DefaultK:
 	// the papers' k = 2 under GSE's bound, −1 for an engine without it).
@@ -374,6 +379,14 @@ func (o Options) newEngineIn(ctx context.Context, solver *smt.Solver) (engine.Un
 	if _, ref := eut.(*gse.Engine); ref {
 		return nil, fmt.Errorf("checker: gse is the reference engine; it cannot be the engine under test")
 	}
+	if o.Common != (machine.Mutation{}) {
+		inner := eut
+		eut = engine.Wrap(inner, engine.Overrides{Options: func() machine.Options {
+			mo := inner.Options()
+			mo.Mutation = mo.Mutation.Union(o.Common)
+			return mo
+		}})
+	}
 	return eut, knownInvariant(eut)
 }
 
@@ -485,7 +498,7 @@ type run struct {
 	gpcHeld map[*machine.Fact]bool
 	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
 	gpcImplied map[[2]*smt.Formula]bool
-	gpcLift    map[string]*smt.Formula
+	gpcLift    map[*smt.Formula]*[gpcLiftWays]gpcLifting
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -696,20 +709,12 @@ func gseEngine(opt Options, mopt machine.Options, solver *smt.Solver) *gse.Engin
 // compares it with an enumeration of concrete inputs.
 var dataPairHook func(P []*machine.State, q *machine.State, res relation.ExactResult)
 
-// ErrVersusData refuses an engine-against-engine check (Options.Versus) of
-// a program with data: lemma VS compares the concretizations' heap shapes
-// only, so the data would go unchecked; check each engine against GSE.
-var ErrVersusData = errors.New("-vs compares heap shapes only, not data: check each engine against GSE for a program with data")
-
 // RefuseData is the refusal of a program with data (PRIMITIVES.md) for an
 // engine under test, or a -vs engine, that has no data rules: an
 // engine.ErrNoData, never a verdict about rules the engine does not have.
 func RefuseData(opt Options) error {
-	if opt.Versus != "" {
-		return ErrVersusData
-	}
 	for _, spec := range []string{opt.EngineSpec(), opt.Versus} {
-		if spec != "" && opt.Build == nil {
+		if spec != "" && (opt.Build == nil || spec == opt.Versus) {
 			if err := engine.RefuseData(spec); err != nil {
 				return err
 			}

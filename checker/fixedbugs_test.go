@@ -43,3 +43,28 @@ func TestCaseFileReplays(t *testing.T) {
 	require.True(t, runs[0].OK(cases[0]), runs[0].Report.Text(false))
 	Replay(t, dir)
 }
+
+// TestCaseExecRefused: a case file is data. A header naming an engine
+// that runs as a process (exec:) is refused by ReplayCase before anything
+// starts (the marker the command would create never appears); only an
+// explicit ReplayOptions.AllowExec runs it (then the command does run,
+// which shows the marker would have told).
+func TestCaseExecRefused(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "MARKER")
+	src := "; variant: exec:sh -c 'touch " + marker + "'\n; expect: L1\n; k: 1\n; steps: 20\n" +
+		"(((class A ([A f]) ((bool main (this = null))))) (A main))\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "case.jl"), []byte(src), 0o644))
+	cases, err := ReadCases(dir)
+	require.NoError(t, err)
+	require.Len(t, cases, 1)
+	_, err = ReplayCase(context.Background(), cases[0], nil)
+	require.ErrorIs(t, err, ErrCaseExec)
+	require.ErrorIs(t, CheckCaseEngines(cases[0], ReplayOptions{}), ErrCaseExec)
+	_, statErr := os.Stat(marker)
+	require.True(t, os.IsNotExist(statErr), "the refused case started its command")
+
+	_, _ = ReplayCaseWith(context.Background(), cases[0], nil, ReplayOptions{AllowExec: true})
+	_, statErr = os.Stat(marker)
+	require.NoError(t, statErr, "with AllowExec the case's engine runs")
+}

@@ -30,11 +30,14 @@ import (
 
 // HuntOptions configure Hunt.
 type HuntOptions struct {
-	N          int   // programs to check
-	Seed       int64 // seed of the program stream
-	Shard      Shard // the part of the stream to check (zero: all of it)
-	Workers    int   // parallel workers, one solver each
-	ShrinkTime time.Duration
+	N       int   // programs to check
+	Seed    int64 // seed of the program stream
+	Shard   Shard // the part of the stream to check (zero: all of it)
+	Workers int   // parallel workers, one solver each
+	// ShrinkSteps and ShrinkTime bound the shrinking of each
+	// counterexample (ShrinkBound: Steps and Time).
+	ShrinkSteps int
+	ShrinkTime  time.Duration
 	// Data is the generator's data switch (gen.Config.Data), as
 	// `check -gen`'s -data: the zero value (gen.DataMixed) draws programs
 	// with data for an engine with the data rules and the reference-only
@@ -200,7 +203,7 @@ func Hunt(ctx context.Context, opt Options, h HuntOptions) (*HuntResult, error) 
 		if h.Shrinking != nil {
 			h.Shrinking(cx.Found.Verdict.Lemma)
 		}
-		cx.Shrunk, cx.IsShrunk = ShrinkData(outer, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
+		cx.Shrunk, cx.IsShrunk = ShrinkData(outer, opt, h.Data, cx.Seed, ShrinkBound{Steps: h.ShrinkSteps, Time: h.ShrinkTime}, cx.Found)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -299,6 +302,41 @@ func eachProgram[R any](ctx context.Context, n, workers int, start func(ctx cont
 	return <-errc
 }
 
+// ShrinkBound bounds the shrinking of one counterexample by the number of
+// candidate programs rapid checks, not by a clock, so that the same seed,
+// options and bound give the same shrunk program on every machine (a
+// candidate whose check is cut short by Options.Timeout is the one
+// exception: it counts as not failing). rapid's shrinker is deterministic
+// given the property's answers; a clock cuts it at a point that depends on
+// the machine's speed and load.
+type ShrinkBound struct {
+	// Steps is how many candidate programs may be checked, the failing
+	// program's first run included (0: DefaultShrinkSteps; negative: no
+	// shrinking). Past it every candidate counts as not failing, so rapid
+	// ends its round at once and keeps the smallest failure so far.
+	Steps int
+	// Time, if positive, also stops shrinking after that long; the result
+	// then depends on the machine. Zero: no time limit.
+	Time time.Duration
+}
+
+// DefaultShrinkSteps is the step bound of shrinking when none is given:
+// enough for rapid to finish on most counterexamples of the generated
+// streams (docs/TESTING.md, "Reproducible shrinking").
+const DefaultShrinkSteps = 1000
+
+// steps is b.Steps with the default filled in.
+func (b ShrinkBound) steps() int {
+	if b.Steps == 0 {
+		return DefaultShrinkSteps
+	}
+	return b.Steps
+}
+
+// noClock is rapid's shrink time limit when the bound has none: rapid
+// needs one, and steps end shrinking long before it.
+const noClock = 24 * time.Hour
+
 var (
 	rapidInit sync.Once
 	rapidMu   sync.Mutex // rapid's settings are global
@@ -321,7 +359,7 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 		return err
 	}
 	if shrinkTime <= 0 {
-		shrinkTime = 30 * time.Second
+		shrinkTime = noClock
 	}
 	for name, value := range map[string]string{
 		"rapid.seed":       strconv.FormatUint(seed, 10),
@@ -337,11 +375,11 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 }
 
 // Shrink regenerates the program of seed inside rapid and lets rapid shrink
-// it while it still breaks the same lemma. It returns the report of the
-// smallest such program, and false when rapid could not reproduce the
-// failure (then orig is returned).
-func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
-	return ShrinkContext(context.Background(), opt, seed, shrinkTime, orig)
+// it while it still breaks the same lemma, within bound. It returns the
+// report of the smallest such program, and false when rapid could not
+// reproduce the failure (then orig is returned).
+func Shrink(opt Options, seed int64, bound ShrinkBound, orig *Report) (*Report, bool) {
+	return ShrinkContext(context.Background(), opt, seed, bound, orig)
 }
 
 // ShrinkContext is Shrink that stops when ctx ends: every program rapid
@@ -350,17 +388,20 @@ func Shrink(opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*R
 // is returned.
 // It shrinks in the stream a Hunt of opt draws by default
 // (StreamData(opt, gen.DataMixed)); ShrinkData names the stream.
-func ShrinkContext(ctx context.Context, opt Options, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
-	return ShrinkData(ctx, opt, StreamData(opt, gen.DataMixed), seed, shrinkTime, orig)
+func ShrinkContext(ctx context.Context, opt Options, seed int64, bound ShrinkBound, orig *Report) (*Report, bool) {
+	return ShrinkData(ctx, opt, StreamData(opt, gen.DataMixed), seed, bound, orig)
 }
 
 // ShrinkData is ShrinkContext for a program of the stream with data switch
 // data (the generator must be the one that made the program, or rapid
 // regenerates another program from its seed).
-func ShrinkData(ctx context.Context, opt Options, data gen.DataMode, seed int64, shrinkTime time.Duration, orig *Report) (*Report, bool) {
+func ShrinkData(ctx context.Context, opt Options, data gen.DataMode, seed int64, bound ShrinkBound, orig *Report) (*Report, bool) {
+	if bound.Steps < 0 {
+		return orig, false
+	}
 	var mu sync.Mutex // guards smallest: rapid runs in a goroutine of its own
 	var smallest *Report
-	shrinkWithRapid(ctx, seed, shrinkTime, func(tb *shrinkTB) func(*rapid.T) {
+	shrinkWithRapid(ctx, seed, bound, func(tb *shrinkTB) func(*rapid.T) {
 		return sameLemma(ctx, tb, opt, data, orig.Verdict.Lemma, func(r *Report) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -378,12 +419,14 @@ func ShrinkData(ctx context.Context, opt Options, data gen.DataMode, seed int64,
 }
 
 // shrinkWithRapid runs rapid once, from the program of seed, with the
-// property made by prop, for at most shrinkTime of shrinking: rapid's
-// command-line flags are process-wide, so the run holds rapidMu and
-// restores them after. When ctx ends it returns at once; rapid, whose every
-// further case is then skipped by the property, winds down on its own (and
-// holds rapidMu until it has).
-func shrinkWithRapid(ctx context.Context, seed int64, shrinkTime time.Duration, prop func(*shrinkTB) func(*rapid.T)) {
+// property made by prop, within bound: after bound's steps every further
+// case is skipped before it draws a program (rapid counts it as not
+// reproducing the failure, and ends its round quickly), and bound's time,
+// if any, is rapid's shrink time. rapid's command-line flags are
+// process-wide, so the run holds rapidMu and restores them after. When ctx
+// ends it returns at once; rapid, whose every further case is then skipped
+// by the property, winds down on its own (and holds rapidMu until it has).
+func shrinkWithRapid(ctx context.Context, seed int64, bound ShrinkBound, prop func(*shrinkTB) func(*rapid.T)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -400,11 +443,19 @@ func shrinkWithRapid(ctx context.Context, seed int64, shrinkTime time.Duration, 
 				_ = flag.CommandLine.Set(name, v)
 			}
 		}()
-		if err := setRapid(uint64(seed), shrinkTime); err != nil {
+		if err := setRapid(uint64(seed), bound.Time); err != nil {
 			return
 		}
 		tb := &shrinkTB{}
-		rapid.Check(tb, prop(tb))
+		inner := prop(tb)
+		limit, steps := bound.steps(), 0
+		rapid.Check(tb, func(rt *rapid.T) {
+			if steps >= limit {
+				rt.Skipf("shrink step bound %d reached", limit)
+			}
+			steps++
+			inner(rt)
+		})
 		for i := len(tb.cleanups) - 1; i >= 0; i-- {
 			tb.cleanups[i]()
 		}

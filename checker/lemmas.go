@@ -24,11 +24,14 @@ import (
 
 // SurveyOptions configure Survey.
 type SurveyOptions struct {
-	N          int   // programs to check
-	Seed       int64 // seed of the program stream (ProgramSeed)
-	Shard      Shard // the part of the stream to check (zero: all of it)
-	Workers    int   // parallel workers, one solver each
-	ShrinkTime time.Duration
+	N       int   // programs to check
+	Seed    int64 // seed of the program stream (ProgramSeed)
+	Shard   Shard // the part of the stream to check (zero: all of it)
+	Workers int   // parallel workers, one solver each
+	// ShrinkSteps and ShrinkTime bound the shrinking of each
+	// counterexample (ShrinkBound).
+	ShrinkSteps int
+	ShrinkTime  time.Duration
 	// Data is the generator's data switch (see HuntOptions.Data).
 	Data gen.DataMode
 	// NoShrink keeps every counterexample as found.
@@ -230,7 +233,7 @@ func RunSurvey(ctx context.Context, opt Options, h SurveyOptions) (*Survey, erro
 			if h.Progress != nil {
 				h.Progress(sv.Programs, sv.Violated, sv.Inconclusive, true)
 			}
-			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkData(ctx, opt, h.Data, cx.Seed, ShrinkBound{Steps: h.ShrinkSteps, Time: h.ShrinkTime}, cx.Found)
 		}
 	}
 	sv.Elapsed = time.Since(start)

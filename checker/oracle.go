@@ -61,6 +61,10 @@ import (
 // Each valuation μ is written into the input heap and run, and the run
 // must end as the path does, with the path's result term evaluated under
 // μ as its value. A run that leaves int64 is out of range, no result. A
+// model that falsifies a fact of φ_d under the terms' own semantics
+// (smt.EvalData, which the concrete engine shares) is a violation: the
+// solver and the term layer disagree (a wrong translation, shared by GSE
+// and the engine, that no lockstep lemma sees). A
 // path whose φ_d admits one valuation only (every goal excluded) is
 // counted apart (OracleStats.OneValuation): its check rests on it.
 //
@@ -78,7 +82,15 @@ import (
 // (oracleMaxHeaps results, oracleMaxSkipped non-results; without a
 // k-bound oracleMaxHeapsNoK and oracleMaxSkippedNoK). Without a
 // k-bound, or past the budget, it is a bounded check and the report says
-// so (OracleStats); stopped by the time limit, it is inconclusive.
+// so (OracleStats); stopped by the time limit, it is inconclusive. A
+// concrete run there that cannot go on is a violation with its input
+// (concrete.RunError). A program without data has no completeness half:
+// a GSE path's input heap is then its only input, and the report says
+// "not run".
+//
+// The concrete side of the per-path half is behind Runner (run.runner), a
+// function from one input heap to an outcome, so that another
+// implementation of the semantics can be put in its place.
 //
 // Budget: a program has at most opt.OracleMax per-path runs (default
 // DefaultOracleMax); beyond half of it only every oracleStride-th path is
@@ -459,9 +471,14 @@ func (o *oracleRun) path(end *machine.State, op oraclePath, kind machine.EndKind
 		if vals == nil {
 			return nil
 		}
-		ok, err := d.set(vals)
-		if err != nil {
-			return err
+		ok, bad := d.set(vals)
+		if bad != nil {
+			// Z3 and the terms' own semantics (smt.EvalData, which the
+			// concrete engine shares) disagree on a fact: a broken term
+			// layer or translation, under GSE and the engine alike.
+			return r.fail(Verdict{Lemma: ORC, Rule: op.rule, Step: end.Steps, Control: end.ControlString(),
+				GSE: []*machine.State{end.CloneDeep()}, Witness: "input heap " + h.String(),
+				Reason: fmt.Sprintf("the solver's model of the GSE path's data facts falsifies %s under the terms' semantics: the solver and the term layer disagree", smt.Short(bad))})
 		}
 		if !ok {
 			return nil // the valuation leaves int64 somewhere: no result
@@ -724,9 +741,9 @@ func (d *pathData) assign(vals []int64) {
 }
 
 // set assigns a model of φ_d and reports whether the path's data facts
-// hold under it within int64; a model the facts reject is an error of the
-// solver or of the term evaluation (a failure of the tool).
-func (d *pathData) set(vals []int64) (bool, error) {
+// hold under it within int64; a fact the model falsifies is returned (the
+// solver and the terms' semantics disagree: a violation).
+func (d *pathData) set(vals []int64) (bool, *smt.Formula) {
 	d.assign(vals)
 	for _, f := range d.facts {
 		v, ok := d.eval(f)
@@ -734,7 +751,7 @@ func (d *pathData) set(vals []int64) (bool, error) {
 			return false, nil
 		}
 		if v == 0 {
-			return false, fmt.Errorf("ORC: the solver's model %v of the path's data facts falsifies %s", vals, f)
+			return false, f
 		}
 	}
 	return true, nil

@@ -54,9 +54,9 @@ type OrderHuntResult struct {
 }
 
 // OrderHunt compares the claims of opt on h.N programs of the stream
-// h.Seed (h.Shard, h.Workers, h.ShrinkTime and h.Progress as in Hunt; the
-// hunt never stops at a failure, P4 being reported, not enforced).
-// h.ShrinkTime < 0 skips shrinking.
+// h.Seed (h.Shard, h.Workers, h.ShrinkSteps, h.ShrinkTime and h.Progress
+// as in Hunt; the hunt never stops at a failure, P4 being reported, not
+// enforced). h.ShrinkSteps < 0 skips shrinking.
 func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHuntResult, error) {
 	start := time.Now()
 	res := &OrderHuntResult{Claims: opt.claims(), Tally: map[OrderClaim]*OrderTally{}, Counterexamples: map[OrderClaim]*OrderCounterexample{}}
@@ -110,13 +110,13 @@ func OrderHunt(ctx context.Context, opt OrderOptions, h HuntOptions) (*OrderHunt
 		return nil, err
 	}
 	res.Programs = int(done.Load())
-	if h.ShrinkTime >= 0 {
+	if h.ShrinkSteps >= 0 {
 		for _, c := range res.Claims {
 			cx := res.Counterexamples[c]
 			if cx == nil {
 				continue
 			}
-			cx.Shrunk, cx.IsShrunk = ShrinkOrder(ctx, opt, c, cx.Seed, h.ShrinkTime, cx.Found)
+			cx.Shrunk, cx.IsShrunk = ShrinkOrder(ctx, opt, c, cx.Seed, ShrinkBound{Steps: h.ShrinkSteps, Time: h.ShrinkTime}, cx.Found)
 		}
 	}
 	res.Elapsed = time.Since(start)
@@ -188,13 +188,13 @@ func claimFails(rep *OrderReport, c OrderClaim, uncut bool) bool {
 // had none). Only the two engines of c are explored. It returns the report
 // of the smallest such program (all of opt's claims, for the record), and
 // false when rapid could not reproduce the failure (then orig).
-func ShrinkOrder(ctx context.Context, opt OrderOptions, c OrderClaim, seed int64, shrinkTime time.Duration, orig *OrderReport) (*OrderReport, bool) {
+func ShrinkOrder(ctx context.Context, opt OrderOptions, c OrderClaim, seed int64, bound ShrinkBound, orig *OrderReport) (*OrderReport, bool) {
 	uncut := !claimCut(orig, c)
 	one := opt
 	one.Claims = []OrderClaim{c}
 	var mu sync.Mutex
 	var smallest *javalite.Program
-	shrinkWithRapid(ctx, seed, shrinkTime, func(tb *shrinkTB) func(*rapid.T) {
+	shrinkWithRapid(ctx, seed, bound, func(tb *shrinkTB) func(*rapid.T) {
 		return OrderProperty(ctx, tb, one, c, uncut, func(p *javalite.Program) {
 			mu.Lock()
 			defer mu.Unlock()

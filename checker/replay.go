@@ -3,9 +3,11 @@ package checker
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -69,22 +71,64 @@ func (r CaseRun) OK(c *Case) bool {
 	return v.Status == Violated && v.Lemma == c.Lemma && (c.Rule == "" || v.Rule == c.Rule)
 }
 
+// ReplayOptions are the caller's choices for replaying cases.
+type ReplayOptions struct {
+	// AllowExec lets a case name an engine that runs as a process
+	// ("exec:COMMAND", engine.Outside). A case file is data: without this
+	// opt-in, a header naming such an engine is refused before anything
+	// is started, so that a file added to a case directory (a pull
+	// request to testdata/fixedbugs) never runs a command.
+	AllowExec bool
+}
+
+// ErrCaseExec refuses a case that names an engine run as a process
+// without ReplayOptions.AllowExec.
+var ErrCaseExec = errors.New("names an engine that runs a command (exec:); a case file is data and starts no process unless the caller allows it (ReplayOptions.AllowExec, lockstep check -allow-exec)")
+
+// CaseSpec is the engine spec of a name in a case header: a bare name is
+// a summary variant (the cases the project began with), any other engine
+// is named NAME:VARIANT.
+func CaseSpec(name string) string {
+	if !strings.Contains(name, ":") {
+		return "summary:" + name
+	}
+	return name
+}
+
+// CheckCaseEngines refuses a case any of whose engines runs as a process,
+// unless ro allows it. It starts nothing.
+func CheckCaseEngines(c *Case, ro ReplayOptions) error {
+	if ro.AllowExec {
+		return nil
+	}
+	for _, name := range append(slices.Clone(c.Refutes), c.Holds...) {
+		if engine.Outside(CaseSpec(name)) {
+			return fmt.Errorf("%s: %q %w", c.File, name, ErrCaseExec)
+		}
+	}
+	return nil
+}
+
 // ReplayCase runs every engine the case names on its program with the
 // case's k, step bound and semantics. solver may be nil (Run then makes
-// one).
+// one). A case naming an engine that runs as a process is refused
+// (ReplayCaseWith allows it).
 func ReplayCase(ctx context.Context, c *Case, solver *smt.Solver) ([]CaseRun, error) {
+	return ReplayCaseWith(ctx, c, solver, ReplayOptions{})
+}
+
+// ReplayCaseWith is ReplayCase with the caller's ReplayOptions.
+func ReplayCaseWith(ctx context.Context, c *Case, solver *smt.Solver, ro ReplayOptions) ([]CaseRun, error) {
+	if err := CheckCaseEngines(c, ro); err != nil {
+		return nil, err
+	}
 	sem, err := machine.ParseSemantics(c.Semantics)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.File, err)
 	}
 	var out []CaseRun
 	run := func(name string, want Status) error {
-		// A bare name is a summary variant (the cases the project began
-		// with); any other engine is named NAME:VARIANT.
-		spec := name
-		if !strings.Contains(name, ":") {
-			spec = "summary:" + name
-		}
+		spec := CaseSpec(name)
 		if _, _, err := engine.Lookup(spec); err != nil {
 			return fmt.Errorf("%s: %w", c.File, err)
 		}
@@ -140,7 +184,16 @@ func ReadCases(dir string) ([]*Case, error) {
 // cases (a path typo would otherwise pass).
 //
 //	func TestSavedCounterexamples(t *testing.T) { checker.Replay(t, "testdata/lockstep") }
+//
+// A case naming an engine that runs as a process (exec:) fails its
+// subtest without starting anything; ReplayWith allows it.
 func Replay(t *testing.T, dir string) {
+	t.Helper()
+	ReplayWith(t, dir, ReplayOptions{})
+}
+
+// ReplayWith is Replay with the caller's ReplayOptions.
+func ReplayWith(t *testing.T, dir string, ro ReplayOptions) {
 	t.Helper()
 	cases, err := ReadCases(dir)
 	if err != nil {
@@ -156,7 +209,7 @@ func Replay(t *testing.T, dir string) {
 	defer solver.Close()
 	for _, c := range cases {
 		t.Run(filepath.Base(c.File), func(t *testing.T) {
-			runs, err := ReplayCase(t.Context(), c, solver)
+			runs, err := ReplayCaseWith(t.Context(), c, solver, ro)
 			if err != nil {
 				t.Fatal(err)
 			}

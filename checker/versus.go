@@ -18,7 +18,10 @@ import (
 // step both; their successors must reach the same controls (C12, checked
 // pair by pair and again on separate explorations), one per control each
 // (C13 of each engine), and at every control the Views of the two states
-// must have the same concretizations (VS). Each View is checked for well
+// must have the same concretizations (VS): the same heap shapes and, on a
+// program with data, input by input the same data on each shape
+// (relation.SameData, the data half of exactness with the second engine's
+// worlds in the place of GSE's states). Each View is checked for well
 // formedness as in a check against GSE.
 
 // setVersus builds the second engine and checks that the two can be
@@ -171,6 +174,11 @@ func (r *run) checkVersus(a, b, before *machine.State, rule string) error {
 		}
 	}
 	res := relation.SameConcretizations(va, vb, r.solver, r.opt.Budget)
+	if res.Outcome == relation.Holds && r.data {
+		// The same heap shapes; with data, input by input the same
+		// primitive fields and slot values on each (relation.SameData).
+		res = relation.SameData(va, vb, r.solver, r.opt.Budget)
+	}
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[VS]++

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -139,7 +141,10 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	ksFlag := fs.String("ks", "", "with -engines: the k-bounds, comma-separated (default: each engine's default k)")
 	save := fs.String("save", "", "with -gen: write the shrunk counterexample into this `DIR` as a regression case (the header of testdata/fixedbugs; replay with checker.Replay or lockstep check); default: a new temporary directory, whose path the report prints")
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking a counterexample")
+	var shrink shrinkFlags
+	shrink.register(fs, "with -gen: ", 0)
+	coverage := fs.Bool("coverage", false, "with -gen: instead of checking, measure which data rules of PRIMITIVES.md the stream reaches, in which outcome (checker.DataCoverage), and print the table")
+	allowExec := fs.Bool("allow-exec", false, "let a case file's header name an engine that runs a command (exec:); without it such a header is refused and nothing is started (a case file is data)")
 	shardSpec := shardFlag(fs)
 	oracle := fs.String("oracle", "interp", "ORC's concrete side: interp (lockstep's interpreter) or jvm (the program exported to Java and run on the JVM: slower, for soaks and CI shards; docs/JVM.md)")
 	if err := parseFlags(fs, args); err != nil {
@@ -173,7 +178,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err := atLeast("n", *n, 1); err != nil {
 		return err
 	}
-	if err := positive("shrink-time", *shrinkTime); err != nil {
+	if err := shrink.validate(); err != nil {
 		return err
 	}
 	shard, err := shardOf(*shardSpec, *n)
@@ -188,17 +193,23 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
-		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrinkTime: *shrinkTime, asJSON: *asJSON, dotDir: *dotDir, save: *save,
+		if *coverage {
+			return printCoverage(ctx, opt, *n, *seed, dataMode, shard, *asJSON, stdout)
+		}
+		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrink: shrink.bound(), asJSON: *asJSON, dotDir: *dotDir, save: *save,
 			cmdline: shellCommand(append([]string{"lockstep", "check"}, args...))}
 		return g.run(ctx, stdout, stderr)
 	}
 	if !shard.Whole() {
 		return usageError("-shard splits the generated stream: it needs -gen")
 	}
+	if *coverage {
+		return usageError("-coverage measures the generated stream: it needs -gen")
+	}
 	if *save != "" {
 		return usageError("-save keeps the counterexamples of -gen")
 	}
-	if err := genOnly(fs, "n", "seed", "data", "shrink-time"); err != nil {
+	if err := genOnly(fs, "n", "seed", "data", "shrink-time", "shrink-steps"); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -209,13 +220,17 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	if err := refuseData(opt.EngineSpec(), progs...); err != nil {
+	opts, notes, err := caseOptions(fs, cf, opt, progs, *allowExec)
+	if err != nil {
 		return err
 	}
-	if opt.Versus != "" {
-		for _, p := range progs {
-			if machine.UsesData(p) {
-				return usageError("%s: %v", p.File, checker.ErrVersusData)
+	for i, p := range progs {
+		for _, spec := range []string{opts[i].EngineSpec(), opts[i].Versus} {
+			if spec == "" {
+				continue
+			}
+			if err := refuseData(spec, p); err != nil {
+				return err
 			}
 		}
 	}
@@ -240,7 +255,78 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if *ksFlag != "" {
 		return usageError("-ks goes with -engines")
 	}
-	return checkFiles(ctx, opt, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+	return checkFiles(ctx, opts, notes, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+}
+
+// caseHeader matches the line that makes a file a regression case
+// (checker.ParseCase): `; variant: ...`.
+var caseHeader = regexp.MustCompile(`(?m)^[ \t]*;[ \t]*variant[ \t]*:`)
+
+// caseOptions are the options of each named file. A case file (a program
+// with the header of testdata/fixedbugs, as check -gen -save writes it) is
+// checked with the engine, k, step bound and semantics its header records,
+// each unless its flag is given (-engine or -variant, -k, -steps,
+// -semantics), and its note says which it used; any other file with base.
+// A header is data: one naming an engine that runs a command (exec:) is
+// refused, before anything starts, unless -allow-exec.
+func caseOptions(fs *flag.FlagSet, cf checkFlags, base checker.Options, progs []*javalite.Program, allowExec bool) ([]checker.Options, []string, error) {
+	opts := make([]checker.Options, len(progs))
+	notes := make([]string, len(progs))
+	engineGiven := flagSet(fs, "engine") || flagSet(fs, "variant")
+	for i, p := range progs {
+		opts[i] = base
+		src, err := os.ReadFile(p.File)
+		if err != nil || !caseHeader.Match(src) {
+			continue
+		}
+		c, err := checker.ParseCase(p.File, src)
+		if err != nil {
+			return nil, nil, usageError("%v", err)
+		}
+		one := cf
+		var used, flags []string
+		if engineGiven {
+			flags = append(flags, "engine")
+		} else {
+			if err := checker.CheckCaseEngines(c, checker.ReplayOptions{AllowExec: allowExec}); err != nil {
+				return nil, nil, usageError("%v", err)
+			}
+			one.eng.engine, one.eng.variant = checker.CaseSpec(c.Refutes[0]), ""
+			used = append(used, "engine "+one.eng.engine)
+		}
+		if cf.k.set {
+			flags = append(flags, "k")
+		} else {
+			one.k = optionalInt{v: c.K, set: true}
+			used = append(used, fmt.Sprintf("k %d", c.K))
+		}
+		if cf.steps.set {
+			flags = append(flags, "steps")
+		} else {
+			one.steps = optionalInt{v: c.Steps, set: true}
+			used = append(used, fmt.Sprintf("steps %d", c.Steps))
+		}
+		if flagSet(fs, "semantics") {
+			flags = append(flags, "semantics")
+		} else {
+			one.semantic = cmp.Or(c.Semantics, machine.SemJava)
+			used = append(used, "semantics "+one.semantic)
+		}
+		if opts[i], err = one.options(); err != nil {
+			return nil, nil, fmt.Errorf("%s: the case header: %w", p.File, err)
+		}
+		note := "the case header's " + strings.Join(used, ", ")
+		if len(used) == 0 {
+			note = "the flags, not the case header"
+		} else if len(flags) > 0 {
+			note += "; -" + strings.Join(flags, ", -") + " from the flags"
+		}
+		if len(c.Refutes) > 1 && !engineGiven {
+			note += fmt.Sprintf(" (the header also names %s: check each with -engine)", strings.Join(c.Refutes[1:], ", "))
+		}
+		notes[i] = note
+	}
+	return opts, notes, nil
 }
 
 // refuseData is exit 2 for a program with data and an engine without the
@@ -294,6 +380,9 @@ type filesJSON struct {
 
 type fileReport struct {
 	Semantics string `json:"semantics"`
+	// Case says which options of a case file's header the check used
+	// (caseOptions); empty for a file without one.
+	Case string `json:"case,omitempty"`
 	*checker.JSONReport
 	// Note explains a violation of summary:published (the default
 	// engine): the finding it shows and what summary:fixed says
@@ -301,26 +390,59 @@ type fileReport struct {
 	Note string `json:"note,omitempty"`
 }
 
-func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+// checkFiles checks progs[i] with opts[i] and prints each report, after
+// notes[i] when there is one.
+func checkFiles(ctx context.Context, opts []checker.Options, notes []string, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
 	var done atomic.Int64
-	err := checker.Each(ctx, opt, len(progs), workers,
-		func(i int) (*javalite.Program, string) { return progs[i], progs[i].File },
-		func(i int, rep *checker.Report) {
-			reps[i] = rep
-			progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
-		})
+	// The files with the same options are checked together (a case file
+	// may have options of its own), in the order of their first file.
+	var groups [][]int
+	key := func(o checker.Options) string {
+		return fmt.Sprintf("%s|%s|%d|%d|%s", o.EngineSpec(), o.Versus, o.K, o.Steps, o.SemanticsName())
+	}
+	at := map[string]int{}
+	for i, o := range opts {
+		g, ok := at[key(o)]
+		if !ok {
+			g = len(groups)
+			at[key(o)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	var err error
+	for _, idx := range groups {
+		if ctx.Err() != nil {
+			break
+		}
+		err = checker.Each(ctx, opts[idx[0]], len(idx), workers,
+			func(j int) (*javalite.Program, string) { return progs[idx[j]], progs[idx[j]].File },
+			func(j int, rep *checker.Report) {
+				i := idx[j]
+				reps[i] = rep
+				progressLine(stderr, "%d/%d programs (%s: %s)", done.Add(1), len(progs), progs[i].File, rep.Verdict.Status)
+			})
+		if err != nil {
+			break
+		}
+	}
 	if err != nil && ctx.Err() == nil {
 		return internalError{err}
 	}
+	opt := opts[0]
 	doc := filesJSON{Semantics: opt.SemanticsName(), Programs: len(progs), Reports: []fileReport{}}
 	filePrefixes := picturePrefixes(progs)
 	for i, rep := range reps {
+		opt := opts[i]
+		if notes[i] != "" && !asJSON {
+			fmt.Fprintf(stdout, "%s: checked with %s\n", progs[i].File, notes[i])
+		}
 		if rep == nil {
 			// Cut short by an interruption: Each reports nothing for it.
 			doc.NotChecked++
 			if asJSON {
-				doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}, ""})
+				doc.Reports = append(doc.Reports, fileReport{Semantics: opt.SemanticsName(), Case: notes[i], JSONReport: &checker.JSONReport{File: progs[i].File, Status: "not checked", Checked: map[string]int{}}})
 			} else {
 				fmt.Fprintf(stdout, "%s: not checked (%s)\n", progs[i].File, interruptNote(ctx))
 			}
@@ -337,7 +459,7 @@ func checkFiles(ctx context.Context, opt checker.Options, workers int, progs []*
 		note := explainPublished(ctx, progs[i], opt, rep, stderr)
 		if asJSON {
 			j := rep.JSON()
-			doc.Reports = append(doc.Reports, fileReport{opt.SemanticsName(), &j, note})
+			doc.Reports = append(doc.Reports, fileReport{Semantics: opt.SemanticsName(), Case: notes[i], JSONReport: &j, Note: note})
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s", progs[i].File, rep.Text(false))
@@ -520,7 +642,7 @@ type genRun struct {
 	seed         int64
 	data         gen.DataMode
 	shard        checker.Shard
-	shrinkTime   time.Duration
+	shrink       checker.ShrinkBound
 	asJSON       bool
 	dotDir, save string
 	cmdline      string
@@ -535,7 +657,7 @@ func (g genRun) run(ctx context.Context, stdout, stderr io.Writer) error {
 	})
 	mt := newMemTrace(stderr)
 	res, err := checker.Hunt(ctx, opt, checker.HuntOptions{
-		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkTime: g.shrinkTime,
+		N: n, Seed: g.seed, Data: g.data, Shard: shard, Workers: g.workers, ShrinkSteps: g.shrink.Steps, ShrinkTime: g.shrink.Time,
 		Progress: func(d, h, i int64) {
 			mt.done(d)
 			done.Store(d)
@@ -684,4 +806,31 @@ func dataFor(flag string, opt checker.Options) (gen.DataMode, error) {
 		}
 	}
 	return d, nil
+}
+
+// printCoverage is check -gen -coverage: the data rule coverage of the
+// stream's programs (of the shard), at the check's k (GSE and the summary
+// engine; 2 when the engine's own is −1) and step bound.
+func printCoverage(ctx context.Context, opt checker.Options, n int, seed int64, data gen.DataMode, shard checker.Shard, asJSON bool, stdout io.Writer) error {
+	progs := make([]*javalite.Program, shard.Len(n))
+	for j := range progs {
+		progs[j] = checker.ProgramOfData(checker.ProgramSeed(seed, shard.Index(j)), data)
+	}
+	k := opt.K
+	if k < 0 {
+		k = engine.PapersK
+	}
+	cov, err := checker.DataCoverage(ctx, progs, checker.CoverageOptions{K: k, Steps: opt.Steps}, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return internalError{err}
+	}
+	if asJSON {
+		return encodeIndented(stdout, cov)
+	}
+	fmt.Fprintf(stdout, "stream seed %d, data %s, k = %d, step bound %d:\n", seed, data, k, opt.Steps)
+	cov.Write(stdout)
+	return nil
 }

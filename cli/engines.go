@@ -138,6 +138,16 @@ func execEngine(command string, asJSON bool, stdout io.Writer) error {
 		view = "identity"
 	}
 	fmt.Fprintf(stdout, "  view     %s\n", view)
+	data := "none: " + info.NoData
+	if info.Data {
+		data = "int and bool (protocol 2); If (sym), Assume: "
+		if len(h.DataRules) == 0 {
+			data += "lockstep's, on the engine's φ"
+		} else {
+			data += "the engine's own " + strings.Join(h.DataRules, ", ")
+		}
+	}
+	fmt.Fprintf(stdout, "  data     %s\n", data)
 	for _, v := range h.Variants {
 		def := ""
 		if v.Name == h.Default {

@@ -43,6 +43,14 @@ func TestFlagRanges(t *testing.T) {
 		{"-steps", []string{"order", "-steps", "0", swap}},
 		{"-n", []string{"order", "-gen", "-n", "0"}},
 		{"-max-paths", []string{"order", "-max-paths", "0", swap}},
+		{"-shrink-time", []string{"lemmas", "-shrink-time", "-1s"}},
+		{"-shrink-time", []string{"order", "-gen", "-shrink-time", "-1s"}},
+		{"-shrink-time", []string{"check", "-gen", "-shrink-time", "-1s"}},
+		{"-shrink-time", []string{"mutants", "-shrink-time", "-1s"}},
+		{"-shrink-steps", []string{"lemmas", "-shrink-steps", "-1"}},
+		{"-shrink-steps", []string{"order", "-gen", "-shrink-steps", "-1"}},
+		{"-shrink-steps", []string{"check", "-gen", "-shrink-steps", "-1"}},
+		{"-shrink-steps", []string{"mutants", "-shrink-steps", "-1"}},
 	} {
 		code, out, stderr := runCode(tc.args...)
 		require.Equalf(t, exitUsage, code, "%v: stdout %s", tc.args, out)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
-	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/internal/report"
 )
 
@@ -21,7 +20,7 @@ func init() {
 	register(&command{
 		name:   "lemmas",
 		short:  "the status of every lemma (RULES.md §8, ENGINES.md §8.3) for an engine or variant, every variant (-all), or every engine in one matrix (-engines all, docs/LEMMAS.md) on generated programs",
-		usage:  "[-engine NAME[:VARIANT] | -variant NAME | -all | -engines all|NAME,…] [-n N] [-seed S] [flags]",
+		usage:  "[-engine NAME[:VARIANT] | -variant NAME | -all | -engines all|NAME,…] [-n N] [-seed S] [-data mixed|none] [flags]",
 		runCtx: runLemmas,
 	})
 }
@@ -41,7 +40,9 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 	fs.StringVar(&out, "o", "", "with -all or -engines: write the markdown lemma matrix to this `FILE` ('-' for standard output); nothing is written without it (docs/LEMMAS.md is made with -o docs/LEMMAS.md)")
 	fs.StringVar(&out, "out", "", "the same as -o")
 	fixed := fs.String("fixedbugs", "", "write each shrunk counterexample as a regression case into this directory")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "time limit for shrinking each counterexample")
+	data := fs.String("data", "", "data in the programs: mixed (int and bool fields, arithmetic, comparisons) or none (the reference-only stream of before data, program for program); default, as check -gen: mixed for an engine with data rules, none for one without")
+	var shrink shrinkFlags
+	shrink.register(fs, "", 0)
 	noShrink := fs.Bool("no-shrink", false, "keep counterexamples as found")
 	shardSpec := shardFlag(fs)
 	var mf matrixFlags
@@ -76,6 +77,9 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 		return usageError("unexpected arguments: %s (lemmas checks generated programs only)", strings.Join(fs.Args(), " "))
 	}
 	if err := atLeast("n", *n, 1); err != nil {
+		return err
+	}
+	if err := shrink.validate(); err != nil {
 		return err
 	}
 	if out != "" && !*all {
@@ -124,7 +128,11 @@ func runLemmas(ctx context.Context, fs *flag.FlagSet, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, ShrinkTime: *shrinkTime, NoShrink: *noShrink}
+		dataMode, err := dataFor(*data, opt)
+		if err != nil {
+			return err
+		}
+		sopt := checker.SurveyOptions{N: c.n, Seed: *seed, Shard: shard, Workers: cf.workers, Data: dataMode, ShrinkSteps: shrink.bound().Steps, ShrinkTime: shrink.time, NoShrink: *noShrink}
 		sv, err := survey(ctx, opt, sopt, fmt.Sprintf("%d/%d", i+1, len(cols)), stderr)
 		if ctx.Err() != nil {
 			// What finished is printed: the surveys before, and this
@@ -227,11 +235,6 @@ func survey(ctx context.Context, opt checker.Options, sopt checker.SurveyOptions
 		inconcl.Store(int64(i))
 		shrinking.Store(shr)
 	}
-	if checker.RefuseData(opt) != nil {
-		// An engine without data rules is surveyed on the reference-only
-		// stream (gen.DataNone): the programs it can run.
-		sopt.Data = gen.DataNone
-	}
 	sv, err := checker.RunSurvey(ctx, opt, sopt)
 	stop()
 	return sv, err
@@ -239,8 +242,8 @@ func survey(ctx context.Context, opt checker.Options, sopt checker.SurveyOptions
 
 func printSurvey(w io.Writer, sv *checker.Survey, details bool) {
 	o := sv.Options
-	fmt.Fprintf(w, "variant %s, semantics %s: %s (k=%d, steps %d, seed %d): %d hold, %d violated, %d inconclusive (%.1fs)\n",
-		sv.Variant, o.SemanticsName(), plural(sv.Programs, "program"), o.K, o.Steps, sv.Seed, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
+	fmt.Fprintf(w, "variant %s, semantics %s: %s (k=%d, steps %d, seed %d, data %s): %d hold, %d violated, %d inconclusive (%.1fs)\n",
+		sv.Variant, o.SemanticsName(), plural(sv.Programs, "program"), o.K, o.Steps, sv.Seed, sv.Data, sv.Holds, sv.Violated, sv.Inconclusive, sv.Elapsed.Seconds())
 	for _, s := range sv.Lemmas {
 		fmt.Fprintf(w, "  %-4s %s\n", s.Lemma, s.Summary(sv))
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
 	"github.com/lockstep-dev/lockstep/internal/report"
@@ -179,7 +181,41 @@ func summaryLemmas(t *testing.T) []checker.Lemma {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The default stream has no data, so its checks claim nothing about
-	// the data rules (L12, L13: checker.runOnce).
-	return slices.DeleteFunc(checker.Applicable(eut), func(l checker.Lemma) bool { return l == checker.L12 || l == checker.L13 })
+	// The default stream has data (as check -gen's), so the survey lists
+	// the data lemmas L12 and L13 too.
+	return checker.Applicable(eut)
+}
+
+// TestLemmasData: lemmas draws the stream check -gen draws, programs with
+// data for an engine with data rules (L12 and L13 decided), and -data none
+// is the reference-only stream (no program applies L12 or L13); a bad
+// -data is a usage error.
+func TestLemmasData(t *testing.T) {
+	checks := func(args ...string) (string, map[string]int) {
+		code, out, stderr := runCode(append([]string{"lemmas", "-variant", "fixed", "-n", "6", "-k", "1", "-steps", "40", "-workers", "1", "-json"}, args...)...)
+		require.Contains(t, []int{exitOK, exitInconclusive}, code, stderr) // a program may exceed a bound
+		var sv struct {
+			Data   string `json:"data"`
+			Lemmas []struct {
+				Lemma  string `json:"lemma"`
+				Checks int    `json:"checks"`
+			} `json:"lemmas"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &sv), out)
+		m := map[string]int{}
+		for _, l := range sv.Lemmas {
+			m[l.Lemma] = l.Checks
+		}
+		return sv.Data, m
+	}
+	data, m := checks()
+	require.Equal(t, "mixed", data)
+	require.Positive(t, m["L12"]+m["L13"], "%v", m)
+	data, m = checks("-data", "none")
+	require.Equal(t, "none", data)
+	require.Zero(t, m["L12"]+m["L13"], "%v", m)
+	require.Positive(t, m["L1"])
+	code, _, stderr := runCode("lemmas", "-variant", "fixed", "-n", "2", "-data", "some")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "-data")
 }

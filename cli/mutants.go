@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name:   "mutants",
 		short:  "mutation testing of the checker: hunt for a counterexample to each single-point mutant of an engine",
-		usage:  "[-engine summary|lazier|lazier#|pose|uber] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
+		usage:  "[-engine summary|lazier|lazier#|pose|uber] [-shared] [-n N] [-seed S] [-workers W] [-k K] [-steps S] [-json] [-only NAME[,NAME...]] [-list]",
 		runCtx: runMutants,
 	})
 }
@@ -47,11 +47,13 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	fs.Var(&kFlag, "k", "k-bound `K` on input depth, the same in both engines, for every mutant (default: the catalog's, 2 for summary, −1 for the others, a mutant's own where it has one)")
 	fs.Var(&stepsFlag, "steps", "step bound `S`, the same in both engines (default: the catalog's, 200 for summary, 60 for the others)")
 	timeout := fs.Duration("timeout", 20*time.Second, "time limit per program (exceeding it is inconclusive)")
-	shrinkTime := fs.Duration("shrink-time", 10*time.Second, "time limit for shrinking each counterexample")
+	var shrink shrinkFlags
+	shrink.register(fs, "", 0)
 	confirmTimeout := fs.Duration("confirm-timeout", 2*time.Minute, "time limit of the base engine's run on each shrunk counterexample (it explores every path the mutant's violation cut short)")
 	asJSON := fs.Bool("json", false, "print one JSON object with every result and the summary")
 	only := fs.String("only", "", "run only these mutants of the engine (comma-separated; summary:fixed+m-drop-orig, fixed+m-drop-orig or m-drop-orig)")
 	list := fs.Bool("list", false, "list the mutants and exit")
+	shared := fs.Bool("shared", false, "hunt the mutants of the layers every engine shares (the common rules, GSE's data rules, smt's term layer; all data rules) under the engine, instead of its own catalog")
 	verbose := fs.Bool("v", false, "print each shrunk counterexample")
 	sem := semanticsFlag(fs)
 	noExact := fs.Bool("no-exact", false, "skip the concretization half of exactness (to see which mutants only it kills)")
@@ -62,7 +64,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		return err
 	}
 	for _, err := range []error{atLeast("n", *n, 1), atLeast("workers", *workers, 1), positive("timeout", *timeout),
-		positive("shrink-time", *shrinkTime), positive("confirm-timeout", *confirmTimeout)} {
+		shrink.validate(), positive("confirm-timeout", *confirmTimeout)} {
 		if err != nil {
 			return err
 		}
@@ -98,6 +100,11 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if err != nil {
 		return err
 	}
+	if *shared {
+		if ms, err = mutation.SharedOf(name); err != nil {
+			return err
+		}
+	}
 	info, _, _ := engine.Lookup(name)
 	cat := info.Mutants
 	if variant != "" && variant != cat.Base {
@@ -110,7 +117,11 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if *only != "" {
 		ms = nil
 		for _, o := range strings.Split(*only, ",") {
-			m, err := mutation.LookupIn(name, strings.TrimSpace(o))
+			lookup := mutation.LookupIn
+			if *shared {
+				lookup = mutation.LookupShared
+			}
+			m, err := lookup(name, strings.TrimSpace(o))
 			if err != nil {
 				return err
 			}
@@ -154,7 +165,7 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 	if err != nil {
 		return fmt.Errorf("-semantics: %w", err)
 	}
-	opt := mutation.Options{Check: copt, FixedK: kFlag.set, FixedSteps: stepsFlag.set, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkTime: *shrinkTime, ConfirmTimeout: *confirmTimeout}
+	opt := mutation.Options{Check: copt, FixedK: kFlag.set, FixedSteps: stepsFlag.set, Semantics: semOpt, N: *n, Seed: *seed, Workers: *workers, Shard: shard, ShrinkSteps: shrink.bound().Steps, ShrinkTime: shrink.time, ConfirmTimeout: *confirmTimeout}
 
 	if !*asJSON {
 		fmt.Fprintf(stdout, "mutants of %s:%s, semantics %s: up to %d programs each (seed %d, k=%d, %d steps, %d workers)\n\n",
@@ -238,6 +249,8 @@ func runMutants(ctx context.Context, fs *flag.FlagSet, args []string, stdout, st
 		}
 		fmt.Fprintf(stdout, "\nkill rate %.0f%% of non-equivalent mutants; median to kill %.2fs (%.0f programs), median shrunk counterexample %.0f lines\n",
 			100*sum.KillRate, sum.MedianSeconds, sum.MedianPrograms, sum.MedianShrunkLines)
+		fmt.Fprintf(stdout, "by rule kind: data %d of %d killed, reference %d of %d killed (non-equivalent, decided)\n",
+			sum.DataKilled, sum.DataMutants, sum.RefKilled, sum.RefMutants)
 		if !*verbose && sum.Killed > 0 {
 			fmt.Fprintln(stdout, "(* = could not shrink; -v prints the counterexamples)")
 		}

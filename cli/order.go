@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
@@ -108,7 +107,8 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	useGen := fs.Bool("gen", false, "compare on generated programs instead of files")
 	n := fs.Int("n", 100, "with -gen: number of programs")
 	seed := fs.Int64("seed", 1, "with -gen: seed of the program stream")
-	shrinkTime := fs.Duration("shrink-time", 30*time.Second, "with -gen: time limit for shrinking each counterexample (negative: no shrinking)")
+	var shrink shrinkFlags
+	shrink.register(fs, "with -gen: ", 0)
 	asJSON := fs.Bool("json", false, "print one JSON document: with files {\"reports\": [one per file], counts, \"exit_code\"}, with -gen the run's summary")
 	var claims []checker.OrderClaim
 	fs.Func("claim", "an inequality of path counts to compare, 'LESS <= MORE' (engine specs; repeatable), instead of P4's: for engines outside P4's chain ('exec:COMMAND <= gse')", func(v string) error {
@@ -137,7 +137,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		return fmt.Errorf("-semantics: %w", err)
 	}
 	for _, err := range []error{atLeast("workers", *workers, 1), kRange("k", *k), atLeast("steps", *steps, 1),
-		positive("timeout", *timeout), atLeast("max-paths", *maxPaths, 1), atLeast("n", *n, 1)} {
+		positive("timeout", *timeout), atLeast("max-paths", *maxPaths, 1), atLeast("n", *n, 1), shrink.validate()} {
 		if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-gen takes no files")
 		}
-		return orderGenerated(ctx, opt, checker.HuntOptions{N: *n, Seed: *seed, Shard: shard, Workers: *workers, ShrinkTime: *shrinkTime}, sem, *asJSON, stdout, stderr)
+		return orderGenerated(ctx, opt, checker.HuntOptions{N: *n, Seed: *seed, Shard: shard, Workers: *workers, ShrinkSteps: shrink.bound().Steps, ShrinkTime: shrink.time}, sem, *asJSON, stdout, stderr)
 	}
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")

@@ -55,11 +55,11 @@ func TestOrderExitCodes(t *testing.T) {
 }
 
 // TestOrderGenerated: a small hunt prints a tally line per claim, and an
-// unshrunk counterexample (-shrink-time < 0) as found. Program 6 of seed 1
+// unshrunk counterexample (-shrink-steps 0) as found. Program 6 of seed 1
 // fails lazier# ≤ lazier at k = 1 (docs/FINDINGS.md "P4").
 func TestOrderGenerated(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"order", "-gen", "-n", "7", "-workers", "1", "-k", "1", "-steps", "60", "-shrink-time", "-1s", "-engines", "lazier#,lazier"}, &out, &errb)
+	code := run([]string{"order", "-gen", "-n", "7", "-workers", "1", "-k", "1", "-steps", "60", "-shrink-steps", "0", "-engines", "lazier#,lazier"}, &out, &errb)
 	require.Equal(t, exitViolation, code, errb.String())
 	assert.Contains(t, out.String(), "counterexample to lazier# ≤ lazier: program 6")
 	assert.Contains(t, out.String(), ", not shrunk")

@@ -304,6 +304,11 @@ type Mutant struct {
 	// the catalog's K (a mutation of the k-bound itself is invisible
 	// without one).
 	K *int
+	// Data marks a mutation of a data rule (PRIMITIVES.md: If (sym),
+	// Assume, the primitive reads and writes, the initial-value symbols,
+	// the data half of a relation): only programs with data reach it, and
+	// kill rates are reported for data and reference mutants apart.
+	Data bool
 }
 
 // Spec is the engine spec of mutant m of the engine named name:
@@ -362,6 +367,18 @@ func prefixOf(name string) (Prefix, bool) {
 	defer mu.RUnlock()
 	p, ok := prefixes[name]
 	return p, ok
+}
+
+// Outside reports whether spec names its engine by a registered prefix
+// ("exec:COMMAND"): an engine that runs as a process of its own, whose
+// resolution alone starts that process. It starts nothing.
+func Outside(spec string) bool {
+	pre, _, ok := strings.Cut(spec, ":")
+	if !ok {
+		return false
+	}
+	_, is := prefixOf(pre)
+	return is
 }
 
 // Join makes the spec of an engine name and a variant: "NAME:VARIANT"

@@ -11,7 +11,10 @@ import (
 // rule itself (it has the inner engine in hand) and change its answer:
 // drop a successor, add a fact, rename the rule.
 type Overrides struct {
-	Name        func() string
+	Name func() string
+	// Options replaces the inner engine's common-rule options (the
+	// checker adds the mutants of the common rules with it).
+	Options     func() machine.Options
 	FieldAccess func(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error)
 	FieldWrite  func(s *machine.State, r machine.Ref, fw *javalite.FieldWrite, k *machine.Kont) ([]machine.Succ, error)
 	EqualsRef   func(s *machine.State, r0, r1 machine.Ref, eq *javalite.Equals, k *machine.Kont) ([]machine.Succ, error)
@@ -213,7 +216,12 @@ func (w *wrapped) Name() string {
 	return w.inner.Name()
 }
 
-func (w *wrapped) Options() machine.Options { return w.inner.Options() }
+func (w *wrapped) Options() machine.Options {
+	if w.o.Options != nil {
+		return w.o.Options()
+	}
+	return w.inner.Options()
+}
 
 func (w *wrapped) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.FieldAccess, k *machine.Kont) ([]machine.Succ, error) {
 	if w.o.FieldAccess != nil {

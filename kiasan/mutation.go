@@ -58,6 +58,9 @@ type MutationInfo struct {
 	// Equivalent, if not empty, argues why no program can tell the mutant
 	// from the default engine under the checked relations.
 	Equivalent string
+	// Data marks a mutation of a data rule (only programs with data
+	// reach it).
+	Data bool
 	// K, if not nil, is the k-bound the mutant is hunted at instead of
 	// k = −1.
 	K *int
@@ -91,11 +94,11 @@ var Mutations = []MutationInfo{
 	{Mut: MutMayBeNullAsNonNull, Name: "ifnull-maybenull-nonnull", Doc: "a δ̂ null test treats MayBeNull as non-null (no null branch)", Modes: sharpOnly},
 	{Mut: MutSameUnequal, Name: "acmpeq-same-unequal", Doc: "IF_ACMPEQ1: an unresolved location compared with itself is unequal"},
 	{Mut: MutNoNullAtRead, Name: "lazier-no-null-read", Doc: "lazier reads an uninitialized field without the GETFIELD3-S null branch", Modes: lazierOnly},
-	{Mut: MutFreshPrimDefaults, Name: "fresh-prim-defaults", Doc: "RESOLVE's fresh object keeps Java's defaults in its primitive fields instead of its initial-value symbols"},
-	{Mut: MutPrimNoResolve, Name: "prim-read-no-resolve", Doc: "a primitive field of an unresolved receiver is read without RESOLVE (as the δ's own initial value)"},
+	{Mut: MutFreshPrimDefaults, Name: "fresh-prim-defaults", Doc: "RESOLVE's fresh object keeps Java's defaults in its primitive fields instead of its initial-value symbols", Data: true},
+	{Mut: MutPrimNoResolve, Name: "prim-read-no-resolve", Doc: "a primitive field of an unresolved receiver is read without RESOLVE (as the δ's own initial value)", Data: true},
 	{Mut: MutStampKeepSymbols, Name: "stamp-keep-symbols", Doc: "stamp-kbound re-identifies an object with an older symbol but keeps its initial-value symbols under the younger identity",
-		Equivalent: "only stamp-kbound re-identifies objects: on the catalog's base (default) the mutation changes nothing; on lazier#:stamp-kbound it is killed (L2, testdata/fixedbugs/kiasan-stamp-symbols_L2.jl)"},
-	{Mut: MutAliasOwnSymbols, Name: "resolve-alias-own-symbols", Doc: "an alias resolution gives the existing object the δ's initial-value symbols, losing its primitive fields' writes and constraints"},
+		Equivalent: "only stamp-kbound re-identifies objects: on the catalog's base (default) the mutation changes nothing; on lazier#:stamp-kbound it is killed (L2, testdata/fixedbugs/kiasan-stamp-symbols_L2.jl)", Data: true},
+	{Mut: MutAliasOwnSymbols, Name: "resolve-alias-own-symbols", Doc: "an alias resolution gives the existing object the δ's initial-value symbols, losing its primitive fields' writes and constraints", Data: true},
 }
 
 func (m Mutation) String() string {

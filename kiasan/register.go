@@ -49,7 +49,7 @@ func mutants(mode Mode) *engine.Mutants {
 			if i.Modes != nil && !slices.Contains(i.Modes, mode) {
 				continue
 			}
-			out = append(out, engine.Mutant{Name: i.Name, Doc: i.Doc, Equivalent: i.Equivalent, K: i.K})
+			out = append(out, engine.Mutant{Name: i.Name, Doc: i.Doc, Equivalent: i.Equivalent, K: i.K, Data: i.Data})
 		}
 		return out
 	}}

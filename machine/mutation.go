@@ -30,6 +30,26 @@ type Mutation struct {
 	// instead of S(φ ∧ t), so it explores paths whose data facts no input
 	// meets (read by package gse).
 	GSEFeasibleIgnoresPhi bool
+	// GSEAssumeNoStrengthen: rule Assume on an engine without data rules
+	// of its own (GSE: every engine under test has them) goes on without
+	// φ := φ ∧ t (the assumption is tested, never recorded).
+	GSEAssumeNoStrengthen bool
+	// BinaryLeAsLt: rule Binary builds t0 <= t1 as t0 < t1.
+	BinaryLeAsLt bool
+}
+
+// Union is m with every mutation of o added.
+func (m Mutation) Union(o Mutation) Mutation {
+	return Mutation{
+		InvokePushesCalleeEnv: m.InvokePushesCalleeEnv || o.InvokePushesCalleeEnv,
+		BeginFirstTwice:       m.BeginFirstTwice || o.BeginFirstTwice,
+		GSEEqualsNotRecordsEq: m.GSEEqualsNotRecordsEq || o.GSEEqualsNotRecordsEq,
+		IfSymThenOnly:         m.IfSymThenOnly || o.IfSymThenOnly,
+		NewPrimSymbolic:       m.NewPrimSymbolic || o.NewPrimSymbolic,
+		GSEFeasibleIgnoresPhi: m.GSEFeasibleIgnoresPhi || o.GSEFeasibleIgnoresPhi,
+		GSEAssumeNoStrengthen: m.GSEAssumeNoStrengthen || o.GSEAssumeNoStrengthen,
+		BinaryLeAsLt:          m.BinaryLeAsLt || o.BinaryLeAsLt,
+	}
 }
 
 // Differences lists the mutations of m, one line each.
@@ -52,6 +72,12 @@ func (m Mutation) Differences() []string {
 	}
 	if m.GSEFeasibleIgnoresPhi {
 		out = append(out, "mutant: GSE tests S(t) instead of S(φ ∧ t)")
+	}
+	if m.GSEAssumeNoStrengthen {
+		out = append(out, "mutant: GSE's Assume does not strengthen φ")
+	}
+	if m.BinaryLeAsLt {
+		out = append(out, "mutant: Binary builds <= as <")
 	}
 	return out
 }

@@ -401,13 +401,17 @@ func stepValue(s *State, h HeapRules, opt Options) (string, []Succ, error) {
 		if err := ints(f.Val, v); err != nil {
 			return "", nil, err
 		}
-		s.SetValue(PrimVal(binaryTerm(b.Op, f.Val.Term(), v.Term())), k)
+		op := b.Op
+		if op == javalite.OpLe && opt.Mutation.BinaryLeAsLt {
+			op = javalite.OpLt // mutant: <= built as <
+		}
+		s.SetValue(PrimVal(binaryTerm(op, f.Val.Term(), v.Term())), k)
 		return one(s, RuleBinary)
 	case KAssume:
 		if !v.IsPrim() || v.Term().Sort() != smt.SortBool {
 			return "", nil, fmt.Errorf("machine: assume of %s, not a bool", v)
 		}
-		return heap(assume(s, h, v.Term(), k))
+		return heap(assume(s, h, v.Term(), k, opt))
 	case KVar:
 		d := f.Expr.(*javalite.VarDecl)
 		saved := s.Env
@@ -567,7 +571,7 @@ func IfSymRule(s *State, pc PathCond, t *smt.Formula, e *javalite.If, k *Kont, o
 
 // assume applies Assume: literal conditions here, the others by the
 // engine's own rule (DataRules) or AssumeRule on its path condition.
-func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
+func assume(s *State, h HeapRules, t *smt.Formula, k *Kont, opt Options) ([]Succ, error) {
 	// Rule: Assume
 	switch {
 	case t.IsTrue():
@@ -583,6 +587,9 @@ func assume(s *State, h HeapRules, t *smt.Formula, k *Kont) ([]Succ, error) {
 	pc, ok := h.(PathCond)
 	if !ok {
 		return nil, ErrNoData
+	}
+	if opt.Mutation.GSEAssumeNoStrengthen {
+		pc = unrecorded{pc} // mutant: the assumption is tested, never recorded
 	}
 	return AssumeRule(s, pc, t, k)
 }
@@ -604,6 +611,12 @@ func AssumeRule(s *State, pc PathCond, t *smt.Formula, k *Kont) ([]Succ, error) 
 	s.SetValue(VTrue, k)
 	return []Succ{{S: s, Rule: RuleAssume}}, nil
 }
+
+// unrecorded is a PathCond whose Strengthen records nothing: the mutant
+// GSEAssumeNoStrengthen.
+type unrecorded struct{ PathCond }
+
+func (unrecorded) Strengthen(*State, *smt.Formula) {}
 
 // ints is the premise of rule Binary: both operands are int terms. A
 // deliberately wrong common rule (a mutant) can make a state that breaks

@@ -43,7 +43,7 @@ func init() {
 		Mutants: &engine.Mutants{Base: Default, K: -1, Steps: 60, List: func() []engine.Mutant {
 			var out []engine.Mutant
 			for _, x := range Mutations {
-				out = append(out, engine.Mutant{Name: x.Name, Doc: x.Doc, Equivalent: x.Equivalent})
+				out = append(out, engine.Mutant{Name: x.Name, Doc: x.Doc, Equivalent: x.Equivalent, Data: x.Data})
 			}
 			return out
 		}},

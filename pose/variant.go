@@ -84,6 +84,7 @@ var Mutations = []struct {
 	Name, Doc  string
 	Set        func(*Mutation)
 	Equivalent string
+	Data       bool // a mutation of a data rule (only programs with data reach it)
 }{
 	{Name: "assume-ignores-receiver", Doc: "Assume refines every ⊥ world, not only those the read reaches", Set: func(m *Mutation) { m.AssumeIgnoresReceiver = true }},
 	{Name: "assume-no-aliases", Doc: "Assume never copies an alias's field: every ⊥ read is a fresh symbol", Set: func(m *Mutation) { m.AssumeNoAliases = true }},
@@ -94,11 +95,11 @@ var Mutations = []struct {
 	{Name: "write-drops-old", Doc: "a write forgets the old value in the worlds it does not touch", Set: func(m *Mutation) { m.WriteDropsOld = true }},
 	{Name: "eq-symbols-false", Doc: "two distinct symbols always compare false", Set: func(m *Mutation) { m.EqSymbolsFalse = true }},
 	{Name: "null-ignored", Doc: "no A′/W′/Invoke′: the null worlds of a dereference are dropped", Set: func(m *Mutation) { m.NullIgnored = true }},
-	{Name: "prim-update-swapped", Doc: "the update ite of a primitive write has its branches swapped: ite(Y = Y', old, new)", Set: func(m *Mutation) { m.PrimUpdateSwapped = true }},
-	{Name: "prim-no-update", Doc: "a primitive write does not update the aliases of the receiver symbol", Set: func(m *Mutation) { m.PrimNoUpdate = true }},
-	{Name: "prim-assume-no-aliases", Doc: "a primitive field is bound to its initial value, ignoring the aliases bound before", Set: func(m *Mutation) { m.PrimAssumeNoAliases = true }},
-	{Name: "prim-write-drops-old", Doc: "a primitive write through a receiver with several targets writes every target in every world", Set: func(m *Mutation) { m.PrimWriteDropsOld = true }},
-	{Name: "prim-read-last", Doc: "a primitive read through a receiver with several targets reads only the last one", Set: func(m *Mutation) { m.PrimReadLast = true }},
+	{Name: "prim-update-swapped", Doc: "the update ite of a primitive write has its branches swapped: ite(Y = Y', old, new)", Set: func(m *Mutation) { m.PrimUpdateSwapped = true }, Data: true},
+	{Name: "prim-no-update", Doc: "a primitive write does not update the aliases of the receiver symbol", Set: func(m *Mutation) { m.PrimNoUpdate = true }, Data: true},
+	{Name: "prim-assume-no-aliases", Doc: "a primitive field is bound to its initial value, ignoring the aliases bound before", Set: func(m *Mutation) { m.PrimAssumeNoAliases = true }, Data: true},
+	{Name: "prim-write-drops-old", Doc: "a primitive write through a receiver with several targets writes every target in every world", Set: func(m *Mutation) { m.PrimWriteDropsOld = true }, Data: true},
+	{Name: "prim-read-last", Doc: "a primitive read through a receiver with several targets reads only the last one", Set: func(m *Mutation) { m.PrimReadLast = true }, Data: true},
 }
 
 // Default is the name of the default variant.

@@ -2,7 +2,9 @@ package smt
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/lockstep-dev/lockstep/internal/knobs"
 	"math"
 	"runtime"
 	"time"
@@ -264,7 +266,11 @@ func (s *Solver) translate(f *Formula) (zast, error) {
 		for _, k := range f.kids {
 			s.args = append(s.args, s.trans[k.id])
 		}
-		a, err = s.z.mk(zops[f.op], s.args[start:])
+		op := zops[f.op]
+		if f.op == OpLe && knobs.SMTLeAsLt.Load() {
+			op = lkLt // a mutant of the term layer (tests and `lockstep mutants -shared` only)
+		}
+		a, err = s.z.mk(op, s.args[start:])
 		s.args = s.args[:start]
 	default:
 		return nil, fmt.Errorf("smt: bad formula op %d", f.op)

@@ -41,7 +41,7 @@ func init() {
 		Mutants: &engine.Mutants{Base: Table.Base, K: 2, Steps: 200, List: func() []engine.Mutant {
 			var out []engine.Mutant
 			for _, r := range Table.Mutants() {
-				out = append(out, engine.Mutant{Name: r.Name, Doc: r.Doc, Equivalent: r.Equivalent})
+				out = append(out, engine.Mutant{Name: r.Name, Doc: r.Doc, Equivalent: r.Equivalent, Data: r.Data})
 			}
 			return out
 		}},

@@ -431,19 +431,19 @@ var Table = &choice.Table[Variant]{
 			Doc: "no rule W′"},
 
 		// Mutations: the data rules (PRIMITIVES.md §4).
-		{Name: "m-prim-write-guard-phi", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.PrimWriteGuardPhi = true }),
+		{Name: "m-prim-write-guard-phi", Kind: choice.Mutation, Mutant: true, Data: true, Change: mutate(func(m *Mutation) { m.PrimWriteGuardPhi = true }),
 			Doc: "W on a primitive field: the ite guarded by φ'_g instead of the entry guard"},
-		{Name: "m-prim-read-first", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.PrimReadFirst = true }),
+		{Name: "m-prim-read-first", Kind: choice.Mutation, Mutant: true, Data: true, Change: mutate(func(m *Mutation) { m.PrimReadFirst = true }),
 			Doc: "A on a primitive field reads the first satisfiable target instead of the ite over all"},
 
 		// Mutations: If (sym) and Assume, the facts they record
 		// (PRIMITIVES.md §3), each seen by one direction of the data half
 		// of exactness only.
-		{Name: "m-strengthen-tighter", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.StrengthenTighter = true }),
+		{Name: "m-strengthen-tighter", Kind: choice.Mutation, Mutant: true, Data: true, Change: mutate(func(m *Mutation) { m.StrengthenTighter = true }),
 			Doc: "If (sym) and Assume record a < b as a + 1 < b (a < 3 as a < 2): φ_g over-constrained, seen by direction (a) only"},
-		{Name: "m-strengthen-none", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.StrengthenNone = true }),
+		{Name: "m-strengthen-none", Kind: choice.Mutation, Mutant: true, Data: true, Change: mutate(func(m *Mutation) { m.StrengthenNone = true }),
 			Doc: "If (sym) and Assume record no fact: φ_g under-constrained, seen by direction (b) only"},
-		{Name: "m-strengthen-first-entry", Kind: choice.Mutation, Mutant: true, Change: mutate(func(m *Mutation) { m.StrengthenFirstEntry = true }),
+		{Name: "m-strengthen-first-entry", Kind: choice.Mutation, Mutant: true, Data: true, Change: mutate(func(m *Mutation) { m.StrengthenFirstEntry = true }),
 			Doc: "a fact over a guarded read ite(g, x, y) is recorded as ite(g, t, true): the worlds of the other entries lose it (direction (b), in those worlds only)"},
 
 		// Mutations: Equals (E, E′).
@@ -472,13 +472,19 @@ var Table = &choice.Table[Variant]{
 		{Name: "m-begin-first-twice", Kind: choice.Mutation, Mutant: true,
 			Change: set(func(v *Variant) { v.Common.BeginFirstTwice = true }),
 			Doc:    "Begin (first) evaluates the first expression of the block twice (blind spot 2: ORC)"},
-		{Name: "m-if-sym-then-only", Kind: choice.Mutation, Mutant: true,
+		{Name: "m-if-sym-then-only", Kind: choice.Mutation, Mutant: true, Data: true,
 			Change: set(func(v *Variant) { v.Common.IfSymThenOnly = true }),
 			Doc:    "If (sym) takes only the then branch when both are feasible (data; blind spot 2: ORC)"},
-		{Name: "m-gse-feasible-ignores-phi", Kind: choice.Mutation, Mutant: true,
+		{Name: "m-gse-feasible-ignores-phi", Kind: choice.Mutation, Mutant: true, Data: true,
 			Change: set(func(v *Variant) { v.Common.GSEFeasibleIgnoresPhi = true }),
 			Doc:    "GSE decides If (sym) and Assume by S(t) instead of S(φ ∧ t): it explores infeasible paths (data; blind spot 2: ORC)"},
-		{Name: "m-new-prim-symbolic", Kind: choice.Mutation, Mutant: true,
+		{Name: "m-binary-le-as-lt", Kind: choice.Mutation, Mutant: true, Data: true,
+			Change: set(func(v *Variant) { v.Common.BinaryLeAsLt = true }),
+			Doc:    "Binary builds t0 <= t1 as t0 < t1 (data; blind spot 2: ORC)"},
+		{Name: "m-gse-assume-no-strengthen", Kind: choice.Mutation, Mutant: true, Data: true,
+			Change: set(func(v *Variant) { v.Common.GSEAssumeNoStrengthen = true }),
+			Doc:    "GSE's Assume tests its condition but records no fact (data)"},
+		{Name: "m-new-prim-symbolic", Kind: choice.Mutation, Mutant: true, Data: true,
 			Change: set(func(v *Variant) { v.Common.NewPrimSymbolic = true }),
 			Doc:    "New leaves a new object's int and bool fields symbolic instead of 0 and false (data; blind spot 2: ORC)"},
 	},

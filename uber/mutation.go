@@ -29,6 +29,9 @@ type MutationInfo struct {
 	// Equivalent, if not empty, argues why no program can tell the mutant
 	// from defer under the checked relations.
 	Equivalent string
+	// Data marks a mutation of a data rule (only programs with data
+	// reach it).
+	Data bool
 }
 
 // Mutations is the table of single-point mutations, as data.
@@ -42,9 +45,9 @@ var Mutations = []MutationInfo{
 	{Mut: MutWriteNoResolve, Name: "m-write-no-resolve", Doc: "Field write does not resolve its receiver"},
 	{Mut: MutEqualsLeftOnly, Name: "m-equals-left-only", Doc: "Equals resolves its left operand only"},
 	// The data rules.
-	{Mut: MutResolvePrimDefaults, Name: "m-resolve-prim-defaults", Doc: "a resolution leaves the new input object's primitive fields at New's defaults (0, false) instead of its initial-value symbols α(r, f)"},
-	{Mut: MutPrimReadNoResolve, Name: "m-prim-read-no-resolve", Doc: "a primitive field read does not resolve its receiver: it reads the unresolved location's placeholder, with no A′ for its null worlds"},
-	{Mut: MutPrimWriteGuardPhi, Name: "m-prim-write-guard-phi", Doc: "a primitive field write (after the resolution of its receiver) guards its ite by φ'_g instead of the entry guard: every candidate of the resolution is written"},
+	{Mut: MutResolvePrimDefaults, Name: "m-resolve-prim-defaults", Doc: "a resolution leaves the new input object's primitive fields at New's defaults (0, false) instead of its initial-value symbols α(r, f)", Data: true},
+	{Mut: MutPrimReadNoResolve, Name: "m-prim-read-no-resolve", Doc: "a primitive field read does not resolve its receiver: it reads the unresolved location's placeholder, with no A′ for its null worlds", Data: true},
+	{Mut: MutPrimWriteGuardPhi, Name: "m-prim-write-guard-phi", Doc: "a primitive field write (after the resolution of its receiver) guards its ite by φ'_g instead of the entry guard: every candidate of the resolution is written", Data: true},
 }
 
 func (m Mutation) String() string {

@@ -49,7 +49,7 @@ func init() {
 		Mutants: &engine.Mutants{Base: "defer", K: -1, Steps: 60, List: func() []engine.Mutant {
 			var out []engine.Mutant
 			for _, i := range Mutations {
-				out = append(out, engine.Mutant{Name: i.Name, Doc: i.Doc, Equivalent: i.Equivalent})
+				out = append(out, engine.Mutant{Name: i.Name, Doc: i.Doc, Equivalent: i.Equivalent, Data: i.Data})
 			}
 			return out
 		}},

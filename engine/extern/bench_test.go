@@ -29,9 +29,19 @@ var benchFiles = []string{"swap.jl", "hasnull.jl", "alias_write_read.jl", "pose_
 // per run of all files, the messages, the time per message, and the CPU
 // time of lockstep and of its engine processes.
 func benchCheck(b *testing.B, spec string) {
+	benchCheckFiles(b, spec, "programs", benchFiles)
+}
+
+// benchTrees are the tree programs of testdata/trees with int keys and
+// bool colours (all but the two of thousands of paths at k = 2).
+var benchTrees = []string{"avl_rotate.jl", "bst_delete2.jl", "bst_insert_parent.jl", "bst_removeMin.jl", "rb_flip.jl",
+	"rb_rotateLeft.jl", "sorted_insert.jl", "successor.jl"}
+
+// benchCheckFiles is benchCheck on files of testdata/dir.
+func benchCheckFiles(b *testing.B, spec, dir string, files []string) {
 	var progs []*javalite.Program
-	for _, f := range benchFiles {
-		p, err := javalite.LoadFile("../../testdata/programs/" + f)
+	for _, f := range files {
+		p, err := javalite.LoadFile("../../testdata/" + dir + "/" + f)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -101,6 +111,22 @@ func BenchmarkProtocol(b *testing.B) {
 	}
 }
 
+// BenchmarkProtocolData: BenchmarkProtocol on the tree programs, whose
+// messages carry version 2's data (docs/PROTOCOL.md §11).
+//
+//	go test -run '^$' -bench ProtocolData -benchtime 1x ./engine/extern
+func BenchmarkProtocolData(b *testing.B) {
+	self := os.Args[0]
+	b.Run("summary/in-process", func(b *testing.B) { benchCheckFiles(b, "summary:fixed", "trees", benchTrees) })
+	b.Run("summary/exec-go", func(b *testing.B) { benchCheckFiles(b, "exec:"+self+" serve summary#fixed", "trees", benchTrees) })
+	b.Run("gse-facts/in-process", func(b *testing.B) { benchCheckFiles(b, "gse-facts", "trees", benchTrees) })
+	b.Run("gse-facts/exec-go", func(b *testing.B) { benchCheckFiles(b, "exec:"+self+" serve gse-facts", "trees", benchTrees) })
+	if _, err := exec.LookPath("python3"); err == nil {
+		script, _ := filepath.Abs("../../examples/engines/gse.py")
+		b.Run("gse-facts/exec-python", func(b *testing.B) { benchCheckFiles(b, "exec:python3 "+script, "trees", benchTrees) })
+	}
+}
+
 // TestGoFactsMatchesPython: the Go gse-facts of the benchmarks is the
 // Python engine's algorithm: both hold with the same paths and checks.
 func TestGoFactsMatchesPython(t *testing.T) {
@@ -127,5 +153,68 @@ func TestGoFactsMatchesPython(t *testing.T) {
 		if a.Verdict.Status != checker.Holds || c.Verdict.Status != checker.Holds || a.SummaryPaths != c.SummaryPaths || a.Pairs != c.Pairs {
 			t.Fatalf("%s: Go %v %d paths %d pairs, Python %v %d paths %d pairs", f, a.Verdict.Status, a.SummaryPaths, a.Pairs, c.Verdict.Status, c.SummaryPaths, c.Pairs)
 		}
+	}
+}
+
+// BenchmarkDecodeAnswers: reading version 2's answers (the Python GSE's
+// and the served summary engine's on testdata/trees and testdata/data at
+// k = 1, recorded first) with the reader lockstep uses (go-json behind the
+// bounds' prescan) and with encoding/json (docs/PROTOCOL.md §11). Measure
+// CPU time: go test -run '^$' -bench DecodeAnswers -benchtime 20x.
+func BenchmarkDecodeAnswers(b *testing.B) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 is not on PATH")
+	}
+	var msgs [][]byte
+	var size int64
+	extern.Trace = func(request bool, m []byte) {
+		if !request && len(m) > 200 {
+			msgs = append(msgs, append([]byte(nil), m...))
+			size += int64(len(m))
+		}
+	}
+	solver, err := smt.NewSolver()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer solver.Close()
+	script, _ := filepath.Abs("../../examples/engines/gse.py")
+	files, _ := filepath.Glob("../../testdata/trees/*.jl")
+	data, _ := filepath.Glob("../../testdata/data/*.jl")
+	for _, spec := range []string{"exec:python3 " + script, "exec:" + os.Args[0] + " serve summary#fixed"} {
+		for _, f := range append(files, data...) {
+			p, err := javalite.LoadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opt := checker.DefaultOptions()
+			opt.Engine, opt.K = spec, 1
+			if _, err := checker.Run(context.Background(), p, opt, solver); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	extern.Trace = nil
+	extern.Shutdown()
+	b.Logf("%d answers, %d bytes", len(msgs), size)
+	for _, c := range []struct {
+		name  string
+		parse func([]byte) error
+	}{{"go-json", extern.ParseAnswer}, {"encoding-json", extern.ParseAnswerStd}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(size)
+			var r0, r1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+			for i := 0; i < b.N; i++ {
+				for _, m := range msgs {
+					if err := c.parse(m); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+			cpu := (r1.Utime.Nano() + r1.Stime.Nano()) - (r0.Utime.Nano() + r0.Stime.Nano())
+			b.ReportMetric(float64(cpu)/1e3/float64(b.N)/float64(len(msgs)), "cpu-µs/answer")
+		})
 	}
 }

@@ -199,3 +199,30 @@ func TestWriteDeadline(t *testing.T) {
 	require.Equal(t, "timeout", f.Kind)
 	require.Contains(t, f.Msg, "did not read")
 }
+
+// TestPrescanBounds: an answer past a bound is a BoundError naming its
+// flag, found before the decoder recurses: nesting, formula objects (an
+// "op" key, not an "op" inside a string), successors.
+func TestPrescanBounds(t *testing.T) {
+	lim := Limits{Line: 1 << 20, Depth: 8, Successors: 2, Terms: 3}
+	var be *BoundError
+	deep := `{"id":1,"state":{"phi":` + strings.Repeat(`{"op":"not","args":[`, 50) + `{"op":"true"}` + strings.Repeat(`]}`, 50) + `}}`
+	_, err := parseAnswerWithin([]byte(deep), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-depth", be.Flag)
+
+	terms := `{"id":1,"state":{"formulas":[{"op":"true"},{"op":"true"},{"op":"true"},{"op":"false"}]}}`
+	_, err = parseAnswerWithin([]byte(terms), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-terms", be.Flag)
+	inString := `{"id":1,"error":{"kind":"rule","message":"op op \"op\" op"},"x":["op","op","op","op"]}`
+	_, err = parseAnswerWithin([]byte(inString), &lim)
+	require.NoError(t, err, "an \"op\" that is no key is no formula")
+
+	succ := `{"id":1,"successors":[{"rule":"A"},{"rule":"A"},{"rule":"A"}]}`
+	_, err = parseAnswerWithin([]byte(succ), &lim)
+	require.ErrorAs(t, err, &be)
+	require.Equal(t, "-engine-max-successors", be.Flag)
+	_, err = parseAnswerWithin([]byte(succ), &DefaultLimits)
+	require.NoError(t, err)
+}

@@ -87,11 +87,7 @@ type request struct {
 }
 
 func (sv *server) handle(line []byte) map[string]any {
-	req, full, err := parseRequest(line)
-	if err == nil && !full {
-		req = &request{}
-		err = json.Unmarshal(line, req)
-	}
+	req, err := parseRequest(line)
 	if err != nil {
 		return map[string]any{"id": nil, "error": errAnswer{Kind: "internal", Message: "request is not valid: " + err.Error()}}
 	}

@@ -36,8 +36,11 @@ func TestGoEngineThroughExec(t *testing.T) {
 		k           int
 		files       []string
 	}{
-		{"summary:fixed", "summary#fixed", 2, []string{"swap.jl", "hasnull.jl", "alias_write_read.jl", "selfref.jl"}},
-		{"lazier:default", "lazier#default", -1, []string{"swap.jl", "hasnull.jl", "nullderef.jl"}},
+		// With data (protocol version 2, If (sym) and Assume served both
+		// ways); bst_removeMin has a var of a caller below a call's pop.
+		{"summary:fixed", "summary#fixed", 2, []string{"swap.jl", "hasnull.jl", "alias_write_read.jl", "selfref.jl",
+			"../data/if_sym.jl", "../data/alias_constrained.jl", "../trees/bst_removeMin.jl"}},
+		{"lazier:default", "lazier#default", -1, []string{"swap.jl", "hasnull.jl", "nullderef.jl", "../data/write_alias.jl"}},
 		{"uber", "uber", -1, []string{"uber_noalias.jl", "swap.jl"}},
 	} {
 		for _, f := range append(c.files, "calls") {
@@ -59,6 +62,11 @@ func TestGoEngineThroughExec(t *testing.T) {
 			for l, n := range a.Checked {
 				switch l {
 				case checker.L1, checker.L4, checker.WF, checker.INVP:
+					continue
+				case checker.ORC:
+					// The oracle's valuations are the solver's models,
+					// which depend on the queries it answered before (the
+					// if_sym requests' S(φ ∧ t) through exec:).
 					continue
 				}
 				require.Equal(t, n, b.Checked[l], "%s %s: lemma %s", c.spec, f, l)

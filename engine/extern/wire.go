@@ -1037,6 +1037,16 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 		}
 		return d.table[*id], nil
 	}
+	// envLen[i] is the size of the η frame i runs in: the state's, or
+	// below a pop frame the η it restores (a caller's).
+	envLen := make([]int, len(j.K))
+	cur := len(s.Env)
+	for i, jf := range j.K {
+		envLen[i] = cur
+		if jf.Kind == frameKinds[machine.KPop] {
+			cur = len(jf.Env)
+		}
+	}
 	var k *machine.Kont
 	for i := len(j.K) - 1; i >= 0; i-- {
 		jf := j.K[i]
@@ -1071,7 +1081,7 @@ func (d *decoder) control(s *machine.State, j *jState) (*machine.State, error) {
 		if b, ok := e.(*javalite.Begin); ok && (f.Idx < 0 || f.Idx > len(b.Exprs)) {
 			return nil, fmt.Errorf("k frame %d: begin index %d", i, f.Idx)
 		}
-		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= len(s.Env)) {
+		if f.Kind == machine.KPopVar && (f.Idx < 0 || f.Idx >= envLen[i]) {
 			return nil, fmt.Errorf("k frame %d: popvar slot %d", i, f.Idx)
 		}
 		k = f

@@ -34,6 +34,11 @@ import (
 // check's own default with a k-bound.
 const OverheadSteps = 200
 
+// OverheadTimeout is the check's time limit: far above any of the cases,
+// so that a loaded machine does not cut a check short (which would make
+// its CPU time meaningless; the row's status would say inconclusive).
+const OverheadTimeout = "10m"
+
 // OverheadCase is one row: a program, an engine, k and a step bound.
 type OverheadCase struct {
 	File   string `json:"file"`
@@ -110,7 +115,7 @@ type OverheadRow struct {
 // the engine.
 func OverheadArgs(c OverheadCase) (check, gse, eng []string) {
 	common := []string{"-k", strconv.Itoa(c.K), "-steps", strconv.Itoa(c.Steps)}
-	check = append([]string{"check", "-workers", "1", "-engine", c.Engine}, common...)
+	check = append([]string{"check", "-workers", "1", "-timeout", OverheadTimeout, "-engine", c.Engine}, common...)
 	gse = append([]string{"run", "-engine", "gse"}, common...)
 	eng = append([]string{"run", "-engine", c.Engine}, common...)
 	return append(check, c.File), append(gse, c.File), append(eng, c.File)

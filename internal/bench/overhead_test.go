@@ -48,7 +48,7 @@ func TestOverheadRows(t *testing.T) {
 	// The command lines: the check with one worker, both runs with the
 	// case's k and step bound, the file last.
 	c, g, e := OverheadArgs(OverheadCases()[1])
-	require.Equal(t, []string{"check", "-workers", "1", "-engine", "uber", "-k", "3", "-steps", "300", "testdata/bench/linkedlist_calls4.jl"}, c)
+	require.Equal(t, []string{"check", "-workers", "1", "-timeout", "10m", "-engine", "uber", "-k", "3", "-steps", "300", "testdata/bench/linkedlist_calls4.jl"}, c)
 	require.Equal(t, []string{"run", "-engine", "gse", "-k", "3", "-steps", "300", "testdata/bench/linkedlist_calls4.jl"}, g)
 	require.Equal(t, []string{"run", "-engine", "uber", "-k", "3", "-steps", "300", "testdata/bench/linkedlist_calls4.jl"}, e)
 

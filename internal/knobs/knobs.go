@@ -22,3 +22,14 @@ var (
 	// key (relation.DataFingerprint).
 	DataKeyNoSlots atomic.Bool
 )
+
+// smt's term layer, shared by every engine, GSE and the concrete engine
+// (the mutants of a shared layer, hunted under every engine).
+var (
+	// SMTLeAsLt translates a term a <= b to Z3 as a < b.
+	SMTLeAsLt atomic.Bool
+	// SMTLtSelfTrue folds a < a as true. (Folding a < b of two integer
+	// constants as a <= b would be equivalent: equal constants are one
+	// interned node, and a < a is folded before the constants are.)
+	SMTLtSelfTrue atomic.Bool
+)

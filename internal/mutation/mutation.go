@@ -17,6 +17,13 @@
 //   - pose: pose.Mutations on world-exact: "pose:world-exact+no-update".
 //   - uber: uber.Mutations on defer: "uber:defer+m-drop-null".
 //
+// A catalog marks its mutants of data rules (engine.Mutant.Data), and
+// the kill rates are summarized for data and reference mutants apart.
+// Beside the engines' catalogs, the mutations of the layers every engine
+// shares — the common rules, GSE's data rules, smt's term layer — are
+// hunted under each engine (SharedOf, shared.go; `lockstep mutants
+// -shared`).
+//
 // Mutants are built on a base that holds on generated programs (`fixed`,
 // not `published`: published already fails, so a mutant of it would be
 // "killed" by the original error and prove nothing about the mutation).
@@ -77,6 +84,12 @@ type Mutant struct {
 	// Equivalent, if not empty, argues why no program can distinguish the
 	// mutant from the base under the relations the checker verifies.
 	Equivalent string
+	// Data marks a mutant of a data rule (engine.Mutant.Data): kill
+	// rates are reported for data and reference mutants apart.
+	Data bool
+	// Shared, when not nil, is a mutation of a shared layer (shared.go):
+	// the engine is Base, with the mutation added for the hunt.
+	Shared *Shared
 	// K and Steps are the bounds of its hunt unless the caller fixes them
 	// (Options.FixedK, FixedSteps): the catalog's, or the mutant's own k.
 	K, Steps int
@@ -112,7 +125,7 @@ func Of(name string) ([]Mutant, error) {
 		}
 		out = append(out, Mutant{
 			Name: c.Spec(info.Name, m), Engine: info.Name, Base: engine.Join(info.Name, c.Base), Mutation: m.Name,
-			Doc: m.Doc, Equivalent: m.Equivalent, K: k, Steps: c.Steps,
+			Doc: m.Doc, Equivalent: m.Equivalent, K: k, Steps: c.Steps, Data: m.Data,
 		})
 	}
 	return out, nil
@@ -180,12 +193,14 @@ type Options struct {
 	FixedK, FixedSteps bool
 	// Semantics are the common-rule choices (V10/V11, machine.ParseSemantics)
 	// given to every mutant and to the base; the zero value is Java.
-	Semantics  machine.Options
-	N          int           // programs per mutant at most
-	Seed       int64         // seed of the program stream (the same for every mutant)
-	Shard      checker.Shard // the part of the stream to check (zero: all of it)
-	Workers    int
-	ShrinkTime time.Duration
+	Semantics machine.Options
+	N         int           // programs per mutant at most
+	Seed      int64         // seed of the program stream (the same for every mutant)
+	Shard     checker.Shard // the part of the stream to check (zero: all of it)
+	Workers   int
+	// ShrinkSteps and ShrinkTime bound shrinking (checker.ShrinkBound).
+	ShrinkSteps int
+	ShrinkTime  time.Duration
 	// ConfirmTimeout is the time limit of the base's run on the shrunk
 	// counterexample (0: Check.Timeout). It is one program that decides
 	// whether the kill counts, and the base can take much longer on it
@@ -205,6 +220,7 @@ type Result struct {
 	Doc        string `json:"doc"`
 	Killed     bool   `json:"killed"`
 	Equivalent string `json:"equivalent,omitempty"` // the catalog's argument, if any
+	Data       bool   `json:"data,omitempty"`       // a mutant of a data rule
 	// Killer is the violated lemma, Rule the rule of the failing step (of
 	// the shrunk counterexample).
 	Killer checker.Lemma `json:"lemma,omitempty"`
@@ -266,15 +282,21 @@ func (r Result) Status() string {
 // error returned is for a cancelled ctx only.
 func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	copt := opt.checkOptions(m)
-	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent}
+	res := Result{Mutant: m.Name, Engine: m.Engine, K: copt.K, Steps: copt.Steps, Doc: m.Doc, Equivalent: m.Equivalent, Data: m.Data}
 	// An engine without data rules hunts on the reference-only stream.
 	data := gen.DataMixed
 	if checker.RefuseData(copt) != nil {
 		data = gen.DataNone
 	}
+	if m.Shared != nil && m.Shared.Knob != nil {
+		m.Shared.Knob.Store(true)
+	}
 	h, err := checker.Hunt(ctx, copt, checker.HuntOptions{
-		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
+		N: opt.N, Seed: opt.Seed, Data: data, Shard: opt.Shard, Workers: opt.Workers, ShrinkSteps: opt.ShrinkSteps, ShrinkTime: opt.ShrinkTime, Progress: opt.Progress,
 	})
+	if m.Shared != nil && m.Shared.Knob != nil {
+		m.Shared.Knob.Store(false)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -299,7 +321,7 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 	res.ShrunkLines = checker.Lines(rep.Program)
 	res.Killer, res.Rule, res.Reason = rep.Verdict.Lemma, rep.Verdict.Rule, rep.Verdict.Reason
 	res.Program = javalite.Print(rep.Program)
-	copt.Engine = m.Base
+	copt.Engine, copt.Common = m.Base, machine.Mutation{}
 	if opt.ConfirmTimeout > 0 {
 		copt.Timeout = opt.ConfirmTimeout
 	}
@@ -316,6 +338,9 @@ func Run(ctx context.Context, m Mutant, opt Options) (Result, error) {
 func (opt Options) checkOptions(m Mutant) checker.Options {
 	copt := opt.Check
 	copt.Engine, copt.Build, copt.Variant = m.Name, nil, summary.Variant{}
+	if m.Shared != nil {
+		copt.Engine, copt.Common = m.Base, m.Shared.Common
+	}
 	copt.Semantics = opt.Semantics
 	if !opt.FixedK {
 		copt.K = m.K
@@ -354,6 +379,14 @@ type Summary struct {
 	// KillRate is killed / (mutants − equivalent − errors): the share of
 	// the non-equivalent mutants the checker detected.
 	KillRate float64 `json:"kill_rate"`
+	// The same, for the mutants of data rules (Result.Data) and for the
+	// others (reference rules) apart: killed of decided non-equivalent.
+	DataMutants  int     `json:"data_mutants"`
+	DataKilled   int     `json:"data_killed"`
+	DataKillRate float64 `json:"data_kill_rate"`
+	RefMutants   int     `json:"reference_mutants"`
+	RefKilled    int     `json:"reference_killed"`
+	RefKillRate  float64 `json:"reference_kill_rate"`
 	// Medians over the killed mutants.
 	MedianSeconds     float64 `json:"median_seconds_to_kill"`
 	MedianPrograms    float64 `json:"median_programs_to_kill"`
@@ -380,6 +413,19 @@ func Summarize(rs []Result) Summary {
 		default:
 			s.Survived++
 		}
+		if st != "equivalent" && st != "error" && st != "unconfirmed" {
+			killed := 0
+			if st == "killed" || st == "killed-equivalent" {
+				killed = 1
+			}
+			if r.Data {
+				s.DataMutants++
+				s.DataKilled += killed
+			} else {
+				s.RefMutants++
+				s.RefKilled += killed
+			}
+		}
 		if st == "killed" || st == "killed-equivalent" {
 			secs = append(secs, r.Seconds)
 			progs = append(progs, float64(r.Programs))
@@ -388,6 +434,12 @@ func Summarize(rs []Result) Summary {
 	}
 	if n := s.Mutants - s.Equivalent - s.Errors; n > 0 {
 		s.KillRate = float64(s.Killed) / float64(n)
+	}
+	if s.DataMutants > 0 {
+		s.DataKillRate = float64(s.DataKilled) / float64(s.DataMutants)
+	}
+	if s.RefMutants > 0 {
+		s.RefKillRate = float64(s.RefKilled) / float64(s.RefMutants)
 	}
 	s.MedianSeconds, s.MedianPrograms, s.MedianShrunkLines = median(secs), median(progs), median(lines)
 	return s

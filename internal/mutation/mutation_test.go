@@ -96,6 +96,39 @@ func TestSummarize(t *testing.T) {
 	if s.KillRate != 0.75 || s.MedianSeconds != 2 || s.MedianPrograms != 2 || s.MedianShrunkLines != 6 {
 		t.Fatalf("rates %+v", s)
 	}
+	if s.RefMutants != 4 || s.RefKilled != 3 || s.DataMutants != 0 {
+		t.Fatalf("by kind %+v", s)
+	}
+	// Data and reference mutants apart: equivalents and errors in neither.
+	rs[0].Data, rs[3].Data, rs[4].Data, rs[6].Data = true, true, true, true
+	s = Summarize(rs)
+	if s.DataMutants != 2 || s.DataKilled != 1 || s.DataKillRate != 0.5 ||
+		s.RefMutants != 2 || s.RefKilled != 2 || s.RefKillRate != 1 {
+		t.Fatalf("by kind %+v", s)
+	}
+}
+
+// TestDataMarked: every engine's catalog marks its mutants of data rules,
+// and only those (the kill rates are reported apart).
+func TestDataMarked(t *testing.T) {
+	data := map[string]bool{}
+	for _, m := range All() {
+		if m.Data {
+			data[m.Name] = true
+		}
+	}
+	for _, name := range []string{"summary:fixed+m-strengthen-tighter", "summary:fixed+m-prim-read-first",
+		"summary:fixed+m-if-sym-then-only", "lazier:default+fresh-prim-defaults", "lazier#:default+prim-read-no-resolve",
+		"pose:world-exact+prim-read-last", "uber:defer+m-prim-write-guard-phi"} {
+		if !data[name] {
+			t.Errorf("%s is not marked as a data mutant", name)
+		}
+	}
+	for _, name := range []string{"summary:fixed+m-drop-orig", "lazier:default+resolve-no-alias", "uber:defer+m-drop-null"} {
+		if data[name] {
+			t.Errorf("%s is marked as a data mutant", name)
+		}
+	}
 }
 
 // smoke are mutants the checker kills within the first programs of seed

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/checker"
 	"github.com/lockstep-dev/lockstep/engine"
+	"github.com/lockstep-dev/lockstep/gen"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
 	"github.com/lockstep-dev/lockstep/summary"
@@ -83,8 +84,8 @@ func LemmasMarkdown(svs []*checker.Survey, cmdline string, now time.Time) string
 	fmt.Fprintf(&b, "* machine: %s\n", Machine())
 	multi := multiEngine(svs) // lemmas_engines.go
 	if uniform(svs) {
-		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d); k = %d, step bound %d, timeout %s per program\n",
-			svs[0].Programs, svs[0].Seed, o.K, o.Steps, o.Timeout)
+		fmt.Fprintf(&b, "* programs: %d per variant, the same stream for every variant (gen.Program, seed %d, %s); k = %d, step bound %d, timeout %s per program\n",
+			svs[0].Programs, svs[0].Seed, dataNote(svs), o.K, o.Steps, o.Timeout)
 	} else {
 		b.WriteString(programsLine(svs))
 	}
@@ -392,8 +393,8 @@ func uniform(svs []*checker.Survey) bool {
 func programsLine(svs []*checker.Survey) string {
 	var b strings.Builder
 	o := svs[0].Options
-	fmt.Fprintf(&b, "* programs: the same stream for every column (gen.Program, seed %d), timeout %s per program; a column with fewer programs checks the first ones of the stream:\n",
-		svs[0].Seed, o.Timeout)
+	fmt.Fprintf(&b, "* programs: the same stream for every column (gen.Program, seed %d, %s), timeout %s per program; a column with fewer programs checks the first ones of the stream:\n",
+		svs[0].Seed, dataNote(svs), o.Timeout)
 	for i := 0; i < len(svs); {
 		j := i + 1
 		for j < len(svs) && engineName(svs[j]) == engineName(svs[i]) && svs[j].Programs == svs[i].Programs &&
@@ -516,3 +517,29 @@ So without a k-bound both Kiasan engines hold partition exactness (P1–P3, FEAS
 first 1,000 programs of the stream, and at k = 1 and 2 they diverge from GSE within six
 programs, as ENGINES.md §3.2 predicts (KB).
 `
+
+// dataNote says which stream the surveys drew (`-data`): with data, the
+// reference-only one, or each where the columns differ.
+func dataNote(svs []*checker.Survey) string {
+	note := func(d gen.DataMode) string {
+		if d == gen.DataNone {
+			return "`-data none`: reference-only programs"
+		}
+		return "`-data mixed`: programs with int and bool data"
+	}
+	var mixed, none []string
+	for _, sv := range svs {
+		if sv.Data == gen.DataNone {
+			none = append(none, sv.Variant)
+		} else {
+			mixed = append(mixed, sv.Variant)
+		}
+	}
+	switch {
+	case len(none) == 0:
+		return note(gen.DataMixed)
+	case len(mixed) == 0:
+		return note(gen.DataNone)
+	}
+	return note(gen.DataMixed) + ", except " + strings.Join(none, ", ") + " (" + note(gen.DataNone) + ")"
+}

@@ -467,7 +467,7 @@ func mergeSurvey(parts []Survey) (Survey, error) {
 		sts = append(sts, p.Status)
 	}
 	p0 := parts[0]
-	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout, Settings: p0.Settings}
+	m := Survey{Variant: p0.Variant, Engine: p0.Engine, Semantics: p0.Semantics, K: p0.K, Steps: p0.Steps, Seed: p0.Seed, N: p0.N, Timeout: p0.Timeout, Settings: p0.Settings, Data: p0.Data}
 	var order []string
 	lemmas := map[string]*Lemma{}
 	for _, p := range parts {

@@ -136,15 +136,17 @@ type Timed struct {
 
 // Survey is the -json result of `lemmas` for one engine or variant.
 type Survey struct {
-	Variant      string  `json:"variant"`
-	Semantics    string  `json:"semantics"`
-	Engine       string  `json:"engine,omitempty"`
-	K            int     `json:"k"`
-	Steps        int     `json:"steps"`
-	Seed         int64   `json:"seed"`
-	N            int     `json:"n"`
-	Shard        string  `json:"shard,omitempty"`
-	Timeout      string  `json:"timeout"`
+	Variant   string `json:"variant"`
+	Semantics string `json:"semantics"`
+	Engine    string `json:"engine,omitempty"`
+	K         int    `json:"k"`
+	Steps     int    `json:"steps"`
+	Seed      int64  `json:"seed"`
+	N         int    `json:"n"`
+	Shard     string `json:"shard,omitempty"`
+	Timeout   string `json:"timeout"`
+	// Data is the stream's data switch: "mixed" or "none" (gen.DataMode).
+	Data         string  `json:"data"`
 	Programs     int     `json:"programs"`
 	Holds        int     `json:"holds"`
 	Violated     int     `json:"violated"`
@@ -219,7 +221,7 @@ func MutantsExit(sum mutation.Summary) int {
 // SurveyOf is the JSON form of a survey.
 func SurveyOf(sv *checker.Survey) Survey {
 	j := Survey{
-		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(),
+		Variant: sv.Variant, Engine: sv.Engine, Semantics: sv.Options.SemanticsName(), K: sv.Options.K, Steps: sv.Options.Steps, Seed: sv.Seed, N: sv.N, Shard: sv.Shard.String(), Timeout: sv.Options.Timeout.String(), Data: sv.Data.String(),
 		Programs: sv.Programs, Holds: sv.Holds, Violated: sv.Violated, Inconclusive: sv.Inconclusive,
 		Verdict: sv.Status().String(), Seconds: sv.Elapsed.Seconds(), Settings: SettingsOf(sv.Options, sv.Data),
 	}

@@ -5,5 +5,7 @@
        (begin (assume ((this $ a) < (this $ b)))
               (if ((this $ c) < (this $ a))
                   (this $ c)
-               else (if ((this $ c) < (this $ b)) (this $ a) else (this $ b))))))))
+               else (if ((this $ c) < (this $ b))
+                        (this $ a)
+                     else (this $ b))))))))
  (A main))

@@ -6,9 +6,15 @@
        (if (k = (this $ key))
            true
         else (if (k < (this $ key))
-                 (if ((this $ left) = null) false else ((this $ left) @ contains k))
-              else (if ((this $ right) = null) false else ((this $ right) @ contains k)))))))
+                 (if ((this $ left) = null)
+                     false
+                  else ((this $ left) @ contains k))
+              else (if ((this $ right) = null)
+                       false
+                    else ((this $ right) @ contains k)))))))
   (class Tree ([Node root] [int target])
     ((bool main
-       (if ((this $ root) = null) false else ((this $ root) @ contains (this $ target)))))))
+       (if ((this $ root) = null)
+           false
+        else ((this $ root) @ contains (this $ target)))))))
  (Tree main))

@@ -75,6 +75,9 @@ type Row[V any] struct {
 	// Equivalent, for a mutant, argues why no program can tell it apart
 	// from the base under the relations the checker verifies.
 	Equivalent string
+	// Data marks a mutant of a data rule (PRIMITIVES.md): only programs
+	// with data reach it.
+	Data bool
 }
 
 // Table is an engine's catalog of choices.
