@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 
@@ -83,8 +84,12 @@ func TestDataExactnessBruteForce(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	n := 40
-	if testing.Short() {
+	// 20 programs per variant in make test, 40 under make soak.
+	n := 20
+	switch {
+	case os.Getenv("LOCKSTEP_SOAK") != "":
+		n = 40
+	case testing.Short():
 		n = 15
 	}
 	check("fixed", n, false)

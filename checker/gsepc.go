@@ -1,8 +1,8 @@
 package checker
 
 import (
-	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -95,7 +95,7 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		if sat {
 			return fail(facts[f], fmt.Sprintf("(b) the GSE fact %s does not follow from the summary path condition: S(φ_q ∧ ¬(%s)) is satisfiable", f.F, lifted))
 		}
-		if len(r.gpcImplied) >= gpcLiftMax {
+		if len(r.gpcImplied) >= gpcImpliedMax {
 			clear(r.gpcImplied)
 		}
 		r.gpcImplied[key] = true
@@ -113,19 +113,30 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 //     are hash-consed, so equal pointers are equal formulas); building
 //     φ_q ∧ ¬lifted re-sorted φ_q's conjuncts at every pair even when the
 //     solver's cache then answered.
-//   - gpcLift holds the lifting of an atom r = r′ by the contents of
-//     L_q(r) and L_q(r′) (each entry's guard ID and location), which is all
-//     the lifted formula depends on.
+//   - gpcLift holds, per atom r = r′ (a hash-consed formula), its last
+//     few liftings with the sets L_q(r) and L_q(r′) they were made from;
+//     a lifting is reused when both sets have the same entries (guard and
+//     location), which is all the lifted formula depends on. The sets are
+//     copied when remembered (a miss), so the memo does not rely on the
+//     states never changing a set in place.
 //
 // Both are sound whatever the states: the keys are everything the answers
-// depend on. The lift memo is bounded (gpcLiftMax); when full it starts
-// over, which only costs rebuilding; gpcImplied likewise.
-const gpcLiftMax = 1 << 16
+// depend on. gpcImplied is bounded (gpcImpliedMax) and starts over when
+// full, which only costs asking again.
+const (
+	gpcImpliedMax = 1 << 14
+	gpcLiftWays   = 4
+)
+
+// gpcLifting is one remembered lifting of an atom.
+type gpcLifting struct {
+	ga, gb machine.GVS
+	lifted *smt.Formula
+}
 
 type gpcLifter struct {
 	q    *machine.State
-	memo *map[string]*smt.Formula
-	key  []byte
+	memo *map[*smt.Formula]*[gpcLiftWays]gpcLifting
 }
 
 // fact is liftFact(f, q) with atoms memoized.
@@ -136,35 +147,40 @@ func (l *gpcLifter) fact(f *smt.Formula) (*smt.Formula, error) {
 	return l.atom(f)
 }
 
+func sameGVS(a, b machine.GVS) bool {
+	return slices.EqualFunc(a, b, func(x, y machine.Entry) bool { return x.Loc == y.Loc && x.Guard == y.Guard })
+}
+
 func (l *gpcLifter) atom(f *smt.Formula) (*smt.Formula, error) {
 	a, b := f.Atom()
 	ga, gb := l.q.Get(a), l.q.Get(b)
 	if len(ga) == 0 || len(gb) == 0 {
 		return liftAtom(f, l.q)
 	}
-	k := l.key[:0]
-	k = binary.LittleEndian.AppendUint32(k, uint32(len(ga)))
-	for _, g := range [2]machine.GVS{ga, gb} {
-		for _, e := range g {
-			k = binary.LittleEndian.AppendUint64(k, e.Guard.ID())
-			k = binary.LittleEndian.AppendUint64(k, uint64(e.Loc))
-		}
-	}
-	l.key = k
 	if *l.memo == nil {
-		*l.memo = map[string]*smt.Formula{}
+		*l.memo = map[*smt.Formula]*[gpcLiftWays]gpcLifting{}
 	}
-	if lifted, ok := (*l.memo)[string(k)]; ok {
-		return lifted, nil
+	ways := (*l.memo)[f]
+	if ways == nil {
+		ways = &[gpcLiftWays]gpcLifting{}
+		(*l.memo)[f] = ways
+	}
+	for i, w := range ways {
+		if w.lifted != nil && sameGVS(w.ga, ga) && sameGVS(w.gb, gb) {
+			if i > 0 {
+				// Most recent first: the next step's state likely has these sets again.
+				copy(ways[1:i+1], ways[:i])
+				ways[0] = w
+			}
+			return w.lifted, nil
+		}
 	}
 	lifted, err := liftAtom(f, l.q)
 	if err != nil {
 		return nil, err
 	}
-	if len(*l.memo) >= gpcLiftMax {
-		clear(*l.memo)
-	}
-	(*l.memo)[string(k)] = lifted
+	copy(ways[1:], ways[:gpcLiftWays-1])
+	ways[0] = gpcLifting{ga: slices.Clone(ga), gb: slices.Clone(gb), lifted: lifted}
 	return lifted, nil
 }
 

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -131,8 +132,12 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { reuseExact, reuseConcretizations = true, true }()
 	reused, withData := 0, 0
-	last := 30
-	if testing.Short() {
+	// The first 15 programs of the stream in make test, 30 under make soak.
+	last := 15
+	switch {
+	case os.Getenv("LOCKSTEP_SOAK") != "":
+		last = 30
+	case testing.Short():
 		last = 12
 	}
 	for i := 0; i < last; i++ {
