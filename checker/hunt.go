@@ -30,10 +30,10 @@ import (
 
 // HuntOptions configure Hunt.
 type HuntOptions struct {
-	N          int   // programs to check
-	Seed       int64 // seed of the program stream
-	Shard      Shard // the part of the stream to check (zero: all of it)
-	Workers    int   // parallel workers, one solver each
+	N       int   // programs to check
+	Seed    int64 // seed of the program stream
+	Shard   Shard // the part of the stream to check (zero: all of it)
+	Workers int   // parallel workers, one solver each
 	// ShrinkSteps and ShrinkTime bound the shrinking of each
 	// counterexample (ShrinkBound: Steps and Time).
 	ShrinkSteps int

@@ -24,10 +24,10 @@ import (
 
 // SurveyOptions configure Survey.
 type SurveyOptions struct {
-	N          int   // programs to check
-	Seed       int64 // seed of the program stream (ProgramSeed)
-	Shard      Shard // the part of the stream to check (zero: all of it)
-	Workers    int   // parallel workers, one solver each
+	N       int   // programs to check
+	Seed    int64 // seed of the program stream (ProgramSeed)
+	Shard   Shard // the part of the stream to check (zero: all of it)
+	Workers int   // parallel workers, one solver each
 	// ShrinkSteps and ShrinkTime bound the shrinking of each
 	// counterexample (ShrinkBound).
 	ShrinkSteps int

@@ -143,6 +143,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	dotDir := fs.String("dot", "", "write DOT pictures of both sides of a counterexample into this directory (default: a temporary directory); with files, each file's are named after it (FILE-ENGINE.dot, FILE-gse.dot)")
 	var shrink shrinkFlags
 	shrink.register(fs, "with -gen: ", 0)
+	coverage := fs.Bool("coverage", false, "with -gen: instead of checking, measure which data rules of PRIMITIVES.md the stream reaches, in which outcome (checker.DataCoverage), and print the table")
 	allowExec := fs.Bool("allow-exec", false, "let a case file's header name an engine that runs a command (exec:); without it such a header is refused and nothing is started (a case file is data)")
 	shardSpec := shardFlag(fs)
 	oracle := fs.String("oracle", "interp", "ORC's concrete side: interp (lockstep's interpreter) or jvm (the program exported to Java and run on the JVM: slower, for soaks and CI shards; docs/JVM.md)")
@@ -170,7 +171,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 			return err
 		}
 		defer orc.Close()
-		opt.Runner = orc.Run
+		opt.Runner, opt.Also = orc.Run, orc.Also
 	default:
 		return usageError("-oracle %q: want interp or jvm", *oracle)
 	}
@@ -192,12 +193,18 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 		if fs.NArg() > 0 {
 			return usageError("-gen takes no files")
 		}
+		if *coverage {
+			return printCoverage(ctx, opt, *n, *seed, dataMode, shard, *asJSON, stdout)
+		}
 		g := genRun{opt: opt, workers: cf.workers, n: *n, seed: *seed, data: dataMode, shard: shard, shrink: shrink.bound(), asJSON: *asJSON, dotDir: *dotDir, save: *save,
 			cmdline: shellCommand(append([]string{"lockstep", "check"}, args...))}
 		return g.run(ctx, stdout, stderr)
 	}
 	if !shard.Whole() {
 		return usageError("-shard splits the generated stream: it needs -gen")
+	}
+	if *coverage {
+		return usageError("-coverage measures the generated stream: it needs -gen")
 	}
 	if *save != "" {
 		return usageError("-save keeps the counterexamples of -gen")
@@ -799,4 +806,31 @@ func dataFor(flag string, opt checker.Options) (gen.DataMode, error) {
 		}
 	}
 	return d, nil
+}
+
+// printCoverage is check -gen -coverage: the data rule coverage of the
+// stream's programs (of the shard), at the check's k (GSE and the summary
+// engine; 2 when the engine's own is −1) and step bound.
+func printCoverage(ctx context.Context, opt checker.Options, n int, seed int64, data gen.DataMode, shard checker.Shard, asJSON bool, stdout io.Writer) error {
+	progs := make([]*javalite.Program, shard.Len(n))
+	for j := range progs {
+		progs[j] = checker.ProgramOfData(checker.ProgramSeed(seed, shard.Index(j)), data)
+	}
+	k := opt.K
+	if k < 0 {
+		k = engine.PapersK
+	}
+	cov, err := checker.DataCoverage(ctx, progs, checker.CoverageOptions{K: k, Steps: opt.Steps}, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return internalError{err}
+	}
+	if asJSON {
+		return encodeIndented(stdout, cov)
+	}
+	fmt.Fprintf(stdout, "stream seed %d, data %s, k = %d, step bound %d:\n", seed, data, k, opt.Steps)
+	cov.Write(stdout)
+	return nil
 }

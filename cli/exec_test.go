@@ -52,6 +52,12 @@ func TestExecEngineCommands(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &h))
 	require.NotContains(t, h.Lemmas, "L12")
 	require.NotContains(t, h.Lemmas, "L13")
+	// check -gen draws the data stream for a version-2 engine with data:
+	// its planted data mistake is found there and shrunk.
+	out, code = do("check", "-engine", spec+"#else-not-negated", "-gen", "-n", "30", "-seed", "1", "-workers", "1", "-save", t.TempDir())
+	require.Equal(t, exitViolation, code, out)
+	require.Contains(t, out, "VIOLATED L12")
+
 	out, code = do("check", "-engine", spec+" --v1", "../testdata/data/if_sym.jl")
 	require.Equal(t, exitUsage, code, out)
 	require.Contains(t, out, "speaks protocol version 1, which carries no data")

@@ -112,7 +112,7 @@ type workflow struct {
 }
 
 // TestWorkflowMatrix: the matrix has exactly the shards 0..SHARDS-1 of
-// each stream (data mixed and none), does not cancel the others when one
+// each stream (-data mixed and none), does not cancel the others when one
 // fails, and its step run for each index checks that shard of that stream
 // and uploads the file it wrote; the merge job, one per stream, runs after
 // every shard however they ended and merges every shard's file of its
@@ -130,93 +130,93 @@ func TestWorkflowMatrix(t *testing.T) {
 		want = append(want, i)
 	}
 	require.Equal(t, want, shard.Strategy.Matrix.Index, "the matrix is the shards 0..SHARDS-1")
-	require.ElementsMatch(t, []string{"mixed", "none"}, shard.Strategy.Matrix.Data, "the survey covers both streams")
-	require.Equal(t, shard.Strategy.Matrix.Data, merge.Strategy.Matrix.Data, "one merge per stream the shards check")
+	require.ElementsMatch(t, []string{"mixed", "none"}, shard.Strategy.Matrix.Data, "both streams are surveyed")
+	require.Equal(t, shard.Strategy.Matrix.Data, merge.Strategy.Matrix.Data, "one merge per stream")
 	require.NotNil(t, shard.Strategy.FailFast)
 	require.False(t, *shard.Strategy.FailFast, "a failing shard must not cancel the others")
 	require.Equal(t, "shard", merge.Needs)
 	require.Contains(t, merge.If, "!cancelled()", "the merge runs however the shards ended, to name the lost ones")
 
-	expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
-	substitute := func(s string, index int, data string) string {
-		return expr.ReplaceAllStringFunc(s, func(m string) string {
-			switch e := expr.FindStringSubmatch(m)[1]; {
-			case e == "matrix.index":
-				return strconv.Itoa(index)
-			case e == "matrix.data":
-				return data
-			case strings.HasPrefix(e, "env."):
-				return w.Env[strings.TrimPrefix(e, "env.")]
-			default:
-				t.Fatalf("unknown expression %s", m)
-			}
-			return ""
-		})
-	}
 	for _, data := range shard.Strategy.Matrix.Data {
-		t.Run(data, func(t *testing.T) {
-			dir := t.TempDir()
-			log := filepath.Join(dir, "calls")
-			stub(t, filepath.Join(dir, "bin", "lockstep"), log)
-			env := append(os.Environ(), "VARIANT=fixed", "PROGRAMS=8", "SEED=1", "SHARDS="+w.Env["SHARDS"])
-			var uploaded []string
-			for _, i := range shard.Strategy.Matrix.Index {
-				sub := func(s string) string { return substitute(s, i, data) }
-				ran := false
-				for _, s := range shard.Steps {
-					switch {
-					case strings.Contains(s.Run, "-shard"):
-						cmd := exec.Command("bash", "-e", "-c", sub(s.Run))
-						cmd.Dir, cmd.Env = dir, env
-						out, err := cmd.CombinedOutput()
-						require.NoErrorf(t, err, "shard %d: %s", i, out)
-						ran = true
-					case strings.HasPrefix(s.Uses, "actions/upload-artifact"):
-						p := sub(s.With["path"])
-						require.FileExistsf(t, filepath.Join(dir, p), "shard %d uploads %s, which its step did not write", i, p)
-						uploaded = append(uploaded, sub(s.With["name"]))
+		dir := t.TempDir()
+		log := filepath.Join(dir, "calls")
+		stub(t, filepath.Join(dir, "bin", "lockstep"), log)
+		env := append(os.Environ(), "VARIANT=fixed", "PROGRAMS=8", "SEED=1", "SHARDS="+w.Env["SHARDS"])
+		expr := regexp.MustCompile(`\$\{\{\s*([^}]*?)\s*\}\}`)
+		subst := func(i int) func(string) string {
+			return func(s string) string {
+				return expr.ReplaceAllStringFunc(s, func(m string) string {
+					switch e := expr.FindStringSubmatch(m)[1]; {
+					case e == "matrix.index":
+						return strconv.Itoa(i)
+					case e == "matrix.data":
+						return data
+					case strings.HasPrefix(e, "env."):
+						return w.Env[strings.TrimPrefix(e, "env.")]
+					default:
+						t.Fatalf("unknown expression %s", m)
 					}
-				}
-				require.True(t, ran, "no step of the shard job runs a shard")
+					return ""
+				})
 			}
-			cs := calls(t, log)
-			requireShards(t, cs, n)
-			for _, c := range cs {
-				require.Equal(t, data, flagValue(c, "-data"), "a shard of the %s stream", data)
-			}
-
-			// The merge: downloads every shard's artifact of its stream,
-			// merges every file.
-			require.NoError(t, os.Remove(log))
-			merged := false
-			for _, s := range merge.Steps {
-				sub := func(s string) string { return substitute(s, -1, data) }
+		}
+		var uploaded []string
+		for _, i := range shard.Strategy.Matrix.Index {
+			sub := subst(i)
+			ran := false
+			for _, s := range shard.Steps {
 				switch {
-				case strings.HasPrefix(s.Uses, "actions/download-artifact"):
-					for _, u := range uploaded {
-						ok, err := filepath.Match(sub(s.With["pattern"]), u)
-						require.NoError(t, err)
-						require.Truef(t, ok, "the merge does not download artifact %s", u)
-					}
-				case strings.Contains(s.Run, "lockstep merge"):
+				case strings.Contains(s.Run, "-shard"):
 					cmd := exec.Command("bash", "-e", "-c", sub(s.Run))
 					cmd.Dir, cmd.Env = dir, env
 					out, err := cmd.CombinedOutput()
-					require.NoErrorf(t, err, "merge: %s", out)
-					merged = true
+					require.NoErrorf(t, err, "shard %d: %s", i, out)
+					ran = true
+				case strings.HasPrefix(s.Uses, "actions/upload-artifact"):
+					p := sub(s.With["path"])
+					require.FileExistsf(t, filepath.Join(dir, p), "shard %d uploads %s, which its step did not write", i, p)
+					uploaded = append(uploaded, sub(s.With["name"]))
 				}
 			}
-			require.True(t, merged, "no step of the merge job merges")
-			cs = calls(t, log)
-			require.Len(t, cs, 1)
-			require.Equal(t, strconv.Itoa(n), flagValue(cs[0], "-shards"), "the merge is told the shard count")
-			files, err := filepath.Glob(filepath.Join(dir, "lemmas-*.json"))
-			require.NoError(t, err)
-			require.Len(t, files, n)
-			for _, f := range files {
-				require.Contains(t, cs[0], filepath.Base(f))
+			require.True(t, ran, "no step of the shard job runs a shard")
+		}
+		cs := calls(t, log)
+		requireShards(t, cs, n)
+		for _, c := range cs {
+			require.Equal(t, data, flagValue(c, "-data"), "the shard surveys its stream")
+		}
+
+		// The merge of this stream: downloads its shards' artifacts,
+		// merges their files.
+		require.NoError(t, os.Remove(log))
+		sub := subst(-1)
+		merged := false
+		for _, s := range merge.Steps {
+			switch {
+			case strings.HasPrefix(s.Uses, "actions/download-artifact"):
+				for _, u := range uploaded {
+					ok, err := filepath.Match(sub(s.With["pattern"]), u)
+					require.NoError(t, err)
+					require.Truef(t, ok, "the merge does not download artifact %s", u)
+				}
+			case strings.Contains(s.Run, "lockstep merge"):
+				cmd := exec.Command("bash", "-e", "-c", sub(s.Run))
+				cmd.Dir, cmd.Env = dir, env
+				out, err := cmd.CombinedOutput()
+				require.NoErrorf(t, err, "merge: %s", out)
+				merged = true
 			}
-		})
+		}
+		require.True(t, merged, "no step of the merge job merges")
+		cs = calls(t, log)
+		require.Len(t, cs, 1)
+		require.Equal(t, strconv.Itoa(n), flagValue(cs[0], "-shards"), "the merge is told the shard count")
+		files, err := filepath.Glob(filepath.Join(dir, "lemmas-*.json"))
+		require.NoError(t, err)
+		require.Len(t, files, n)
+		for _, f := range files {
+			require.Contains(t, cs[0], filepath.Base(f))
+		}
 	}
 }
 

@@ -101,7 +101,11 @@ func (b *builder) expr(c ctx, t ty, d int, strict bool) javalite.Expr {
 				w[altPath] = 6
 			}
 			if len(b.writeTargets(c, t)) > 0 {
-				composite(altWrite, 1)
+				// Twice the reference weight: a write of an int field
+				// through a local that may alias input is the one way a
+				// primitive write goes through a receiver with several
+				// targets (data rule coverage, checker.DataCoverage).
+				composite(altWrite, 2)
 			}
 			composite(altArith, 3)
 		default:
@@ -249,15 +253,24 @@ func (b *builder) literal() int64 {
 }
 
 // cmp compares two ints: (a < b), (a <= b) or (a = b), the left side by
-// preference a read of an int field (data of the input).
+// preference a read of an int field (data of the input); or, when a bool
+// field is in reach, compares it with a bool: (x $ flag) = e, an Equals
+// (prim) on a bool term, which no other idiom makes often (data rule
+// coverage, checker.DataCoverage).
 func (b *builder) cmp(c ctx, d int) javalite.Expr {
 	l := b.operand(c, tyInt, d-1, false)
 	r := b.expr(c, tyInt, d-1, false)
-	switch b.pick("cmp", 2, 1, 1) {
+	flags := 0
+	if b.pathStarts(c, tyBool) != nil {
+		flags = 1
+	}
+	switch b.pick("cmp", 2, 1, 1, flags) {
 	case 1:
 		return &javalite.Binary{Op: javalite.OpLe, L: l, R: r}
 	case 2:
 		return &javalite.Equals{L: l, R: r}
+	case 3:
+		return &javalite.Equals{L: b.path(c, tyBool), R: b.expr(c, tyBool, d-1, false)}
 	}
 	return &javalite.Binary{Op: javalite.OpLt, L: l, R: r}
 }
@@ -416,7 +429,14 @@ func (b *builder) write(c ctx, ts []target, d int) javalite.Expr {
 			locals = append(locals, tg)
 		}
 	}
-	if len(locals) > 0 && b.pick("local", 1, 2) == 1 {
+	// An int field (programs with data only) goes by preference through
+	// a local: a receiver that may alias input is where a primitive
+	// write has several targets (checker.DataCoverage).
+	prefer := 2
+	if len(ts) > 0 && ts[0].f.ty == tyInt {
+		prefer = 6
+	}
+	if len(locals) > 0 && b.pick("local", 1, prefer) == 1 {
 		ts = locals
 	}
 	tg := ts[b.intn("target", 0, len(ts)-1)]

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/lockstep-dev/lockstep/internal/knobs"
 )
@@ -295,6 +296,16 @@ func EqT(a, b *Formula) *Formula {
 	return term(OpEqT, SortBool, a, b)
 }
 
+// iteNegations counts the ites built on a negated condition (rewritten
+// to the condition itself with the branches swapped): the generator's
+// rule coverage asks whether a stream reaches this rewriting
+// (checker.DataCoverage, under POSE-J's View).
+var iteNegations atomic.Int64
+
+// IteNegations is the number of ites built on a negated condition so far,
+// by every goroutine of the process.
+func IteNegations() int64 { return iteNegations.Load() }
+
 // Ite returns ite(c, a, b): c is a formula, a and b have one sort (it
 // panics otherwise). ite(true, a, b) = a, ite(false, a, b) = b,
 // ite(c, a, a) = a, ite(¬c, a, b) = ite(c, b, a); for bools ite(c, true, b)
@@ -312,6 +323,7 @@ func Ite(c, a, b *Formula) *Formula {
 	case a == b:
 		return a
 	case c.op == OpNot:
+		iteNegations.Add(1)
 		return Ite(c.kids[0], b, a)
 	}
 	if a.sort == SortBool {

@@ -115,7 +115,7 @@ func runData(t *testing.T, spec, file string, k int, timeout time.Duration, solv
 	t.Helper()
 	p, err := javalite.LoadFile("../../testdata/" + file)
 	require.NoError(t, err)
-	opt := checker.DefaultOptions()
+	opt := checker.FileOptions() // a named program's bounds, as check FILE
 	opt.Engine, opt.K = spec, k
 	if timeout > 0 {
 		opt.Timeout = timeout
