@@ -125,6 +125,10 @@ type Options struct {
 	// Runner is ORC's concrete side; nil is concrete.InterpretWith
 	// (jvm.ORC runs the JVM instead: check -oracle jvm).
 	Runner Runner `json:"-"`
+	// Also is the completeness half's second concrete side: called with
+	// each program, it returns the check of every input's machine run
+	// (concrete.Options.Also); nil: none. jvm.ORC.Also under -oracle jvm.
+	Also AlsoRunner `json:"-"`
 	// NoGPC skips lemma GPC (gsepc.go), for measuring its cost.
 	NoGPC bool
 	// NoInvariant skips the engine's own invariant (engine.Invariant:

@@ -117,8 +117,8 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 //     few liftings with the sets L_q(r) and L_q(r′) they were made from;
 //     a lifting is reused when both sets have the same entries (guard and
 //     location), which is all the lifted formula depends on. The sets are
-//     the states' own, immutable once set (machine.State.Set), so keeping
-//     them costs a slice header each.
+//     copied when remembered (a miss), so the memo does not rely on the
+//     states never changing a set in place.
 //
 // Both are sound whatever the states: the keys are everything the answers
 // depend on. gpcImplied is bounded (gpcImpliedMax) and starts over when
@@ -180,7 +180,7 @@ func (l *gpcLifter) atom(f *smt.Formula) (*smt.Formula, error) {
 		return nil, err
 	}
 	copy(ways[1:], ways[:gpcLiftWays-1])
-	ways[0] = gpcLifting{ga: ga, gb: gb, lifted: lifted}
+	ways[0] = gpcLifting{ga: slices.Clone(ga), gb: slices.Clone(gb), lifted: lifted}
 	return lifted, nil
 }
 

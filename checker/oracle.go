@@ -133,6 +133,13 @@ const (
 // the default; another implementation of the semantics plugs in here.
 type Runner func(p *javalite.Program, h *concrete.Heap, bound int, opt machine.Options) (concrete.Result, error)
 
+// AlsoRunner gives, for a program, ORC's completeness half a second
+// concrete side (concrete.Options.Also): a check that the run of each
+// input ends as the machine's run does. An error that wraps
+// concrete.ErrDisagree is a violation of ORC; another one leaves it
+// undecided.
+type AlsoRunner func(p *javalite.Program) func(*concrete.Heap, concrete.Result) error
+
 // OracleStats says what lemma ORC ran on a program.
 type OracleStats struct {
 	Ran bool `json:"ran"`
@@ -284,6 +291,9 @@ func (r *run) oracle() error {
 	bound := r.opt.Steps
 	st := &r.rep.Oracle
 	*st = OracleStats{Ran: true, Completeness: "not reached"}
+	// The valuations are the program's alone: a worker's solver has
+	// answered other programs' model questions before (smt.Solver.Model).
+	r.solver.ResetModels()
 	o := &oracleRun{r: r, p: p, st: st}
 	if r.data {
 		o.lits = concrete.Literals(p)
@@ -352,6 +362,9 @@ func (r *run) oracleComplete(p *javalite.Program, directed []*concrete.Heap) err
 	}
 	co := concrete.Options{K: r.opt.K, Bound: r.opt.Steps, MaxHeaps: oracleMaxHeaps, MaxSkipped: oracleMaxSkipped,
 		MaxPaths: int64(r.opt.MaxPaths), Extra: directed}
+	if r.opt.Also != nil {
+		co.Also = r.opt.Also(p)
+	}
 	st.Depth = r.opt.K
 	if r.opt.K < 0 {
 		co.Depth, co.MaxObjects = oracleDepth, oracleObjects
@@ -363,6 +376,10 @@ func (r *run) oracleComplete(p *javalite.Program, directed []*concrete.Heap) err
 	rep, err := concrete.Compare(r.ctx, p, g, co)
 	if rep != nil {
 		st.Inputs, st.Directed = rep.Heaps, rep.Extra
+	}
+	var also *concrete.RunError
+	if errors.Is(err, concrete.ErrDisagree) && errors.As(err, &also) {
+		return r.fail(Verdict{Lemma: ORC, Witness: also.Input, Reason: also.Err.Error()})
 	}
 	var stuck *concrete.RunError
 	if errors.As(err, &stuck) {

@@ -171,7 +171,7 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 			return err
 		}
 		defer orc.Close()
-		opt.Runner = orc.Run
+		opt.Runner, opt.Also = orc.Run, orc.Also
 	default:
 		return usageError("-oracle %q: want interp or jvm", *oracle)
 	}

@@ -189,7 +189,7 @@ func runOrder(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if !shard.Whole() {
 		return fmt.Errorf("-shard splits the generated stream: it needs -gen")
 	}
-	if err := genOnly(fs, "n", "seed", "shrink-time"); err != nil {
+	if err := genOnly(fs, "n", "seed", "shrink-time", "shrink-steps"); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -44,7 +44,7 @@ func TestSaveReplayQuoted(t *testing.T) {
 func TestGenFlagsWithFiles(t *testing.T) {
 	for _, c := range [][]string{
 		{"check", "-n", "5"}, {"check", "-seed", "7"}, {"check", "-data", "none"}, {"check", "-shrink-time", "1s"},
-		{"order", "-n", "5"}, {"order", "-seed", "7"},
+		{"check", "-shrink-steps", "3"}, {"order", "-n", "5"}, {"order", "-seed", "7"}, {"order", "-shrink-steps", "3"},
 	} {
 		var o, e bytes.Buffer
 		code := run(append(c, "../testdata/programs/swap.jl"), &o, &e)

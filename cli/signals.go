@@ -79,6 +79,10 @@ func notifySignals(stderr io.Writer) (context.Context, func()) {
 	// earlysig); one that comes before a command has started cancels ctx,
 	// and the command starts interrupted (runContext).
 	ch := earlysig.C
+	if ch == nil { // a test binary
+		ch = make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	}
 	done := make(chan struct{})
 	var first atomic.Value
 	go func() {

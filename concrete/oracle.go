@@ -2,6 +2,7 @@ package concrete
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -34,6 +35,12 @@ type Options struct {
 	// condition with its next fact negated, which the small domain of
 	// Inputs may never produce.
 	Extra []*Heap
+	// Also, when set, is called with every input and the machine's run on
+	// it (not cut by the step bound) as it is judged: a second concrete
+	// side checks that its run ends as the machine's (check -oracle jvm).
+	// An error it returns stops Compare and is returned: one that wraps
+	// ErrDisagree (the two sides disagree) inside a RunError with the input.
+	Also func(h *Heap, res Result) error
 }
 
 // RunError is a concrete run that could not go on (a step with no rule,
@@ -45,6 +52,10 @@ type RunError struct {
 	Input string // the input heap
 	Err   error
 }
+
+// ErrDisagree is wrapped by an error of Options.Also that is a
+// disagreement between the machine's run and the second concrete side.
+var ErrDisagree = errors.New("the second concrete side disagrees with the machine")
 
 func (e *RunError) Error() string { return fmt.Sprintf("%s: %v", e.Input, e.Err) }
 func (e *RunError) Unwrap() error { return e.Err }
@@ -206,6 +217,15 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 		if err != nil {
 			runErr = &RunError{Input: h.String(), Err: err}
 			return false
+		}
+		if o.Also != nil && (res.Pruned || res.OutOfRange || res.Kind != machine.EndCut) {
+			if err := o.Also(h, res); err != nil {
+				runErr = err
+				if errors.Is(err, ErrDisagree) {
+					runErr = &RunError{Input: h.String(), Err: err}
+				}
+				return false
+			}
 		}
 		// The inputs that are no result have a budget of their own: an
 		// (assume repOK) prunes nearly every input of a tree program, and

@@ -46,7 +46,10 @@
 //
 // # ORC on the JVM
 //
-// ORC is lemma ORC's concrete side (checker.Runner) on the JVM: `check
-// -oracle jvm`. The JVM gives the end and the value; the step count, which
-// the JVM has no notion of, is lockstep's interpreter's.
+// ORC is lemma ORC's concrete side on the JVM, `check -oracle jvm`: Run
+// (checker.Runner) for the per-path half, where the JVM gives the end and
+// the value and lockstep's interpreter the step count, which the JVM has
+// no notion of; Also (concrete.Options.Also) for the completeness half,
+// where each input's JVM run must end as the machine's run on it, which
+// follows exactly one GSE path.
 package jvm

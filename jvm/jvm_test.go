@@ -205,8 +205,25 @@ func TestORCRunner(t *testing.T) {
 			require.Equal(t, want, got, "%s on %s", f, h)
 		}
 	}
+	// The completeness half: each input's machine run (the GSE path it
+	// follows) against the JVM.
 	p, err := javalite.LoadFile("../testdata/data/bst_lookup.jl")
 	require.NoError(t, err)
+	also := orc.Also(p)
+	for _, h := range jvm.Inputs(p, jvm.Options{K: 1, MaxObjects: 2, MaxInputs: 40, Seed: 2}, 2) {
+		res, err := concrete.Run(p, h, 1, 300, false)
+		require.NoError(t, err)
+		if res.Kind == machine.EndCut && !res.Pruned {
+			continue
+		}
+		require.NoError(t, also(h, res), "%s", h)
+		if res.Kind == machine.EndValue && !res.Pruned && !res.OutOfRange {
+			res.Value.Bool = !res.Value.Bool
+			require.ErrorIs(t, also(h, res), concrete.ErrDisagree, "%s", h)
+		}
+	}
+	checked, _ := orc.Counts()
+	require.Positive(t, checked)
 	h := &concrete.Heap{Objects: []concrete.Object{{Class: p.Entry.Owner, Fields: []int{concrete.Null, concrete.Null, concrete.Null, concrete.Null}, Prim: []int64{0, 0, 0, 0}}}}
 	defer concrete.PlantLtAsLe(true)()
 	want, err := concrete.InterpretWith(p, h, 300, machine.Options{})

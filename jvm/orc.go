@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lockstep-dev/lockstep/concrete"
 	"github.com/lockstep-dev/lockstep/javalite"
@@ -27,7 +28,9 @@ type ORC struct {
 	Fuel  int64
 	owned bool // Close ends the server
 	mu    sync.Mutex
-	progs map[*javalite.Program]*orcProg
+	// inputs Also compared, and skipped
+	checked, skipped atomic.Int64
+	progs            map[*javalite.Program]*orcProg
 }
 
 type orcProg struct {
@@ -167,4 +170,63 @@ func parseOutcome(p *javalite.Program, out string, ref concrete.Result) (concret
 		return res, fmt.Errorf("jvm: outcome %q", out)
 	}
 	return res, nil
+}
+
+// Also is ORC's completeness half on the JVM (checker.AlsoRunner): every
+// input the half enumerates, which the machine's run maps to the one GSE
+// path it follows, runs on the JVM too, and must end as the machine's run
+// does (pruned, out of range, error, or the same value). A run the machine
+// cuts at the step bound is not run (the JVM has no steps). The machine's
+// terms are evaluated only where needed, so a JVM run out of range where
+// the machine's ends is no disagreement (skipped), nor is a JVM run cut by
+// its fuel or its stack.
+func (o *ORC) Also(p *javalite.Program) func(*concrete.Heap, concrete.Result) error {
+	return func(h *concrete.Heap, res concrete.Result) error {
+		c := o.compiled(p)
+		if c.err != nil {
+			return c.err
+		}
+		fuel := o.Fuel
+		if fuel <= 0 {
+			fuel = DefaultFuel
+		}
+		outs, err := o.srv.run(c.classes, fuel, []Case{{Class: c.class, Input: Encode(p, h)}})
+		if err != nil {
+			return err
+		}
+		got, err := parseOutcome(p, outs[0], res)
+		if err != nil {
+			return err
+		}
+		jvmStop := !got.Pruned && !got.OutOfRange && got.Kind == machine.EndCut
+		if jvmStop || (got.OutOfRange && !res.OutOfRange) {
+			o.skipped.Add(1)
+			return nil
+		}
+		same := got.Pruned == res.Pruned && got.OutOfRange == res.OutOfRange
+		if same && !res.Pruned && !res.OutOfRange {
+			same = got.Kind == res.Kind && (res.Kind != machine.EndValue || got.Value == res.Value)
+		}
+		if !same {
+			return fmt.Errorf("%w: the machine's run (the GSE path it follows) ends %s, the JVM's %s", concrete.ErrDisagree, describe(res), outs[0])
+		}
+		o.checked.Add(1)
+		return nil
+	}
+}
+
+// Counts is how many inputs Also compared with the JVM, and how many it
+// skipped (the JVM out of range or cut where the machine ended).
+func (o *ORC) Counts() (checked, skipped int64) { return o.checked.Load(), o.skipped.Load() }
+
+func describe(r concrete.Result) string {
+	switch {
+	case r.Pruned:
+		return "pruned"
+	case r.OutOfRange:
+		return "out of range"
+	case r.Kind == machine.EndValue:
+		return "value " + r.Value.String()
+	}
+	return r.Kind.String()
 }
