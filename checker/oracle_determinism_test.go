@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -20,8 +21,13 @@ import (
 // valuations once followed the garbage collector (a formula collected and
 // rebuilt gets a new ID, and the solver saw conjunctions in ID order:
 // smt/modelctx.go), so each run here collects garbage at a different
-// rhythm — a run that depended on it would differ.
+// rhythm — a run that depended on it would differ. Three runs in make
+// test, five under make soak.
 func TestORCDeterministic(t *testing.T) {
+	runs := 3
+	if os.Getenv("LOCKSTEP_SOAK") != "" {
+		runs = 5
+	}
 	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	p := testutil.Program(t, "../testdata/data/bst_lookup.jl")
 	var (
@@ -29,7 +35,7 @@ func TestORCDeterministic(t *testing.T) {
 		firstOracle  OracleStats
 		firstInputs  []string
 	)
-	for i := range 5 {
+	for i := range runs {
 		var inputs []string
 		opt := DefaultOptions()
 		opt.Engine = "summary:fixed"
