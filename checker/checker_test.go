@@ -79,7 +79,7 @@ func generatedN() int {
 	if os.Getenv("LOCKSTEP_SOAK") != "" {
 		return 3000
 	}
-	return 200
+	return 100
 }
 
 // TestGeneratedFixed checks a fixed stream of generated programs with the
