@@ -80,17 +80,14 @@ const mib = 1 << 20
 // the cache fills and is released repeatedly, and requires the resident set
 // to stay flat after warm-up. It asserts memory only, never time.
 //
-// `make test` runs 200,000 cycles (the translation cache of 16,384
-// entries still fills and is released about ten times); the full
+// `make test` runs 100,000 cycles (the translation cache of 16,384
+// entries still fills and is released about five times); the full
 // 1,000,000 cycles, a minute and a half of CPU, run under `make soak`
-// (LOCKSTEP_SOAK=1); `go test -short` runs 100,000.
+// (LOCKSTEP_SOAK=1).
 func TestSolverMemoryFlat(t *testing.T) {
-	cycles, warm := 200_000, 40_000
-	switch {
-	case os.Getenv("LOCKSTEP_SOAK") != "":
+	cycles, warm := 100_000, 20_000
+	if os.Getenv("LOCKSTEP_SOAK") != "" {
 		cycles, warm = 1_000_000, 100_000
-	case testing.Short():
-		cycles, warm = 100_000, 20_000
 	}
 	const maxGrowth = 64 * mib
 
