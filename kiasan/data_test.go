@@ -126,10 +126,13 @@ func TestDataMutantsKilled(t *testing.T) {
 // (gen.DataMixed) holds under lazier and lazier# at k = −1 and the
 // catalog's 60 steps: 0 violated, at most a tenth inconclusive (a GSE
 // group or a concretization over the budget). $KIASAN_DATA_STREAM sets
-// the number of programs (default 100, 20 with -short).
+// the number of programs (default 50, 100 under make soak, 20 with -short).
 func TestDataStream(t *testing.T) {
-	n := 100
-	if testing.Short() {
+	n := 50
+	switch {
+	case os.Getenv("LOCKSTEP_SOAK") != "":
+		n = 100
+	case testing.Short():
 		n = 20
 	}
 	if s := os.Getenv("KIASAN_DATA_STREAM"); s != "" {
