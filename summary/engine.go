@@ -108,6 +108,9 @@ func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
 // cached.
 func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) {
 	t = e.recorded(t)
+	if t.IsTrue() {
+		return // nothing recorded (m-strengthen-none)
+	}
 	if e.v.Distributed { // U-ST
 		if _, err := e.distribute(s, t); err != nil {
 			// The solver failed on a question Feasible answered for the
