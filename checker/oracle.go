@@ -291,6 +291,9 @@ func (r *run) oracle() error {
 	bound := r.opt.Steps
 	st := &r.rep.Oracle
 	*st = OracleStats{Ran: true, Completeness: "not reached"}
+	// The valuations are the program's alone: a worker's solver has
+	// answered other programs' model questions before (smt.Solver.Model).
+	r.solver.ResetModels()
 	o := &oracleRun{r: r, p: p, st: st}
 	if r.data {
 		o.lits = concrete.Literals(p)

@@ -73,12 +73,18 @@ func parseBench(fs *flag.FlagSet, args []string) (benchConfig, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
+	overheadOnly := ""
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "engine" || f.Name == "variant" {
+		switch f.Name {
+		case "engine", "variant":
 			c.engineSet = true
+		case "k", "runs":
+			overheadOnly = f.Name
 		}
 	})
 	switch {
+	case overheadOnly != "" && !c.overhead:
+		return c, fmt.Errorf("-%s is for -overhead", overheadOnly)
 	case fs.NArg() > 0 && !c.overhead:
 		return c, fmt.Errorf("unexpected arguments %q (files are for -overhead)", fs.Args())
 	case c.overhead && (c.quick || c.data || c.asCSV || c.md || c.out != "" || c.plotDir != ""):

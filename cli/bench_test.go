@@ -130,6 +130,8 @@ func TestBenchOverheadUsage(t *testing.T) {
 		{"bench", "-overhead", "-runs", "0"},
 		{"bench", "-overhead", "-engine", "uber"},
 		{"bench", "-overhead", "no-such-file.jl"},
+		{"bench", "-k", "3"},
+		{"bench", "-quick", "-runs", "2"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {

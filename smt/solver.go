@@ -553,9 +553,11 @@ var ErrModelRange = errors.New("smt: a model value does not fit an int64")
 // Model checks f and, when it is satisfiable, returns the value of each of
 // terms (int terms and bool terms, a bool as 1 or 0) in one model of f. Z3
 // completes the model, so a term over symbols f does not mention gets a
-// value too. It runs in Z3's data solver, uncached and outside any
-// assumption (ErrAssuming while one is in force). Unsat returns no values;
-// unknown returns an error wrapping ErrUnknown, as Check does.
+// value too. It runs outside any assumption (ErrAssuming while one is in
+// force), uncached, in a Z3 context of its own with the question in
+// structural order, so that the model is the same on every run
+// (modelctx.go). Unsat returns no values; unknown returns an error
+// wrapping ErrUnknown, as Check does.
 func (s *Solver) Model(f *Formula, terms []*Formula) (Result, []int64, error) {
 	if s.z == nil {
 		return Unknown, nil, ErrClosed
@@ -566,38 +568,5 @@ func (s *Solver) Model(f *Formula, terms []*Formula) (Result, []int64, error) {
 	if f.op == OpFalse {
 		return Unsat, nil, nil
 	}
-	s.bound()
-	if err := s.z.ensureData(); err != nil {
-		return Unknown, nil, err
-	}
-	fa, err := s.translate(f)
-	if err != nil {
-		return Unknown, nil, err
-	}
-	zterms := make([]zast, len(terms))
-	for i, t := range terms {
-		if zterms[i], err = s.translate(t); err != nil {
-			return Unknown, nil, err
-		}
-	}
-	vals := make([]zint64, len(terms))
-	ok := make([]zbyte, len(terms))
-	start := time.Now()
-	r, err := s.z.model(fa, zterms, vals, ok)
-	s.count(true, time.Since(start))
-	if err != nil {
-		return Unknown, nil, err
-	}
-	res, err := s.result(r, true)
-	if res != Sat || err != nil {
-		return res, nil, err
-	}
-	out := make([]int64, len(terms))
-	for i := range vals {
-		if ok[i] == 0 {
-			return Unknown, nil, fmt.Errorf("%w: %s", ErrModelRange, terms[i])
-		}
-		out[i] = int64(vals[i])
-	}
-	return Sat, out, nil
+	return s.model(f, terms)
 }

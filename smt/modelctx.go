@@ -1,0 +1,301 @@
+package smt
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/lockstep-dev/lockstep/internal/knobs"
+)
+
+// The model context: where Model asks its questions.
+//
+// A model is not determined by the question alone the way sat and unsat
+// are: Z3 returns one of many, and which one depends on everything that
+// shaped its search — the order of a conjunction's operands, the ids of
+// the ASTs (Z3 orders some operands by id), and the lemmas and phases an
+// incremental solver kept from earlier queries. In the Solver's own
+// context all three vary between runs of one program: operands of And, Or
+// and EqT are ordered by Formula ID, and an ID is given when a formula is
+// interned, so a formula the garbage collector dropped and a path rebuilt
+// gets a new, larger ID at a moment that depends on when the collector
+// ran; the ASTs of the reference and data questions follow the same
+// order. Lemma ORC runs the concrete interpreter on the models, so its
+// counts and valuations followed the collector (bst_lookup.jl at k = 2:
+// ORC×317 to ORC×319 over repeated runs; constant under GOGC=off).
+//
+// So Model runs in a Z3 context of its own that only Model uses, made on
+// the first call, with:
+//
+//   - a translation in structural order (canonicalOrder): the operands of
+//     And, Or and EqT sorted by their structure, never by ID, so a
+//     question is the same Z3 AST, built in the same order, whatever the
+//     IDs of its parts;
+//   - no translation cache across calls: each call's ASTs are released
+//     after it, in the reverse of the order they were made (Z3 reuses the
+//     ids of freed ASTs, so a map's order here would reach the next
+//     model), and the context's state depends on the sequence of Model
+//     questions only;
+//   - a fixed random_seed (Z3's default, 0, set explicitly);
+//   - ResetModels, which the checker calls per program, so that the
+//     questions of a worker's earlier programs do not count either.
+//
+// The sequence of Model questions after a reset is then a function of the
+// program and the earlier answers, so the answers are too: the same
+// program, options and Z3 version give the same models on every run and
+// machine. The one thing left to the clock is a solver timeout (SetTimeout,
+// which the model context shares): a question that runs out of time
+// answers unknown, which is an error (inconclusive), never another model.
+
+// ResetModels starts Model afresh: the next call makes a new model
+// context, so the models that follow depend only on the questions asked
+// from here on, not on those asked before (of another program, say, by a
+// worker that checks several).
+func (s *Solver) ResetModels() {
+	if s.z == nil {
+		return
+	}
+	s.z.gate.mu.Lock()
+	mz := s.z.linked
+	s.z.linked = nil
+	s.z.gate.mu.Unlock()
+	if mz != nil {
+		mz.free()
+	}
+}
+
+// modelSeed is the random seed of the model context's solver.
+const modelSeed = 0
+
+// modelCtx returns the model context, making it on the first call.
+func (s *Solver) modelCtx() (*zctx, error) {
+	z := s.z
+	if z.linked != nil {
+		return z.linked, nil
+	}
+	mz, err := newZctx()
+	if err != nil {
+		return nil, err
+	}
+	mz.simple = true
+	// The parameters set so far (a timeout, say) apply here too; later
+	// ones reach it through setUintParam.
+	for _, name := range slices.Sorted(maps.Keys(z.params)) {
+		if err := mz.setUintParam(name, z.params[name]); err != nil {
+			mz.free()
+			return nil, err
+		}
+	}
+	if err := mz.setUintParam("random_seed", modelSeed); err != nil {
+		mz.free()
+		return nil, err
+	}
+	if err := mz.ensureData(); err != nil {
+		mz.free()
+		return nil, err
+	}
+	z.gate.mu.Lock()
+	z.linked = mz
+	canceled := z.gate.canceled.Load()
+	z.gate.mu.Unlock()
+	if canceled {
+		mz.interrupt()
+	}
+	return mz, nil
+}
+
+// modelTrans translates formulas into the model context in structural
+// order, holding one Z3 reference per distinct node until release.
+type modelTrans struct {
+	z      *zctx
+	asts   map[*Formula]zast
+	consts map[Ref]zast
+	// made lists the references held, in the order they were taken.
+	made  []zast
+	order canonicalOrder
+}
+
+// release drops the references in the reverse of the order they were
+// taken, never in a map's order: Z3 reuses the ids of freed ASTs, so the
+// order of the frees decides the ids of the next question's ASTs, and
+// with them its model.
+func (t *modelTrans) release() {
+	for i := len(t.made) - 1; i >= 0; i-- {
+		t.z.decRef(t.made[i])
+	}
+	t.made = nil
+}
+
+func (t *modelTrans) constant(r Ref) (zast, error) {
+	if a, ok := t.consts[r]; ok {
+		return a, nil
+	}
+	if r == Un {
+		return nil, fmt.Errorf("smt: r_un cannot be sent to the solver")
+	}
+	a, err := t.z.mkConst(r.String())
+	if err != nil {
+		return nil, err
+	}
+	t.consts[r] = a
+	t.made = append(t.made, a)
+	return a, nil
+}
+
+func (t *modelTrans) translate(f *Formula) (zast, error) {
+	if a, ok := t.asts[f]; ok {
+		return a, nil
+	}
+	var (
+		a   zast
+		err error
+	)
+	switch f.op {
+	case OpTrue:
+		a, err = t.z.mk(lkTrue, nil)
+	case OpFalse:
+		a, err = t.z.mk(lkFalse, nil)
+	case OpEq:
+		// Atom orders its references by value, not by ID.
+		var x, y zast
+		if x, err = t.constant(f.a); err != nil {
+			return nil, err
+		}
+		if y, err = t.constant(f.b); err != nil {
+			return nil, err
+		}
+		a, err = t.z.mk(lkEq, []zast{x, y})
+	case OpNot:
+		var k zast
+		if k, err = t.translate(f.kids[0]); err != nil {
+			return nil, err
+		}
+		a, err = t.z.mk(lkNot, []zast{k})
+	case OpInt:
+		v, _ := f.IntValue()
+		a, err = t.z.mkInt(v)
+	case OpSym:
+		sort := t.z.intSort
+		if f.sort == SortBool {
+			sort = t.z.boolSort
+		}
+		a, err = t.z.mkConstOf(sort, f.String()+":"+f.sort.String())
+	case OpAnd, OpOr, OpAdd, OpSub, OpLt, OpLe, OpEqT, OpIte:
+		kids := t.order.kids(f)
+		args := make([]zast, len(kids))
+		for i, k := range kids {
+			if args[i], err = t.translate(k); err != nil {
+				return nil, err
+			}
+		}
+		op := zops[f.op]
+		if f.op == OpLe && knobs.SMTLeAsLt.Load() {
+			op = lkLt // a mutant of the term layer (tests and `lockstep mutants -shared` only)
+		}
+		a, err = t.z.mk(op, args)
+	default:
+		return nil, fmt.Errorf("smt: bad formula op %d", f.op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.asts[f] = a
+	t.made = append(t.made, a)
+	return a, nil
+}
+
+// canonicalOrder orders formulas by their structure alone. The
+// constructors sort the operands of And and Or, and the two sides of EqT,
+// by ID; kids lists them by structure instead (other nodes keep their
+// operands' order, which is their meaning). Two distinct live formulas are
+// structurally distinct (hash-consing), so compare is 0 only for one
+// formula.
+type canonicalOrder struct {
+	sorted map[*Formula][]*Formula
+}
+
+func (c *canonicalOrder) kids(f *Formula) []*Formula {
+	switch f.op {
+	case OpAnd, OpOr, OpEqT:
+	default:
+		return f.kids
+	}
+	if ks, ok := c.sorted[f]; ok {
+		return ks
+	}
+	ks := slices.Clone(f.kids)
+	slices.SortFunc(ks, c.compare)
+	if c.sorted == nil {
+		c.sorted = map[*Formula][]*Formula{}
+	}
+	c.sorted[f] = ks
+	return ks
+}
+
+func (c *canonicalOrder) compare(x, y *Formula) int {
+	if x == y {
+		return 0
+	}
+	if r := cmp.Or(cmp.Compare(x.op, y.op), cmp.Compare(x.sort, y.sort),
+		cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(len(x.kids), len(y.kids))); r != 0 {
+		return r
+	}
+	xs, ys := c.kids(x), c.kids(y)
+	for i := range xs {
+		if r := c.compare(xs[i], ys[i]); r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// model answers Model in the model context (see the comment at the top).
+func (s *Solver) model(f *Formula, terms []*Formula) (Result, []int64, error) {
+	mz, err := s.modelCtx()
+	if err != nil {
+		return Unknown, nil, err
+	}
+	t := &modelTrans{z: mz, asts: map[*Formula]zast{}, consts: map[Ref]zast{}}
+	defer t.release()
+	fa, err := t.translate(f)
+	if err != nil {
+		return Unknown, nil, err
+	}
+	zterms := make([]zast, len(terms))
+	for i, term := range terms {
+		if zterms[i], err = t.translate(term); err != nil {
+			return Unknown, nil, err
+		}
+	}
+	// Faults injected into the Solver reach its model questions too, and
+	// their retries count as the Solver's.
+	mz.gate.faults = s.z.gate.faults
+	retried := mz.gate.retried
+	vals := make([]zint64, len(terms))
+	ok := make([]zbyte, len(terms))
+	start := time.Now()
+	r, err := mz.model(fa, zterms, vals, ok)
+	s.count(true, time.Since(start))
+	s.z.gate.retried += mz.gate.retried - retried
+	if err != nil {
+		return Unknown, nil, err
+	}
+	switch r {
+	case lFalse:
+		return Unsat, nil, nil
+	case lTrue:
+	default:
+		s.stats.Unknowns++
+		return Unknown, nil, fmt.Errorf("%w: %s", ErrUnknown, mz.reasonUnknown(true))
+	}
+	out := make([]int64, len(terms))
+	for i := range vals {
+		if ok[i] == 0 {
+			return Unknown, nil, fmt.Errorf("%w: %s", ErrModelRange, terms[i])
+		}
+		out[i] = int64(vals[i])
+	}
+	return Sat, out, nil
+}
