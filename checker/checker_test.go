@@ -309,3 +309,24 @@ func TestPoseKBoundDepth(t *testing.T) {
 		require.Equal(t, Holds, rep.Verdict.Status, "k=%d:\n%s", k, rep.Text(false))
 	}
 }
+
+// TestVariantUSTData: under U-ST the data rules strengthen the guards like
+// every other rule that would conjoin to φ. When If (sym) and Assume
+// conjoined their fact to φ instead, the next heap rule's φ_view (rebuilt
+// from the guards) dropped it, and fixed+u-st broke L1, L2, L3 and L9 on
+// these shrunk programs ("a concretization gives slot values no GSE state
+// has"). Each must hold, with the lemma it broke checked.
+func TestVariantUSTData(t *testing.T) {
+	solver, err := smt.NewSolver()
+	require.NoError(t, err)
+	defer solver.Close()
+	opt := DefaultOptions()
+	opt.Engine, opt.K, opt.Steps = "summary:fixed+u-st", 2, 200
+	for _, l := range []Lemma{L1, L2, L3, L9} {
+		f := "../testdata/ust-data/" + string(l) + ".jl"
+		rep, err := Run(context.Background(), load(t, f), opt, solver)
+		require.NoError(t, err, f)
+		require.Equal(t, Holds, rep.Verdict.Status, "%s:\n%s", f, rep.Text(false))
+		require.Positive(t, rep.Checked[l], "%s: %s never checked", f, l)
+	}
+}

@@ -90,16 +90,47 @@ var (
 )
 
 // Feasible implements machine.PathCond for If (sym) and Assume: S(φ_g ∧ t).
+// Under U-ST the data rules are rules that would conjoin t to φ like any
+// other, so they fire iff C = 1 once every guard is strengthened with t
+// (distribute, on a copy: s is not the successor yet).
 func (e *Engine) Feasible(s *machine.State, t *smt.Formula) (bool, error) {
+	if e.v.Distributed { // U-ST
+		return e.distribute(s.Clone(), t)
+	}
 	return e.sat(smt.And(s.Phi, t))
 }
 
-// Strengthen implements machine.PathCond: φ_g := φ_g ∧ t.
+// Strengthen implements machine.PathCond: φ_g := φ_g ∧ t. Under U-ST the
+// fact strengthens every guard instead (distribute), so the next heap
+// rule's φ_view, rebuilt from the guards, still holds it; conjoined to φ
+// it would be lost there. Feasible has already decided that the rule
+// fires (C = 1) by the same strengthening, whose questions the solver has
+// cached.
 func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) {
+	t = e.recorded(t)
+	if t.IsTrue() {
+		return // nothing recorded (m-strengthen-none)
+	}
+	if e.v.Distributed { // U-ST
+		if _, err := e.distribute(s, t); err != nil {
+			// The solver failed on a question Feasible answered for the
+			// same formulas: keep the fact in φ, where the checker still
+			// sees it, rather than lose it.
+			setPhi(s, smt.And(s.Phi, t))
+		}
+		return
+	}
+	setPhi(s, smt.And(s.Phi, t))
+}
+
+// recorded is the fact If (sym) and Assume record for t: t itself, or a
+// deliberate mutation of it (true records nothing). The mutations change
+// only what is recorded, never what Feasible tests.
+func (e *Engine) recorded(t *smt.Formula) *smt.Formula {
 	m := e.v.Mutation
 	switch {
 	case m.StrengthenNone: // Mutant m-strengthen-none
-		return
+		return smt.True()
 	case m.StrengthenTighter && t.Op() == smt.OpLt: // Mutant m-strengthen-tighter
 		t = smt.Lt(smt.Add(t.Kids()[0], smt.Int(1)), t.Kids()[1])
 	case m.StrengthenFirstEntry: // Mutant m-strengthen-first-entry
@@ -107,7 +138,7 @@ func (e *Engine) Strengthen(s *machine.State, t *smt.Formula) {
 			t = smt.Or(smt.Not(g), t)
 		}
 	}
-	setPhi(s, smt.And(s.Phi, t))
+	return t
 }
 
 // firstIteCond is the condition of the outermost ite of t (pre-order), or

@@ -52,7 +52,8 @@ type Variant struct {
 	// U-ST (seed 004, ENGINES.md §6.2): a rule that would conjoin a
 	// condition to φ strengthens every guard with it instead, and fires
 	// iff no reference reachable from the roots is left without a target;
-	// the state's φ is then the §5.3 φ_view (see distribute).
+	// the state's φ is then the §5.3 φ_view (see distribute). The data
+	// rules If (sym) and Assume are such rules (Engine.Strengthen).
 	Distributed bool
 
 	// Mutation is a deliberate single-point error, used to measure whether
@@ -369,7 +370,7 @@ var Table = &choice.Table[Variant]{
 
 		// Seed 004 (uber-lazy) as summary variants, ENGINES.md §6.2.
 		{Name: "u-st", Kind: choice.Lineage, Change: set(func(v *Variant) { v.Distributed = true }),
-			Doc: "U-ST, seed 004: E/E′, A/A′, W/W′ (and Summarize's assumptions) strengthen every guard with their condition " +
+			Doc: "U-ST, seed 004: E/E′, A/A′, W/W′, If (sym) and Assume (and Summarize's assumptions) strengthen every guard with their condition " +
 				"instead of conjoining it to φ, and fire iff C = 1 (no reference reachable from the roots is left empty); " +
 				"the state's φ is ENGINES.md §5.3's φ_view"},
 		{Name: "u-eqand", Kind: choice.Lineage, Change: set(func(v *Variant) { v.EqualsFalse = EqFalseSeed004 }),
