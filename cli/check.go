@@ -255,7 +255,10 @@ func runCheck(ctx context.Context, fs *flag.FlagSet, args []string, stdout, stde
 	if *ksFlag != "" {
 		return usageError("-ks goes with -engines")
 	}
-	return checkFiles(ctx, opts, notes, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
+	// The first-contact note is for a check of the default engine: one
+	// that names an engine or variant asked for that engine's verdict.
+	explain := !flagSet(fs, "engine") && !flagSet(fs, "variant")
+	return checkFiles(ctx, opts, notes, explain, cf.workers, progs, *asJSON, *dotDir, stdout, stderr)
 }
 
 // caseHeader matches the line that makes a file a regression case
@@ -392,7 +395,7 @@ type fileReport struct {
 
 // checkFiles checks progs[i] with opts[i] and prints each report, after
 // notes[i] when there is one.
-func checkFiles(ctx context.Context, opts []checker.Options, notes []string, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
+func checkFiles(ctx context.Context, opts []checker.Options, notes []string, explain bool, workers int, progs []*javalite.Program, asJSON bool, dotDir string, stdout, stderr io.Writer) error {
 	reps := make([]*checker.Report, len(progs))
 	var done atomic.Int64
 	// The files with the same options are checked together (a case file
@@ -456,7 +459,10 @@ func checkFiles(ctx context.Context, opts []checker.Options, notes []string, wor
 		default:
 			doc.Holds++
 		}
-		note := explainPublished(ctx, progs[i], opt, rep, stderr)
+		note := ""
+		if explain {
+			note = explainPublished(ctx, progs[i], opt, rep, stderr)
+		}
 		if asJSON {
 			j := rep.JSON()
 			doc.Reports = append(doc.Reports, fileReport{Semantics: opt.SemanticsName(), Case: notes[i], JSONReport: &j, Note: note})

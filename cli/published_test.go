@@ -27,4 +27,10 @@ func TestCheckDefaultExplainsPublished(t *testing.T) {
 	code, out, _ = runCode("check", "-variant", "fixed", f)
 	require.Equal(t, exitOK, code, out)
 	require.NotContains(t, out, "note:")
+
+	// Naming the published rules asks for their verdict alone: no note,
+	// and no check of summary:fixed behind it.
+	code, out, _ = runCode("check", "-variant", "published", f)
+	require.Equal(t, exitViolation, code, out)
+	require.NotContains(t, out, "note:")
 }
