@@ -518,6 +518,20 @@ type run struct {
 	trails bool
 }
 
+// solverFor is solver, or when it is nil a new one bound to ctx, with
+// what releases it (closing only a solver it made).
+func solverFor(ctx context.Context, solver *smt.Solver) (*smt.Solver, func(), error) {
+	if solver != nil {
+		return solver, func() {}, nil
+	}
+	s, err := smt.NewSolver()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.SetContext(ctx)
+	return s, s.Close, nil
+}
+
 // Run runs the two engines in lockstep on p and checks every lemma. The
 // solver belongs to the caller's goroutine. An error is returned only for
 // failures of the tool itself (a rule that cannot be applied to a
@@ -545,16 +559,12 @@ type run struct {
 // bound to ctx, closed before it returns). A caller that checks many
 // programs passes its own, one per goroutine, to reuse it.
 func Run(ctx context.Context, p *javalite.Program, opt Options, solver *smt.Solver) (*Report, error) {
-	if solver == nil {
-		s, err := smt.NewSolver()
-		if err != nil {
-			return nil, err
-		}
-		defer s.Close()
-		s.SetContext(ctx)
-		solver = s
+	solver, release, err := solverFor(ctx, solver)
+	if err != nil {
+		return nil, err
 	}
-	opt, err := opt.Resolved()
+	defer release()
+	opt, err = opt.Resolved()
 	if err != nil {
 		return nil, err
 	}

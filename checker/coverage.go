@@ -116,15 +116,11 @@ func DataCoverage(ctx context.Context, progs []*javalite.Program, opt CoverageOp
 	if opt.MaxStates == 0 {
 		opt.MaxStates = 20000
 	}
-	if solver == nil {
-		s, err := smt.NewSolver()
-		if err != nil {
-			return nil, err
-		}
-		defer s.Close()
-		s.SetContext(ctx)
-		solver = s
+	solver, release, err := solverFor(ctx, solver)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	cov := &Coverage{Programs: len(progs), Reached: map[string]int{}, First: map[string]int{}}
 	for i, p := range progs {
 		if !machine.UsesData(p) {
