@@ -106,16 +106,25 @@ func Engines() []string {
 	return out
 }
 
+// catalogOf looks up the engine name gives and its mutant catalog, refusing
+// an engine without one.
+func catalogOf(name string) (engine.Info, *engine.Mutants, error) {
+	info, _, err := engine.Lookup(name)
+	if err != nil {
+		return info, nil, err
+	}
+	if info.Mutants == nil {
+		return info, nil, fmt.Errorf("mutation: engine %s has no mutants (engines with mutants: %s)", info.Name, strings.Join(Engines(), ", "))
+	}
+	return info, info.Mutants, nil
+}
+
 // Of returns the catalog of one engine ("lazier", or a spec naming it:
 // "lazier:default") in the engine's table order.
 func Of(name string) ([]Mutant, error) {
-	info, _, err := engine.Lookup(name)
+	info, c, err := catalogOf(name)
 	if err != nil {
 		return nil, err
-	}
-	c := info.Mutants
-	if c == nil {
-		return nil, fmt.Errorf("mutation: engine %s has no mutants (engines with mutants: %s)", info.Name, strings.Join(Engines(), ", "))
 	}
 	var out []Mutant
 	for _, m := range c.List() {

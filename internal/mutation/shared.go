@@ -46,13 +46,9 @@ var SharedMutations = []Shared{
 // mutation of SharedMutations on the engine's catalog base, at the
 // catalog's bounds. A mutant's Name is "MUTATION@ENGINE:BASE".
 func SharedOf(name string) ([]Mutant, error) {
-	info, _, err := engine.Lookup(name)
+	info, c, err := catalogOf(name)
 	if err != nil {
 		return nil, err
-	}
-	c := info.Mutants
-	if c == nil {
-		return nil, fmt.Errorf("mutation: engine %s has no mutants (engines with mutants: %s)", info.Name, strings.Join(Engines(), ", "))
 	}
 	base := engine.Join(info.Name, c.Base)
 	var out []Mutant
