@@ -252,6 +252,20 @@ func (x *exporter) temp(t javalite.Type, init string) string {
 	return n
 }
 
+// operands exports two operands, left to right (the order of every binary
+// rule), and returns the Java expression of each.
+func (x *exporter) operands(l, r javalite.Expr) (string, string, error) {
+	a, err := x.expr(l)
+	if err != nil {
+		return "", "", err
+	}
+	b, err := x.expr(r)
+	if err != nil {
+		return "", "", err
+	}
+	return a, b, nil
+}
+
 // expr writes the statements that evaluate e and returns an atom for its
 // value: a literal or a final temporary, which later statements cannot
 // change.
@@ -264,11 +278,7 @@ func (x *exporter) expr(e javalite.Expr) (string, error) {
 	case *javalite.Var:
 		return x.temp(x.slots[e.Slot], slotName(e.Slot)), nil
 	case *javalite.Binary:
-		l, err := x.expr(e.L)
-		if err != nil {
-			return "", err
-		}
-		r, err := x.expr(e.R)
+		l, r, err := x.operands(e.L, e.R)
 		if err != nil {
 			return "", err
 		}
@@ -313,11 +323,7 @@ func (x *exporter) expr(e javalite.Expr) (string, error) {
 		x.linef("%s.%s = %s;", slotName(e.Slot), fieldName(e.Field), conv(v, e.Value.Type(), e.Field.T))
 		return v, nil
 	case *javalite.Equals:
-		l, err := x.expr(e.L)
-		if err != nil {
-			return "", err
-		}
-		r, err := x.expr(e.R)
+		l, r, err := x.operands(e.L, e.R)
 		if err != nil {
 			return "", err
 		}
