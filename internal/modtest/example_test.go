@@ -26,7 +26,7 @@ func TestExampleModule(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "myengine")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = filepath.Join(root, "examples", "myengine")
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly -buildvcs=false", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly -buildvcs=false "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	out, err := build.CombinedOutput()
 	require.NoErrorf(t, err, "go build in examples/myengine:\n%s", out)
 

@@ -72,7 +72,7 @@ func TestImportAsREADME(t *testing.T) {
 	// The README's steps: go mod tidy, then go test (a few generated
 	// programs are enough to show the property runs). Offline: the module
 	// cache and the go.sum copied above have everything.
-	env := append(os.Environ(), "GOFLAGS=-buildvcs=false", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	env := append(os.Environ(), "GOFLAGS=-buildvcs=false "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	goCmd := func(args ...string) string {
 		cmd := exec.Command("go", args...)
 		cmd.Dir, cmd.Env = dir, env
