@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,15 +61,49 @@ func readmeCommands(t *testing.T) []readmeCommand {
 	return out
 }
 
+// readmeFirstDone marks, in the output of a minutes-long README line run
+// with LOCKSTEP_PROGRESS=lines, that it finished its first unit of work: a
+// survey's or a mutant's first program ("progress: … 1/300 programs"), a
+// suite's first row (" paths 17 (").
+var readmeFirstDone = regexp.MustCompile(`(?m)^progress: .*\b1/\d+ programs| paths \d+ \(`)
+
+// watchedBuffer is the combined output of a command; marked is closed once
+// the output matches readmeFirstDone.
+type watchedBuffer struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	marked chan struct{}
+	closed bool
+}
+
+func (w *watchedBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if !w.closed && readmeFirstDone.Match(w.buf.Bytes()) {
+		close(w.marked)
+		w.closed = true
+	}
+	return n, err
+}
+
+func (w *watchedBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
 // TestReadmeCommands runs every command line of README.md against the
 // built CLI, in order (later lines read what earlier ones wrote), in a
 // scratch directory that has bin/lockstep, testdata/ and an empty docs/,
 // so that nothing is written into the repository. A command that ends
 // must exit with the status its comment gives. One whose comment says it
 // runs for minutes (the surveys and mutation runs: `make soak` runs them to
-// their end) is interrupted with SIGINT after a second: it must have
-// started (no usage error: its flags and files are right, which the CLI
-// settles in milliseconds) and stop with 130.
+// their end) is run with LOCKSTEP_PROGRESS=lines and interrupted with
+// SIGINT once it has finished its first program or row, or after a second,
+// whichever comes first: it must have started (no usage error: its flags
+// and files are right, which the CLI settles in milliseconds, before any
+// work) and stop with 130.
 func TestReadmeCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the built CLI")
@@ -93,29 +128,44 @@ func TestReadmeCommands(t *testing.T) {
 		cmd := exec.Command("bash", "-c", c.line)
 		cmd.Dir = dir
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
+		out := &watchedBuffer{marked: make(chan struct{})}
+		cmd.Stdout, cmd.Stderr = out, out
+		var marked <-chan struct{} // nil: never, for a line run to its end
+		if c.long && !soak {
+			cmd.Env = append(os.Environ(), "LOCKSTEP_PROGRESS=lines")
+			marked = out.marked
+		}
 		require.NoError(t, cmd.Start(), c.line)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		cut := false
+		cut, when := false, ""
+		var err error
 		select {
-		case <-done:
+		case err = <-done:
+		case <-marked:
+			cut, when = true, "its first program or row"
 		case <-ctx.Done():
-			cut = true
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // the whole pipeline
+			cut, when = true, limit.String()
+		}
+		if cut {
 			select {
-			case <-done:
-			case <-time.After(time.Minute):
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				<-done
-				t.Fatalf("%s: still running a minute after SIGINT", c.line)
+			case err = <-done: // it ended on its own meanwhile
+				cut = false
+			default:
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) // the whole pipeline
+				select {
+				case err = <-done:
+				case <-time.After(time.Minute):
+					_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+					<-done
+					t.Fatalf("%s: still running a minute after SIGINT", c.line)
+				}
 			}
 		}
 		cancel()
 		code := cmd.ProcessState.ExitCode()
 		var ee *exec.ExitError
-		if errors.As(cmd.Err, &ee) && code < 0 { // killed by a signal: bash's status
+		if errors.As(err, &ee) && code < 0 { // killed by a signal: bash's status
 			code = 128 + int(ee.Sys().(syscall.WaitStatus).Signal())
 		}
 		text := out.String()
@@ -124,7 +174,7 @@ func TestReadmeCommands(t *testing.T) {
 		}
 		if cut {
 			require.Truef(t, c.long, "%s: still running after %s", c.line, limit)
-			t.Logf("%s: interrupted after %s (exit %d)", c.line, limit, code)
+			t.Logf("%s: interrupted after %s (exit %d)", c.line, when, code)
 			require.Equalf(t, exitSIGINT, code, "%s: started and stopped on SIGINT:\n%s", c.line, text)
 			continue
 		}
