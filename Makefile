@@ -63,7 +63,10 @@ demo: build
 # cgo compiles, so a fresh clone at another path recompiles smt and every
 # package above it although the build cache holds them (15 s of vet and
 # 10 s of compiling on 2 cores); with it a clone reuses the cache.
-TESTFLAGS := GOFLAGS="-trimpath $(GOFLAGS)"
+# GOGC=200 (unless GOGC is set): the tests allocate much and live little,
+# and collecting half as often spends about 12 % less CPU (package
+# concrete: 15.3 s -> 13.1 s) for a few MiB more of heap per test binary.
+TESTFLAGS := GOFLAGS="-trimpath $(GOFLAGS)" GOGC=$${GOGC:-200}
 
 vet: deps
 	$(TESTFLAGS) $(GO) vet ./...
