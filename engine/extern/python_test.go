@@ -158,8 +158,14 @@ func TestPythonGSEData(t *testing.T) {
 
 // TestPythonGSEDataMistakeRefuted: the planted data mistake (If (sym)
 // forgets to negate the condition on its else branch) is refuted on the
-// generated data stream, under L12, with a shrunk program.
+// generated data stream, under L12, with a shrunk program. It runs under
+// make soak; make test has the same hunt through the CLI (package cli,
+// TestExecEngineCommands: `check -engine exec:…#else-not-negated -gen`,
+// VIOLATED L12 on the data stream the CLI draws for the engine, shrunk).
 func TestPythonGSEDataMistakeRefuted(t *testing.T) {
+	if os.Getenv("LOCKSTEP_SOAK") == "" {
+		t.Skip("make soak (LOCKSTEP_SOAK=1); cli TestExecEngineCommands hunts the same mistake")
+	}
 	spec := pythonGSE(t)
 	defer extern.Shutdown()
 	opt := checker.DefaultOptions()
