@@ -15,7 +15,8 @@ const asCLI = "LOCKSTEP_CLI_TEST_BINARY"
 // run as the CLI, and the children the CLI starts of itself, bench
 // -overhead's) and unsets GOGC, which make test sets for the test binaries
 // (the runtime has read it): the CLI processes run with the CLI's own
-// collector setting (tuneGC), as a user's do. It points TMPDIR at a
+// collector setting (tuneGC), as a user's do, whatever GOGC make test or
+// the caller chose. It points TMPDIR at a
 // directory of its own, removed at the end: check -gen without -save keeps
 // each counterexample in a new temporary directory (and writes its
 // pictures into another), which the tests, run again and again, would
