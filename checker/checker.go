@@ -422,6 +422,12 @@ type Verdict struct {
 	// first), or the second engine's state in an engine-against-engine
 	// check (Options.Versus).
 	Sibling *machine.State
+
+	// controlOf, when Control is empty, is the state whose control the
+	// verdict names: fail prints it then. A check fills a Verdict in
+	// before it knows whether it fails, at every pair, and printing a
+	// control there was a twentieth of a check's time.
+	controlOf *machine.State
 }
 
 // Report is the result of Run on one program.
@@ -757,6 +763,10 @@ func undecided(l Lemma, err error) error {
 // fail records a violation and stops the check.
 func (r *run) fail(v Verdict) error {
 	v.Status = Violated
+	if v.Control == "" && v.controlOf != nil {
+		v.Control = v.controlOf.ControlString()
+	}
+	v.controlOf = nil
 	r.rep.Verdict = v
 	return errStop
 }
@@ -900,9 +910,25 @@ func (r *run) step(pr pair) ([]pair, error) {
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {
-		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
+		// A GSE state belongs to the one pair that holds it, except under
+		// a Partition engine, whose siblings share their group's states
+		// (partitionAt): there it is stepped as a copy. Elsewhere nothing
+		// reads p after this step, so it is stepped in place, as GSE's own
+		// explorer does; copying every GSE state of every group at every
+		// step was a tenth of a check. A step that fails is reported on
+		// the state as it was (before: the rules that fail do so before
+		// they change the heap, and the control and step count are in the
+		// struct copied here).
+		before := p
+		if r.partition {
+			p = p.Clone()
+		} else {
+			b := *p
+			before = &b
+		}
+		succ, err := machine.Step(p, r.gse, r.mopt)
 		if err != nil {
-			return nil, r.gseFailed(p, err) // oracle.go
+			return nil, r.gseFailed(before, err) // oracle.go
 		}
 		for si, s := range succ {
 			key := s.S.ControlKey()
@@ -1056,14 +1082,14 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
 	step := eq.Steps
-	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: eq.ControlString(), GSE: P, Before: before}, eq); err != nil {
+	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go
 	}
 	q, err := r.view(P, eq, before, rule)
 	if err != nil {
 		return err
 	}
-	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+	if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
 		return err
 	}
 	lemma := representationLemma(rule)
@@ -1204,7 +1230,7 @@ func (r *run) checkInit(pr pair) error {
 		return err
 	}
 	// The one well-formedness pipeline, with determinism charged to L4.
-	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
+	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, controlOf: q, GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
 		return err
 	}
 	res := r.exact(P, qs)
