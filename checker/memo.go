@@ -73,7 +73,7 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 	write := func(s *machine.State) {
 		h.buf = relation.AppendFingerprint(h.buf[:0], s)
 		if data {
-			relation.DataFingerprint(h, s)
+			h.buf = relation.AppendDataFingerprint(h.buf, s)
 		}
 	}
 	sums := make([]stateKey, 0, len(P))

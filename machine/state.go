@@ -19,6 +19,7 @@ package machine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -566,15 +567,38 @@ func (s *State) SetExpr(x javalite.Expr, k *Kont) {
 	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModeExpr, x, Value{}, k, nil
 }
 
+// rootsScan is the number of roots Roots tells apart by a linear scan.
+const rootsScan = 32
+
 // Roots returns every stack reference in η, e and k: the references a
 // homomorphism must map besides the field edges (RULES.md §7).
 func (s *State) Roots() []Ref {
 	var out []Ref
-	seen := map[Ref]bool{}
+	// A state holds a few dozen roots at most: a linear scan for the ones
+	// seen finds them faster than a map made at every call (Roots runs for
+	// every state of every pair). A map takes over past rootsScan.
+	var seen map[Ref]bool
 	add := func(v Value) {
-		if v.IsRef() && !seen[v.Ref()] {
-			seen[v.Ref()] = true
-			out = append(out, v.Ref())
+		if !v.IsRef() {
+			return
+		}
+		r := v.Ref()
+		if seen != nil {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+			return
+		}
+		if slices.Contains(out, r) {
+			return
+		}
+		out = append(out, r)
+		if len(out) > rootsScan {
+			seen = make(map[Ref]bool, 2*len(out))
+			for _, x := range out {
+				seen[x] = true
+			}
 		}
 	}
 	for _, v := range s.Env {
