@@ -505,6 +505,11 @@ type run struct {
 	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
 	gpcImplied map[[2]*smt.Formula]bool
 	gpcLift    map[*smt.Formula]*[gpcLiftWays]gpcLifting
+	// gpcSeen, gpcFacts and gpcOrder are checkGPC's working sets, kept
+	// between pairs so that their space is reused.
+	gpcSeen  map[*machine.Fact]bool
+	gpcFacts map[*smt.Formula]*machine.State
+	gpcOrder []*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).

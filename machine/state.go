@@ -341,6 +341,14 @@ type State struct {
 	// and facts of this state (arena.go); only an explorer that owns the
 	// state sets it. Clone does not copy it.
 	Arena *Arena
+
+	// pc is PathCondition's answer for φ = pcPhi and the facts pcFacts,
+	// valid while the state still has both (formulas and fact lists are
+	// never changed in place, so the two pointers are everything the
+	// conjunction depends on).
+	pc      *smt.Formula
+	pcPhi   *smt.Formula
+	pcFacts *Fact
 }
 
 // Fact is a persistent list of path-condition conjuncts.
@@ -507,11 +515,15 @@ func (s *State) PathCondition() *smt.Formula {
 	if s.Facts == nil {
 		return s.Phi
 	}
+	if s.pc != nil && s.pcPhi == s.Phi && s.pcFacts == s.Facts {
+		return s.pc
+	}
 	fs := []*smt.Formula{s.Phi}
 	for f := s.Facts; f != nil; f = f.Next {
 		fs = append(fs, f.F)
 	}
-	return smt.And(fs...)
+	s.pc, s.pcPhi, s.pcFacts = smt.And(fs...), s.Phi, s.Facts
+	return s.pc
 }
 
 // AddFact records a GSE comparison in the path condition.
