@@ -584,48 +584,56 @@ const rootsScan = 32
 
 // Roots returns every stack reference in η, e and k: the references a
 // homomorphism must map besides the field edges (RULES.md §7).
-func (s *State) Roots() []Ref {
-	var out []Ref
+func (s *State) Roots() []Ref { return s.AppendRoots(nil) }
+
+// AppendRoots appends Roots() to out and returns the extended slice (a
+// caller that asks for the roots of every state of every pair passes a
+// buffer it reuses).
+func (s *State) AppendRoots(out []Ref) []Ref {
 	// A state holds a few dozen roots at most: a linear scan for the ones
-	// seen finds them faster than a map made at every call (Roots runs for
-	// every state of every pair). A map takes over past rootsScan.
+	// seen finds them faster than a map made at every call. A map takes
+	// over past rootsScan.
+	start := len(out)
 	var seen map[Ref]bool
-	add := func(v Value) {
-		if !v.IsRef() {
-			return
-		}
-		r := v.Ref()
-		if seen != nil {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
-			return
-		}
-		if slices.Contains(out, r) {
-			return
-		}
-		out = append(out, r)
-		if len(out) > rootsScan {
-			seen = make(map[Ref]bool, 2*len(out))
-			for _, x := range out {
-				seen[x] = true
-			}
-		}
-	}
 	for _, v := range s.Env {
-		add(v)
+		out, seen = addRoot(out, start, seen, v)
 	}
 	if s.Mode == ModeValue {
-		add(s.Val)
+		out, seen = addRoot(out, start, seen, s.Val)
 	}
 	for k := s.K; k != nil; k = k.Next {
 		if k.Kind == KEqR || k.Kind == KCallArg || k.Kind == KPopVar {
-			add(k.Val)
+			out, seen = addRoot(out, start, seen, k.Val)
 		}
 		for _, v := range k.Env {
-			add(v)
+			out, seen = addRoot(out, start, seen, v)
 		}
 	}
 	return out
+}
+
+// addRoot appends v's reference to out unless out[start:] has it.
+func addRoot(out []Ref, start int, seen map[Ref]bool, v Value) ([]Ref, map[Ref]bool) {
+	if !v.IsRef() {
+		return out, seen
+	}
+	r := v.Ref()
+	if seen != nil {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+		return out, seen
+	}
+	if slices.Contains(out[start:], r) {
+		return out, seen
+	}
+	out = append(out, r)
+	if len(out)-start > rootsScan {
+		seen = make(map[Ref]bool, 2*rootsScan)
+		for _, x := range out[start:] {
+			seen[x] = true
+		}
+	}
+	return out, seen
 }

@@ -51,7 +51,8 @@ func AppendFingerprint(b []byte, s *machine.State) []byte {
 	if StackOnlyRoots(s) != nil {
 		w.num(-2)
 	}
-	roots := s.Roots()
+	var rootBuf [rootsOnStack]machine.Ref
+	roots := s.AppendRoots(rootBuf[:0])
 	w.num(int64(len(roots)))
 	for _, r := range roots {
 		w.num(int64(r))
@@ -98,6 +99,10 @@ func AppendFingerprint(b []byte, s *machine.State) []byte {
 	refs(s.R)
 	return w
 }
+
+// rootsOnStack is the number of roots AppendFingerprint collects without
+// allocating.
+const rootsOnStack = 32
 
 // fpBuf is a fingerprint stream under construction: a number as its
 // zig-zag varint (binary.AppendVarint: one byte for the small numbers that
