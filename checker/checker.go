@@ -521,6 +521,10 @@ type run struct {
 	wellFormedHeld map[stateKey]bool
 	// keyHash is the memo keys' buffer, reused (memo.go).
 	keyHash keyHash
+	// sameControl is, while step checks a group, the control key every
+	// member of the group has ("" elsewhere): the memo keys then need not
+	// compute each member's again (exactKey).
+	sameControl string
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
@@ -1002,7 +1006,10 @@ func (r *run) step(pr pair) ([]pair, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
+		r.sameControl = keys[i] // every member of g has it: grouped by it above
+		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
+		r.sameControl = ""
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i]})

@@ -41,16 +41,16 @@ func TestExactKey(t *testing.T) {
 		require.Equal(t, P[0].ControlKey(), p.ControlKey())
 	}
 	q := P[0]
-	k1, ok := exactKey(&keyHash{}, P, q, true, false)
+	k1, ok := exactKey(&keyHash{}, P, q, true, false, "")
 	require.True(t, ok)
 	rev := slices.Clone(P)
 	slices.Reverse(rev)
-	k2, ok := exactKey(&keyHash{}, rev, q, true, false)
+	k2, ok := exactKey(&keyHash{}, rev, q, true, false, "")
 	require.True(t, ok)
 	require.Equal(t, k1, k2, "P is a set")
-	k3, _ := exactKey(&keyHash{}, P, q, false, false)
+	k3, _ := exactKey(&keyHash{}, P, q, false, false, "")
 	require.NotEqual(t, k1, k3, "part (a) alone is another check")
-	k4, _ := exactKey(&keyHash{}, P[:1], q, true, false)
+	k4, _ := exactKey(&keyHash{}, P[:1], q, true, false, "")
 	require.NotEqual(t, k1, k4, "another group")
 
 	// A step that only moves the control (here: one more frame that holds
@@ -64,12 +64,12 @@ func TestExactKey(t *testing.T) {
 	for _, p := range P {
 		mP = append(mP, moved(p))
 	}
-	k5, ok := exactKey(&keyHash{}, mP, moved(q), true, false)
+	k5, ok := exactKey(&keyHash{}, mP, moved(q), true, false, "")
 	require.True(t, ok)
 	require.Equal(t, k1, k5)
 
 	mP[1] = P[1]
-	_, ok = exactKey(&keyHash{}, mP, moved(q), true, false)
+	_, ok = exactKey(&keyHash{}, mP, moved(q), true, false, "")
 	require.False(t, ok, "controls differ: not memoized")
 }
 
