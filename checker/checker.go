@@ -491,6 +491,10 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// walked collects the engine's control-flow sequences along the
+	// lockstep walk (sequences.go); nil when the engine is explored on its
+	// own for them.
+	walked *walkedSequences
 	// lastPruned is the pruned ends of the last controlSequences.
 	lastPruned int64
 	// data is whether the program has data (machine.UsesData): then every
@@ -795,6 +799,9 @@ type pair struct {
 	key   string
 	depth int
 	trail *trail
+	// seq is the control-flow hash of q's path up to q (seqHash), when
+	// run.walked collects the engine's sequences.
+	seq uint64
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -832,6 +839,10 @@ func (r *run) lockstep() error {
 		return err
 	}
 	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}}}
+	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
+		r.walked = &walkedSequences{seqs: map[uint64]int{}}
+		work[0].seq = seqHash(0, q0.ControlKey())
+	}
 	for len(work) > 0 {
 		if err := r.timedOut(); err != nil {
 			return err
@@ -846,6 +857,9 @@ func (r *run) lockstep() error {
 			r.rep.MaxGroup = len(pr.P)
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
+			if r.walked != nil {
+				r.walked.end(pr.seq)
+			}
 			r.rep.EndGSE += int64(len(pr.P))
 			if r.partition {
 				for _, id := range pr.ids {
@@ -869,6 +883,9 @@ func (r *run) lockstep() error {
 		}
 		for i := len(next) - 1; i >= 0; i-- {
 			next[i].depth = pr.depth + 1
+			if r.walked != nil {
+				next[i].seq = seqHash(pr.seq, next[i].key)
+			}
 			if r.trails {
 				next[i].trail = &trail{key: next[i].key, up: pr.trail}
 			}
@@ -962,6 +979,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 		// a path on either side.
 		if err := r.forward(pr, groups, order, func(string) bool { return false }); err != nil {
 			return nil, err
+		}
+		if r.walked != nil {
+			r.walked.pruned++
 		}
 		return nil, nil
 	}

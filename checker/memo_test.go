@@ -203,3 +203,35 @@ func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver
 	require.Equal(t, off.Checked, on.Checked, "%s program %d", opt.Engine, i)
 	return off, on
 }
+
+// TestWalkedSequencesSame: the engine's control-flow sequences, paths and
+// pruned ends collected along the lockstep walk (sequences.go) are the
+// ones its own exploration gives: same verdicts, counts, path and
+// sequence numbers and pruned ends, on the first programs of both streams
+// under summary:fixed and uber, with a step bound that cuts paths.
+func TestWalkedSequencesSame(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { noWalkedSequences = false }()
+	walked := 0
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		opt := DefaultOptions()
+		opt.Engine = eng
+		opt.Steps = 60
+		opt.MaxGroup, opt.MaxPairs = 300, 3000
+		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		for i := 0; i < 8; i++ {
+			for _, d := range []gen.DataMode{gen.DataMixed, gen.DataNone} {
+				p := ProgramOfData(ProgramSeed(1, i), d)
+				off, on := sameWithReuse(t, p, opt, s, func(on bool) { noWalkedSequences = !on }, i)
+				require.Equal(t, off.SummaryPaths, on.SummaryPaths, "%s program %d", eng, i)
+				require.Equal(t, off.GSESequences, on.GSESequences, "%s program %d", eng, i)
+				require.Equal(t, off.EnginePruned, on.EnginePruned, "%s program %d", eng, i)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+				if on.Verdict.Status == Holds {
+					walked++
+				}
+			}
+		}
+	}
+	require.Positive(t, walked)
+}
