@@ -957,9 +957,13 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, r.gseFailed(before, err) // oracle.go
 		}
 		for si, s := range succ {
-			key := s.S.ControlKey()
-			g := groups[key]
+			// The key's bytes on the stack; a string is made only for a
+			// new group (a lookup by string(kb) makes none).
+			var buf [256]byte
+			kb := s.S.AppendControlKey(buf[:0])
+			g := groups[string(kb)]
 			if g == nil {
+				key := string(kb)
 				g = &group{rule: s.Rule}
 				groups[key] = g
 				order = append(order, key)
