@@ -944,17 +944,15 @@ func (r *run) step(pr pair) ([]pair, error) {
 		// step was a tenth of a check. A step that fails is reported on
 		// the state as it was (before: the rules that fail do so before
 		// they change the heap, and the control and step count are in the
-		// struct copied here).
-		before := p
+		// struct copied here, on the stack).
+		saved := *p
 		if r.partition {
 			p = p.Clone()
-		} else {
-			b := *p
-			before = &b
 		}
 		succ, err := machine.Step(p, r.gse, r.mopt)
 		if err != nil {
-			return nil, r.gseFailed(before, err) // oracle.go
+			before := saved
+			return nil, r.gseFailed(&before, err) // oracle.go
 		}
 		for si, s := range succ {
 			// The key's bytes on the stack; a string is made only for a
