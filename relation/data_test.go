@@ -54,15 +54,22 @@ func TestDecideAtoms(t *testing.T) {
 			}
 			want[world(gs)] = true
 		}
-		// With the solver alone, and with the closure of phi's literals
-		// deciding what it can first.
-		for _, closure := range []*leafEval{nil, newLeafEval([]*smt.Formula{phi})} {
+		// With the solver alone, with the closure of phi's literals
+		// deciding what it can first, and with a memo of the atoms'
+		// values: empty, then (the same question again) holding every
+		// answer, so that the second run asks the solver nothing.
+		memo := &atomMemo{}
+		memo.reset()
+		for _, run := range []struct {
+			closure *leafEval
+			memo    *atomMemo
+		}{{nil, nil}, {newLeafEval([]*smt.Formula{phi}), nil}, {nil, memo}, {nil, memo}} {
 			got := map[string]bool{}
 			ok, err := solver.Sat(phi)
 			require.NoError(t, err)
 			if ok {
-				require.NoError(t, solver.Assume(phi))
-				err = decideAtoms(solver, closure, slices.Clone(fs), func(gs []*smt.Formula) error {
+				rc := &refineCtx{solver: solver, refPhi: smt.True(), leaf: &Heap{lits: []*smt.Formula{phi}}}
+				err = decideAtoms(rc, run.memo, run.memo.leafContext(smt.True(), rc.leaf.lits), run.closure, slices.Clone(fs), func(gs []*smt.Formula) error {
 					for _, g := range gs {
 						require.Empty(t, g.Refs(), "%s", g)
 					}
@@ -70,7 +77,8 @@ func TestDecideAtoms(t *testing.T) {
 					return nil
 				})
 				require.NoError(t, err)
-				require.NoError(t, solver.Release())
+				require.NoError(t, rc.releaseAll())
+				require.Zero(t, solver.Assumptions())
 			}
 			require.Equal(t, want, got, "%s", phi)
 		}
