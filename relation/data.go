@@ -318,34 +318,48 @@ func refine(solver *smt.Solver, memo *atomMemo, h *Heap, refPhi *smt.Formula, fs
 			err = rerr
 		}
 	}()
-	return decideAtoms(rc, memo, memo.leafContext(refPhi, h.lits), newLeafEval(h.lits), fs, emit)
+	return decideAtoms(rc, memo, memo.leafContext(refPhi, h.lits), fs, emit)
 }
 
 // refineCtx is the solver's assumptions while a leaf is refined: φ_q's
-// reference part with the leaf's literals, then the value of each atom
+// reference part, the leaf's literals, then the value of each atom
 // branched on. They are made only when a question needs them (ensure):
 // a leaf whose atoms the leaf's closure and the memo decide costs no
 // assumption at all, and assuming a leaf's literals (propagating them
-// through φ_q's disjunctions) was half of what refining it cost.
+// through φ_q's disjunctions) was half of what refining it cost. φ_q's
+// reference part and the leaf's literals are two assumptions, not their
+// conjunction: interning that conjunction (φ_q's conjuncts and the
+// literals, per leaf) was a fifth of the refinement at k = 3.
 type refineCtx struct {
 	solver *smt.Solver
 	refPhi *smt.Formula
 	leaf   *Heap
 	// chain are the assumptions after the leaf's literals (the values of
-	// the atoms branched on); made counts the assumptions made, the
-	// leaf's literals first.
+	// the atoms branched on); made counts the assumptions made: φ_q's
+	// reference part, the leaf's literals, then the chain's.
 	chain []*smt.Formula
 	made  int
+	// closure is the closure of the leaf's literals (leafeval.go), built
+	// when an atom is asked that the memo does not know; nil with
+	// closureMade is no closure (every atom goes to the solver).
+	closure     *leafEval
+	closureMade bool
 }
 
-// ensure makes every assumption of the chain not made yet.
+// leafAssumptions are the assumptions made before the chain's.
+const leafAssumptions = 2
+
+// ensure makes every assumption not made yet.
 func (rc *refineCtx) ensure() error {
-	for rc.made < 1+len(rc.chain) {
+	for rc.made < leafAssumptions+len(rc.chain) {
 		var f *smt.Formula
-		if rc.made == 0 {
-			f = smt.And(append([]*smt.Formula{rc.refPhi}, rc.leaf.lits...)...)
-		} else {
-			f = rc.chain[rc.made-1]
+		switch rc.made {
+		case 0:
+			f = rc.refPhi
+		case 1:
+			f = smt.And(rc.leaf.lits...)
+		default:
+			f = rc.chain[rc.made-leafAssumptions]
 		}
 		if err := rc.solver.Assume(f); err != nil {
 			return err
@@ -355,13 +369,21 @@ func (rc *refineCtx) ensure() error {
 	return nil
 }
 
+// closureOf returns the closure of the leaf's literals, built on first use.
+func (rc *refineCtx) closureOf() *leafEval {
+	if !rc.closureMade {
+		rc.closure, rc.closureMade = newLeafEval(rc.leaf.lits), true
+	}
+	return rc.closure
+}
+
 func (rc *refineCtx) push(lit *smt.Formula) { rc.chain = append(rc.chain, lit) }
 
 // pop drops the last branch value, released when it was assumed.
 func (rc *refineCtx) pop() error {
 	n := len(rc.chain)
 	rc.chain = rc.chain[:n-1]
-	if rc.made == n+1 {
+	if rc.made == leafAssumptions+n {
 		rc.made--
 		return rc.solver.Release()
 	}
@@ -414,10 +436,9 @@ func visibleAtoms(fs []*smt.Formula, yield func(*smt.Formula) bool) {
 // each complete choice. The atoms the assumptions force are substituted
 // together, in one pass (a pass per atom was most of the data half on a
 // summary state's long guards), and the first atom left open is branched
-// on. closure is the leaf's literals' (nil: every atom goes to the
-// solver); ctx names the assumptions in memo (the values an atom can take
+// on. ctx names the assumptions in memo (the values an atom can take
 // under them are looked up there before they are asked).
-func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, closure *leafEval, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
+func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
 	var atoms []*smt.Formula
 	visibleAtoms(fs, func(a *smt.Formula) bool { atoms = append(atoms, a); return true })
 	if len(atoms) == 0 {
@@ -435,7 +456,7 @@ func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, closure *leafEval, fs
 		askAt = append(askAt, i)
 	}
 	if len(ask) > 0 {
-		asked, err := possible(rc.solver, rc.ensure, closure, ask)
+		asked, err := possible(rc.solver, rc.ensure, rc.closureOf(), ask)
 		if err != nil {
 			return err
 		}
@@ -464,7 +485,7 @@ func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, closure *leafEval, fs
 	for i, lit := range []*smt.Formula{smt.Not(open), open} {
 		rc.push(lit)
 		forced[[2]smt.Ref{x, y}] = i == 1
-		err := decideAtoms(rc, memo, memo.branch(ctx, open, i == 1), closure, smt.SubstAtoms(slices.Clone(fs), forced), yield)
+		err := decideAtoms(rc, memo, memo.branch(ctx, open, i == 1), smt.SubstAtoms(slices.Clone(fs), forced), yield)
 		if rerr := rc.pop(); err == nil {
 			err = rerr
 		}

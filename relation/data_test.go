@@ -68,8 +68,8 @@ func TestDecideAtoms(t *testing.T) {
 			ok, err := solver.Sat(phi)
 			require.NoError(t, err)
 			if ok {
-				rc := &refineCtx{solver: solver, refPhi: smt.True(), leaf: &Heap{lits: []*smt.Formula{phi}}}
-				err = decideAtoms(rc, run.memo, run.memo.leafContext(smt.True(), rc.leaf.lits), run.closure, slices.Clone(fs), func(gs []*smt.Formula) error {
+				rc := &refineCtx{solver: solver, refPhi: smt.True(), leaf: &Heap{lits: []*smt.Formula{phi}}, closure: run.closure, closureMade: true}
+				err = decideAtoms(rc, run.memo, run.memo.leafContext(smt.True(), rc.leaf.lits), slices.Clone(fs), func(gs []*smt.Formula) error {
 					for _, g := range gs {
 						require.Empty(t, g.Refs(), "%s", g)
 					}
