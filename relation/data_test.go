@@ -60,14 +60,16 @@ func TestDecideAtoms(t *testing.T) {
 		// answer, so that the second run asks the solver nothing.
 		memo := &atomMemo{}
 		memo.reset()
-		for _, run := range []struct {
+		for k, run := range []struct {
 			closure *leafEval
 			memo    *atomMemo
 		}{{nil, nil}, {newLeafEval([]*smt.Formula{phi}), nil}, {nil, memo}, {nil, memo}} {
+			again := k == 3 // the memo's second run: every atom known
 			got := map[string]bool{}
 			ok, err := solver.Sat(phi)
 			require.NoError(t, err)
 			if ok {
+				before := solver.Stats()
 				rc := &refineCtx{solver: solver, refPhi: smt.True(), leaf: &Heap{lits: []*smt.Formula{phi}}, closure: run.closure, closureMade: true}
 				err = decideAtoms(rc, run.memo, run.memo.leafContext(smt.True(), rc.leaf.lits), slices.Clone(fs), func(gs []*smt.Formula) error {
 					for _, g := range gs {
@@ -77,6 +79,10 @@ func TestDecideAtoms(t *testing.T) {
 					return nil
 				})
 				require.NoError(t, err)
+				if again {
+					after := solver.Stats()
+					require.Equal(t, before.Queries+before.Decided+before.CacheHits, after.Queries+after.Decided+after.CacheHits, "the memo knew every atom, and the solver was asked")
+				}
 				require.NoError(t, rc.releaseAll())
 				require.Zero(t, solver.Assumptions())
 			}
