@@ -390,8 +390,10 @@ func (rc *refineCtx) pop() error {
 	return nil
 }
 
-// releaseAll releases what is still assumed (after an error, a branch's
-// value and the leaf's literals; else the leaf's literals alone).
+// releaseAll releases what is still assumed: φ_q's reference part and the
+// leaf's literals when a question made them, and after an error the
+// values of the atoms branched on too. The worlds are handed on (yield)
+// with or without the assumptions made: emit asks the solver nothing.
 func (rc *refineCtx) releaseAll() error {
 	var err error
 	for ; rc.made > 0; rc.made-- {
