@@ -422,6 +422,12 @@ type Verdict struct {
 	// first), or the second engine's state in an engine-against-engine
 	// check (Options.Versus).
 	Sibling *machine.State
+
+	// controlOf, when Control is empty, is the state whose control the
+	// verdict names: fail prints it then. A check fills a Verdict in
+	// before it knows whether it fails, at every pair, and printing a
+	// control there was a twentieth of a check's time.
+	controlOf *machine.State
 }
 
 // Report is the result of Run on one program.
@@ -485,6 +491,10 @@ type run struct {
 	// partition is eut.Shape() == engine.Partition; identity is whether
 	// its View is the identity (engine.IdentityView).
 	partition, identity bool
+	// walked collects the engine's control-flow sequences along the
+	// lockstep walk (sequences.go); nil when the engine is explored on its
+	// own for them.
+	walked *walkedSequences
 	// lastPruned is the pruned ends of the last controlSequences.
 	lastPruned int64
 	// data is whether the program has data (machine.UsesData): then every
@@ -499,6 +509,11 @@ type run struct {
 	// gpcImplied and gpcLift memoize part (b) of lemma GPC (gsepc.go).
 	gpcImplied map[[2]*smt.Formula]bool
 	gpcLift    map[*smt.Formula]*[gpcLiftWays]gpcLifting
+	// gpcSeen, gpcFacts and gpcOrder are checkGPC's working sets, kept
+	// between pairs so that their space is reused.
+	gpcSeen  map[*machine.Fact]bool
+	gpcFacts map[*smt.Formula]*machine.State
+	gpcOrder []*smt.Formula
 	// exactHeld memoizes the exactness checks that held (memo.go).
 	exactHeld exactMemo
 	// concretized keeps the concretizations' leaves for reuse (memo.go).
@@ -510,6 +525,10 @@ type run struct {
 	wellFormedHeld map[stateKey]bool
 	// keyHash is the memo keys' buffer, reused (memo.go).
 	keyHash keyHash
+	// sameControl is, while step checks a group, the control key every
+	// member of the group has ("" elsewhere): the memo keys then need not
+	// compute each member's again (exactKey).
+	sameControl string
 	// endPaths are the GSE paths (pair.ids) at the Partition engine's path
 	// ends, each once however many siblings carried it (P3).
 	endPaths map[uint64]bool
@@ -757,6 +776,10 @@ func undecided(l Lemma, err error) error {
 // fail records a violation and stops the check.
 func (r *run) fail(v Verdict) error {
 	v.Status = Violated
+	if v.Control == "" && v.controlOf != nil {
+		v.Control = v.controlOf.ControlString()
+	}
+	v.controlOf = nil
 	r.rep.Verdict = v
 	return errStop
 }
@@ -776,6 +799,9 @@ type pair struct {
 	key   string
 	depth int
 	trail *trail
+	// seq is the control-flow hash of q's path up to q (seqHash), when
+	// run.walked collects the engine's sequences.
+	seq uint64
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -813,6 +839,10 @@ func (r *run) lockstep() error {
 		return err
 	}
 	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}}}
+	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
+		r.walked = &walkedSequences{seqs: map[uint64]int{}}
+		work[0].seq = seqHash(0, q0.ControlKey())
+	}
 	for len(work) > 0 {
 		if err := r.timedOut(); err != nil {
 			return err
@@ -827,6 +857,9 @@ func (r *run) lockstep() error {
 			r.rep.MaxGroup = len(pr.P)
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
+			if r.walked != nil {
+				r.walked.end(pr.seq)
+			}
 			r.rep.EndGSE += int64(len(pr.P))
 			if r.partition {
 				for _, id := range pr.ids {
@@ -850,6 +883,9 @@ func (r *run) lockstep() error {
 		}
 		for i := len(next) - 1; i >= 0; i-- {
 			next[i].depth = pr.depth + 1
+			if r.walked != nil {
+				next[i].seq = seqHash(pr.seq, next[i].key)
+			}
 			if r.trails {
 				next[i].trail = &trail{key: next[i].key, up: pr.trail}
 			}
@@ -900,14 +936,32 @@ func (r *run) step(pr pair) ([]pair, error) {
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {
-		succ, err := machine.Step(p.Clone(), r.gse, r.mopt)
+		// A GSE state belongs to the one pair that holds it, except under
+		// a Partition engine, whose siblings share their group's states
+		// (partitionAt): there it is stepped as a copy. Elsewhere nothing
+		// reads p after this step, so it is stepped in place, as GSE's own
+		// explorer does; copying every GSE state of every group at every
+		// step was a tenth of a check. A step that fails is reported on
+		// the state as it was (before: the rules that fail do so before
+		// they change the heap, and the control and step count are in the
+		// struct copied here, on the stack).
+		saved := *p
+		if r.partition {
+			p = p.Clone()
+		}
+		succ, err := machine.Step(p, r.gse, r.mopt)
 		if err != nil {
-			return nil, r.gseFailed(p, err) // oracle.go
+			before := saved
+			return nil, r.gseFailed(&before, err) // oracle.go
 		}
 		for si, s := range succ {
-			key := s.S.ControlKey()
-			g := groups[key]
+			// The key's bytes on the stack; a string is made only for a
+			// new group (a lookup by string(kb) makes none).
+			var buf [256]byte
+			kb := s.S.AppendControlKey(buf[:0])
+			g := groups[string(kb)]
 			if g == nil {
+				key := string(kb)
 				g = &group{rule: s.Rule}
 				groups[key] = g
 				order = append(order, key)
@@ -927,6 +981,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 		// a path on either side.
 		if err := r.forward(pr, groups, order, func(string) bool { return false }); err != nil {
 			return nil, err
+		}
+		if r.walked != nil {
+			r.walked.pruned++
 		}
 		return nil, nil
 	}
@@ -971,7 +1028,10 @@ func (r *run) step(pr pair) ([]pair, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := r.checkPair(g.states, s.S, pr.q, s.Rule); err != nil {
+		r.sameControl = keys[i] // every member of g has it: grouped by it above
+		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
+		r.sameControl = ""
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i]})
@@ -1056,14 +1116,14 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
 	step := eq.Steps
-	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, Control: eq.ControlString(), GSE: P, Before: before}, eq); err != nil {
+	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go
 	}
 	q, err := r.view(P, eq, before, rule)
 	if err != nil {
 		return err
 	}
-	if err := r.wellFormed(Verdict{Rule: rule, Step: step, Control: q.ControlString(), GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+	if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
 		return err
 	}
 	lemma := representationLemma(rule)
@@ -1204,7 +1264,7 @@ func (r *run) checkInit(pr pair) error {
 		return err
 	}
 	// The one well-formedness pipeline, with determinism charged to L4.
-	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, Control: q.ControlString(), GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
+	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, controlOf: q, GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
 		return err
 	}
 	res := r.exact(P, qs)

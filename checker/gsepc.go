@@ -41,8 +41,27 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		return r.fail(Verdict{Lemma: GPC, Rule: rule, Step: q.Steps, Control: q.ControlString(),
 			GSE: []*machine.State{p}, Summary: q, Before: before, Reason: reason})
 	}
-	facts := map[*machine.Fact]*machine.State{}
-	var order []*machine.Fact
+	// seen holds the fact nodes visited (the lists of a group share their
+	// tails); part (b) depends on a fact's formula only, so it is asked
+	// once per distinct formula (order), of the first state that has it
+	// (facts), which is the state the first failing node would name. Both
+	// maps are the run's, emptied here: a check visits them at every pair.
+	seen, facts := r.gpcSeen, r.gpcFacts
+	if seen == nil {
+		seen, facts = map[*machine.Fact]bool{}, map[*smt.Formula]*machine.State{}
+		r.gpcSeen, r.gpcFacts = seen, facts
+	}
+	clear(seen)
+	clear(facts)
+	order := r.gpcOrder[:0]
+	defer func() {
+		r.gpcOrder = order[:0]
+		if len(seen) > gpcKeepMax {
+			// Emptying a map costs its capacity: after a large group the
+			// next pairs start from small maps again.
+			r.gpcSeen, r.gpcFacts, r.gpcOrder = nil, nil, nil
+		}
+	}()
 	for _, p := range P {
 		same, err := heapAssignment(p, p.Phi)
 		if err != nil {
@@ -52,16 +71,19 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 			return fail(p, fmt.Sprintf("(a) φ = %s is false in the GSE state's own heap", p.Phi))
 		}
 		for f := p.Facts; f != nil; f = f.Next {
-			if _, ok := facts[f]; ok {
+			if seen[f] {
 				break // the rest of the list is shared with a state seen already
 			}
-			facts[f] = p
+			seen[f] = true
 			if f.F.HasData() {
 				// A data fact (If (sym), Assume) is not decided by the
 				// heap; the data half of exactness checks it.
 				continue
 			}
-			order = append(order, f)
+			if _, ok := facts[f.F]; !ok {
+				facts[f.F] = p
+				order = append(order, f.F)
+			}
 			if r.gpcHeld[f] {
 				continue
 			}
@@ -80,7 +102,7 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 	}
 	lift := gpcLifter{q: q, memo: &r.gpcLift}
 	for _, f := range order {
-		lifted, err := lift.fact(f.F)
+		lifted, err := lift.fact(f)
 		if err != nil {
 			return fail(facts[f], "(b) "+err.Error())
 		}
@@ -93,7 +115,7 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 			return undecided(GPC, err)
 		}
 		if sat {
-			return fail(facts[f], fmt.Sprintf("(b) the GSE fact %s does not follow from the summary path condition: S(φ_q ∧ ¬(%s)) is satisfiable", f.F, lifted))
+			return fail(facts[f], fmt.Sprintf("(b) the GSE fact %s does not follow from the summary path condition: S(φ_q ∧ ¬(%s)) is satisfiable", f, lifted))
 		}
 		if len(r.gpcImplied) >= gpcImpliedMax {
 			clear(r.gpcImplied)
@@ -125,6 +147,7 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 // full, which only costs asking again.
 const (
 	gpcImpliedMax = 1 << 14
+	gpcKeepMax    = 1 << 10
 	gpcLiftWays   = 4
 )
 

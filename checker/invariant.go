@@ -37,7 +37,7 @@ func (r *run) checkInvariant(v Verdict, q *machine.State) error {
 		if u := undecided(l, err); u != err {
 			return u
 		}
-		return r.fail(Verdict{Lemma: l, Rule: v.Rule, Step: v.Step, Control: v.Control, GSE: v.GSE, Summary: q, Before: v.Before,
+		return r.fail(Verdict{Lemma: l, Rule: v.Rule, Step: v.Step, Control: v.Control, controlOf: v.controlOf, GSE: v.GSE, Summary: q, Before: v.Before,
 			Reason: "the " + r.eut.Name() + " engine cannot check its invariant " + string(l) + ": " + err.Error()})
 	}
 	if why != "" {

@@ -68,17 +68,21 @@ func (h *keyHash) Sum(b []byte) []byte {
 // exactKey is the memo key of (P, q), or false when the controls of P and q
 // differ (then the check is not memoized). With data, the key is the data
 // half's. h is the buffer to use (reused between calls).
-func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool) (stateKey, bool) {
+//
+// shared, when not "", is the control every member of P is known to have
+// (the driver grouped them by it): then only q's is computed and compared.
+func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool, shared string) (stateKey, bool) {
 	ck := q.ControlKey()
 	write := func(s *machine.State) {
 		h.buf = relation.AppendFingerprint(h.buf[:0], s)
 		if data {
-			relation.DataFingerprint(h, s)
+			h.buf = relation.AppendDataFingerprint(h.buf, s)
 		}
 	}
+	known := shared != "" && shared == ck
 	sums := make([]stateKey, 0, len(P))
 	for _, p := range P {
-		if p.ControlKey() != ck {
+		if !known && p.ControlKey() != ck {
 			return stateKey{}, false
 		}
 		write(p)
@@ -145,7 +149,7 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	if !reuseExact {
 		return relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	}
-	key, ok := exactKey(&r.keyHash, P, q, !r.opt.NoExactness, false)
+	key, ok := exactKey(&r.keyHash, P, q, !r.opt.NoExactness, false, r.sameControl)
 	if ok {
 		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++
@@ -197,7 +201,7 @@ func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.E
 	if !reuseExact {
 		return relation.ExactData(P, q, r.solver, r.budget())
 	}
-	key, ok := exactKey(&r.keyHash, P, q, true, true)
+	key, ok := exactKey(&r.keyHash, P, q, true, true, r.sameControl)
 	if ok {
 		if res, seen := r.exactHeld[key]; seen {
 			r.rep.exactReused++

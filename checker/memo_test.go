@@ -41,16 +41,16 @@ func TestExactKey(t *testing.T) {
 		require.Equal(t, P[0].ControlKey(), p.ControlKey())
 	}
 	q := P[0]
-	k1, ok := exactKey(&keyHash{}, P, q, true, false)
+	k1, ok := exactKey(&keyHash{}, P, q, true, false, "")
 	require.True(t, ok)
 	rev := slices.Clone(P)
 	slices.Reverse(rev)
-	k2, ok := exactKey(&keyHash{}, rev, q, true, false)
+	k2, ok := exactKey(&keyHash{}, rev, q, true, false, "")
 	require.True(t, ok)
 	require.Equal(t, k1, k2, "P is a set")
-	k3, _ := exactKey(&keyHash{}, P, q, false, false)
+	k3, _ := exactKey(&keyHash{}, P, q, false, false, "")
 	require.NotEqual(t, k1, k3, "part (a) alone is another check")
-	k4, _ := exactKey(&keyHash{}, P[:1], q, true, false)
+	k4, _ := exactKey(&keyHash{}, P[:1], q, true, false, "")
 	require.NotEqual(t, k1, k4, "another group")
 
 	// A step that only moves the control (here: one more frame that holds
@@ -64,12 +64,12 @@ func TestExactKey(t *testing.T) {
 	for _, p := range P {
 		mP = append(mP, moved(p))
 	}
-	k5, ok := exactKey(&keyHash{}, mP, moved(q), true, false)
+	k5, ok := exactKey(&keyHash{}, mP, moved(q), true, false, "")
 	require.True(t, ok)
 	require.Equal(t, k1, k5)
 
 	mP[1] = P[1]
-	_, ok = exactKey(&keyHash{}, mP, moved(q), true, false)
+	_, ok = exactKey(&keyHash{}, mP, moved(q), true, false, "")
 	require.False(t, ok, "controls differ: not memoized")
 }
 
@@ -202,4 +202,36 @@ func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver
 	require.Equal(t, off.Verdict.Lemma, on.Verdict.Lemma, "%s program %d", opt.Engine, i)
 	require.Equal(t, off.Checked, on.Checked, "%s program %d", opt.Engine, i)
 	return off, on
+}
+
+// TestWalkedSequencesSame: the engine's control-flow sequences, paths and
+// pruned ends collected along the lockstep walk (sequences.go) are the
+// ones its own exploration gives: same verdicts, counts, path and
+// sequence numbers and pruned ends, on the first programs of both streams
+// under summary:fixed and uber, with a step bound that cuts paths.
+func TestWalkedSequencesSame(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { noWalkedSequences = false }()
+	walked := 0
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		opt := DefaultOptions()
+		opt.Engine = eng
+		opt.Steps = 60
+		opt.MaxGroup, opt.MaxPairs = 300, 3000
+		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		for i := 0; i < 8; i++ {
+			for _, d := range []gen.DataMode{gen.DataMixed, gen.DataNone} {
+				p := ProgramOfData(ProgramSeed(1, i), d)
+				off, on := sameWithReuse(t, p, opt, s, func(on bool) { noWalkedSequences = !on }, i)
+				require.Equal(t, off.SummaryPaths, on.SummaryPaths, "%s program %d", eng, i)
+				require.Equal(t, off.GSESequences, on.GSESequences, "%s program %d", eng, i)
+				require.Equal(t, off.EnginePruned, on.EnginePruned, "%s program %d", eng, i)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+				if on.Verdict.Status == Holds {
+					walked++
+				}
+			}
+		}
+	}
+	require.Positive(t, walked)
 }

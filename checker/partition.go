@@ -90,7 +90,7 @@ func (r *run) partitionAt(before *machine.State, g *group, sibs []machine.Succ) 
 	for i, s := range sibs {
 		rule := s.Rule
 		lemma := representationLemma(rule)
-		base := Verdict{Rule: rule, Step: s.S.Steps, Control: s.S.ControlString(), GSE: g.states, Before: before}
+		base := Verdict{Rule: rule, Step: s.S.Steps, controlOf: s.S, GSE: g.states, Before: before}
 		if err := r.checkInvariant(base, s.S); err != nil {
 			return nil, err // invariant.go
 		}

@@ -18,17 +18,7 @@ var seqSeed = maphash.MakeSeed()
 // collide only if their whole sequences of controls are equal, up to a
 // 64-bit hash collision).
 func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error) {
-	hashOf := func(prev uint64, s *machine.State) uint64 {
-		var h maphash.Hash
-		h.SetSeed(seqSeed)
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(prev >> (8 * i))
-		}
-		h.Write(b[:])
-		h.WriteString(s.ControlKey())
-		return h.Sum64()
-	}
+	hashOf := func(prev uint64, s *machine.State) uint64 { return seqHash(prev, s.ControlKey()) }
 	s0 := machine.Initial(r.rep.Program)
 	seqs := map[uint64]int{}
 	var paths int64
@@ -73,7 +63,14 @@ func (r *run) sequences() error {
 		return err
 	}
 	r.rep.GSEPruned = r.lastPruned
-	sseq, spaths, err := r.controlSequences(r.eut)
+	var sseq map[uint64]int
+	var spaths int64
+	if r.walked != nil {
+		sseq, spaths, err = r.walked.result(r.eut.Name(), r.opt.MaxPaths)
+		r.lastPruned = r.walked.pruned
+	} else {
+		sseq, spaths, err = r.controlSequences(r.eut)
+	}
 	if err != nil {
 		return err
 	}
@@ -105,4 +102,53 @@ func (r *run) sequences() error {
 	}
 	r.rep.Checked[C13]++
 	return nil
+}
+
+// noWalkedSequences explores the engine on its own for C12 even where the
+// lockstep walk has its sequences (TestWalkedSequencesSame compares).
+var noWalkedSequences = false
+
+// seqHash extends the control-flow hash prev of a path by a state whose
+// control key is key.
+func seqHash(prev uint64, key string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seqSeed)
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(prev >> (8 * i))
+	}
+	h.Write(b[:])
+	h.WriteString(key)
+	return h.Sum64()
+}
+
+// The engine's control-flow sequences from the lockstep walk. Outside a
+// Partition engine, a lockstep that ends without a verdict has stepped
+// every state the engine's own exploration would (machine.ExploreWith):
+// the same initial state, the same rules and options (the engine's), every
+// successor of every state made a pair, a path ended where that explorer
+// ends one (a terminal state, the step bound) and a pruned end counted
+// where it counts one. Each pair carries its path's hash (seqHash over the
+// control keys the walk computes anyway), so the multiset of sequences,
+// the paths and the pruned ends are the exploration's, and the engine is
+// not explored a second time for C12 (which was about a tenth of a check
+// of the LinkedList drivers, and as much as the run of the engine alone).
+type walkedSequences struct {
+	seqs   map[uint64]int
+	paths  int64
+	pruned int64
+}
+
+// end counts the end of a path whose hash is seq.
+func (w *walkedSequences) end(seq uint64) {
+	w.seqs[seq]++
+	w.paths++
+}
+
+// result is controlSequences' answer for the engine named name.
+func (w *walkedSequences) result(name string, maxPaths int) (map[uint64]int, int64, error) {
+	if maxPaths > 0 && w.paths > int64(maxPaths) {
+		return nil, 0, &inconclusive{lemma: C12, reason: fmt.Sprintf("%s has more than %d paths", name, maxPaths)}
+	}
+	return w.seqs, w.paths, nil
 }

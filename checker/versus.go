@@ -169,7 +169,7 @@ func (r *run) checkVersus(a, b, before *machine.State, rule string) error {
 		return err
 	}
 	for _, v := range []*machine.State{va, vb} {
-		if err := r.wellFormed(Verdict{Rule: rule, Step: a.Steps, Control: a.ControlString(), Summary: va, Sibling: vb, Before: before}, v, determinismLemma(rule)); err != nil {
+		if err := r.wellFormed(Verdict{Rule: rule, Step: a.Steps, controlOf: a, Summary: va, Sibling: vb, Before: before}, v, determinismLemma(rule)); err != nil {
 			return err
 		}
 	}

@@ -18,22 +18,42 @@ import (
 // (the hash seeds are drawn at start-up).
 type Digest [2]uint64
 
-var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+var (
+	digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	itemSeeds   = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+)
 
 // Extend returns the digest of the sequence d followed by (rule, control).
 func (d Digest) Extend(rule, control string) Digest {
+	var buf [256]byte
+	return d.extend(itemOf(buf[:0], rule, control))
+}
+
+// An item is one step of a sequence, (rule, control), hashed under two
+// seeds: Digests extends both of its digests by the same item at most
+// steps, and hashing the control once for both was half of a concrete
+// run's digest time (the oracle's completeness half runs tens of thousands).
+type item [2]uint64
+
+// itemOf is the item (rule, control), its bytes built in buf (reused).
+func itemOf[S string | []byte](buf []byte, rule string, control S) item {
+	buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(len(rule)))
+	buf = append(buf, rule...)
+	buf = append(buf, control...)
+	return item{maphash.Bytes(itemSeeds[0], buf), maphash.Bytes(itemSeeds[1], buf)}
+}
+
+// extend chains the item x onto d: each half is a keyed hash of the
+// previous half and the item's, so two sequences share a digest only if
+// a half of an item or of a chain collides (about 2^-64 each, under
+// independent seeds for the two halves).
+func (d Digest) extend(x item) Digest {
 	var out Digest
 	for i, seed := range digestSeeds {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		var b [8 * 3]byte
+		var b [16]byte
 		binary.LittleEndian.PutUint64(b[0:], d[i])
-		binary.LittleEndian.PutUint64(b[8:], uint64(len(rule)))
-		binary.LittleEndian.PutUint64(b[16:], uint64(len(control)))
-		h.Write(b[:])
-		h.WriteString(rule)
-		h.WriteString(control)
-		out[i] = h.Sum64()
+		binary.LittleEndian.PutUint64(b[8:], x[i])
+		out[i] = maphash.Bytes(seed, b[:])
 	}
 	return out
 }

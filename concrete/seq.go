@@ -36,20 +36,31 @@ func startDigests(s *machine.State) Digests {
 }
 
 func (d Digests) extend(rule string, s *machine.State) Digests {
-	key := s.ControlKey()
-	out := Digests{Control: d.Control.Extend(rule, key)}
+	// The key's bytes and the item's in buffers on the stack: a concrete
+	// run digests every one of its steps.
+	var kb, ib [256]byte
+	key := s.AppendControlKey(kb[:0])
+	x := itemOf(ib[:0], rule, key)
+	out := Digests{Control: d.Control.extend(x)}
+	pathKey, other := "", false
 	if rule == machine.RuleFieldA && s.Val.IsRef() {
 		// A read of a primitive field branches nowhere: its value is the
 		// field's term, the same on every path through the read.
-		key = fmt.Sprintf("%s@%d", key, s.Get(s.Val.Ref())[0].Loc)
+		pathKey, other = fmt.Sprintf("%s@%d", string(key), s.Get(s.Val.Ref())[0].Loc), true
 	}
 	if rule == machine.RuleIfSym && s.Facts != nil {
 		// The branch an If (sym) took: its fact, t or ¬t, the newest of
 		// φ. The control does not show it when both branches are values
 		// of one sort ((if c 4 else 0): a term is keyed by its sort).
-		key += "|" + s.Facts.F.String()
+		if !other {
+			pathKey = string(key)
+		}
+		pathKey, other = pathKey+"|"+s.Facts.F.String(), true
 	}
-	out.Path = d.Path.Extend(rule, key)
+	if other {
+		x = itemOf(ib[:0], rule, pathKey)
+	}
+	out.Path = d.Path.extend(x)
 	return out
 }
 

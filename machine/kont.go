@@ -50,37 +50,44 @@ func (s *State) ControlKey() string {
 	// the string: the checker and the concrete oracle ask for the keys of
 	// every state of every step.
 	var buf [256]byte
-	b := buf[:0]
-	put := func(x int64) { b = binary.AppendVarint(b, x) }
-	putEnv := func(env []Value) {
-		put(int64(len(env)))
-		for _, v := range env {
-			put(v.key())
-		}
-	}
-	put(int64(s.Mode))
+	return string(s.AppendControlKey(buf[:0]))
+}
+
+// AppendControlKey appends the bytes of ControlKey() to b and returns the
+// extended slice (for a caller that only hashes the key: no string is
+// made).
+func (s *State) AppendControlKey(b []byte) []byte {
+	b = binary.AppendVarint(b, int64(s.Mode))
 	switch s.Mode {
 	case ModeExpr:
-		put(int64(s.Expr.ID()))
+		b = binary.AppendVarint(b, int64(s.Expr.ID()))
 	case ModeValue:
-		put(s.Val.key())
+		b = binary.AppendVarint(b, s.Val.key())
 		if s.Origin != nil {
-			put(-1 - int64(s.Origin.ID()))
+			b = binary.AppendVarint(b, -1-int64(s.Origin.ID()))
 		}
 	}
-	putEnv(s.Env)
+	b = appendEnvKey(b, s.Env)
 	for k := s.K; k != nil; k = k.Next {
-		put(int64(k.Kind))
+		b = binary.AppendVarint(b, int64(k.Kind))
 		if k.Expr != nil {
-			put(int64(k.Expr.ID()))
+			b = binary.AppendVarint(b, int64(k.Expr.ID()))
 		}
-		put(k.Val.key())
-		put(int64(k.Idx))
+		b = binary.AppendVarint(b, k.Val.key())
+		b = binary.AppendVarint(b, int64(k.Idx))
 		if k.Kind == KPop || k.Kind == KCallArg {
-			putEnv(k.Env)
+			b = appendEnvKey(b, k.Env)
 		}
 	}
-	return string(b)
+	return b
+}
+
+func appendEnvKey(b []byte, env []Value) []byte {
+	b = binary.AppendVarint(b, int64(len(env)))
+	for _, v := range env {
+		b = binary.AppendVarint(b, v.key())
+	}
+	return b
 }
 
 // Slots returns the term values of η, e and k (PRIMITIVES.md §5), in the

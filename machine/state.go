@@ -19,6 +19,7 @@ package machine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -340,6 +341,14 @@ type State struct {
 	// and facts of this state (arena.go); only an explorer that owns the
 	// state sets it. Clone does not copy it.
 	Arena *Arena
+
+	// pc is PathCondition's answer for φ = pcPhi and the facts pcFacts,
+	// valid while the state still has both (formulas and fact lists are
+	// never changed in place, so the two pointers are everything the
+	// conjunction depends on).
+	pc      *smt.Formula
+	pcPhi   *smt.Formula
+	pcFacts *Fact
 }
 
 // Fact is a persistent list of path-condition conjuncts.
@@ -506,11 +515,15 @@ func (s *State) PathCondition() *smt.Formula {
 	if s.Facts == nil {
 		return s.Phi
 	}
+	if s.pc != nil && s.pcPhi == s.Phi && s.pcFacts == s.Facts {
+		return s.pc
+	}
 	fs := []*smt.Formula{s.Phi}
 	for f := s.Facts; f != nil; f = f.Next {
 		fs = append(fs, f.F)
 	}
-	return smt.And(fs...)
+	s.pc, s.pcPhi, s.pcFacts = smt.And(fs...), s.Phi, s.Facts
+	return s.pc
 }
 
 // AddFact records a GSE comparison in the path condition.
@@ -566,30 +579,61 @@ func (s *State) SetExpr(x javalite.Expr, k *Kont) {
 	s.Mode, s.Expr, s.Val, s.K, s.Origin = ModeExpr, x, Value{}, k, nil
 }
 
+// rootsScan is the number of roots Roots tells apart by a linear scan.
+const rootsScan = 32
+
 // Roots returns every stack reference in η, e and k: the references a
 // homomorphism must map besides the field edges (RULES.md §7).
-func (s *State) Roots() []Ref {
-	var out []Ref
-	seen := map[Ref]bool{}
-	add := func(v Value) {
-		if v.IsRef() && !seen[v.Ref()] {
-			seen[v.Ref()] = true
-			out = append(out, v.Ref())
-		}
-	}
+func (s *State) Roots() []Ref { return s.AppendRoots(nil) }
+
+// AppendRoots appends Roots() to out and returns the extended slice (a
+// caller that asks for the roots of every state of every pair passes a
+// buffer it reuses).
+func (s *State) AppendRoots(out []Ref) []Ref {
+	// A state holds a few dozen roots at most: a linear scan for the ones
+	// seen finds them faster than a map made at every call. A map takes
+	// over past rootsScan.
+	start := len(out)
+	var seen map[Ref]bool
 	for _, v := range s.Env {
-		add(v)
+		out, seen = addRoot(out, start, seen, v)
 	}
 	if s.Mode == ModeValue {
-		add(s.Val)
+		out, seen = addRoot(out, start, seen, s.Val)
 	}
 	for k := s.K; k != nil; k = k.Next {
 		if k.Kind == KEqR || k.Kind == KCallArg || k.Kind == KPopVar {
-			add(k.Val)
+			out, seen = addRoot(out, start, seen, k.Val)
 		}
 		for _, v := range k.Env {
-			add(v)
+			out, seen = addRoot(out, start, seen, v)
 		}
 	}
 	return out
+}
+
+// addRoot appends v's reference to out unless out[start:] has it.
+func addRoot(out []Ref, start int, seen map[Ref]bool, v Value) ([]Ref, map[Ref]bool) {
+	if !v.IsRef() {
+		return out, seen
+	}
+	r := v.Ref()
+	if seen != nil {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+		return out, seen
+	}
+	if slices.Contains(out[start:], r) {
+		return out, seen
+	}
+	out = append(out, r)
+	if len(out)-start > rootsScan {
+		seen = make(map[Ref]bool, 2*rootsScan)
+		for _, x := range out[start:] {
+			seen[x] = true
+		}
+	}
+	return out, seen
 }
