@@ -237,13 +237,18 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 	}
 	if err == nil && complete {
 		refPhi := smt.And(refConj...) // once: interning it per leaf was a tenth of the data half
+		memo := budget.Cache.atomMemo()
+		if solver.Assumptions() > 0 {
+			memo = nil // its answers are for φ_q and a leaf alone
+		}
+		memo.trim()
 		for _, h := range leaves {
 			// A leaf's renamed side is built once for all its worlds (the
 			// renaming depends on its heap alone, and commutes with the
 			// substitution of reference atoms).
 			side := sideOf(q, h, true)
 			fs := append(slices.Clone(side.data), side.rename(dataPhi))
-			if err = refine(solver, h, refPhi, fs, func(fs []*smt.Formula) error { return emit(h, side, fs) }); err != nil {
+			if err = refine(solver, memo, h, refPhi, fs, func(fs []*smt.Formula) error { return emit(h, side, fs) }); err != nil {
 				break
 			}
 		}
@@ -301,21 +306,103 @@ func atomKey(a, b smt.Ref) [2]smt.Ref {
 // through the chain. The worlds are the same (a choice that fs no longer
 // shows changes none of its formulas); their number is the number of
 // paths.
-func refine(solver *smt.Solver, h *Heap, refPhi *smt.Formula, fs []*smt.Formula, emit func([]*smt.Formula) error) (err error) {
+func refine(solver *smt.Solver, memo *atomMemo, h *Heap, refPhi *smt.Formula, fs []*smt.Formula, emit func([]*smt.Formula) error) (err error) {
 	hasAtom := false
 	visibleAtoms(fs, func(*smt.Formula) bool { hasAtom = true; return false })
 	if !hasAtom {
 		return emit(fs)
 	}
-	if err := solver.Assume(smt.And(append([]*smt.Formula{refPhi}, h.lits...)...)); err != nil {
-		return err
-	}
+	rc := &refineCtx{solver: solver, refPhi: refPhi, leaf: h}
 	defer func() {
-		if rerr := solver.Release(); err == nil {
+		if rerr := rc.releaseAll(); err == nil {
 			err = rerr
 		}
 	}()
-	return decideAtoms(solver, newLeafEval(h.lits), fs, emit)
+	return decideAtoms(rc, memo, memo.leafContext(refPhi, h.lits), fs, emit)
+}
+
+// refineCtx is the solver's assumptions while a leaf is refined: φ_q's
+// reference part, the leaf's literals, then the value of each atom
+// branched on. They are made only when a question needs them (ensure):
+// a leaf whose atoms the leaf's closure and the memo decide costs no
+// assumption at all, and assuming a leaf's literals (propagating them
+// through φ_q's disjunctions) was half of what refining it cost. φ_q's
+// reference part and the leaf's literals are two assumptions, not their
+// conjunction: interning that conjunction (φ_q's conjuncts and the
+// literals, per leaf) was a fifth of the refinement at k = 3.
+type refineCtx struct {
+	solver *smt.Solver
+	refPhi *smt.Formula
+	leaf   *Heap
+	// chain are the assumptions after the leaf's literals (the values of
+	// the atoms branched on); made counts the assumptions made: φ_q's
+	// reference part, the leaf's literals, then the chain's.
+	chain []*smt.Formula
+	made  int
+	// closure is the closure of the leaf's literals (leafeval.go), built
+	// when an atom is asked that the memo does not know; nil with
+	// closureMade is no closure (every atom goes to the solver).
+	closure     *leafEval
+	closureMade bool
+}
+
+// leafAssumptions are the assumptions made before the chain's.
+const leafAssumptions = 2
+
+// ensure makes every assumption not made yet.
+func (rc *refineCtx) ensure() error {
+	for rc.made < leafAssumptions+len(rc.chain) {
+		var f *smt.Formula
+		switch rc.made {
+		case 0:
+			f = rc.refPhi
+		case 1:
+			f = smt.And(rc.leaf.lits...)
+		default:
+			f = rc.chain[rc.made-leafAssumptions]
+		}
+		if err := rc.solver.Assume(f); err != nil {
+			return err
+		}
+		rc.made++
+	}
+	return nil
+}
+
+// closureOf returns the closure of the leaf's literals, built on first use.
+func (rc *refineCtx) closureOf() *leafEval {
+	if !rc.closureMade {
+		rc.closure, rc.closureMade = newLeafEval(rc.leaf.lits), true
+	}
+	return rc.closure
+}
+
+func (rc *refineCtx) push(lit *smt.Formula) { rc.chain = append(rc.chain, lit) }
+
+// pop drops the last branch value, released when it was assumed.
+func (rc *refineCtx) pop() error {
+	n := len(rc.chain)
+	rc.chain = rc.chain[:n-1]
+	if rc.made == leafAssumptions+n {
+		rc.made--
+		return rc.solver.Release()
+	}
+	return nil
+}
+
+// releaseAll releases what is still assumed: φ_q's reference part and the
+// leaf's literals when a question made them, and after an error the
+// values of the atoms branched on too. The worlds are handed on (yield)
+// with or without the assumptions made: emit asks the solver nothing.
+func (rc *refineCtx) releaseAll() error {
+	var err error
+	for ; rc.made > 0; rc.made-- {
+		if rerr := rc.solver.Release(); err == nil {
+			err = rerr
+		}
+	}
+	rc.chain = rc.chain[:0]
+	return err
 }
 
 // visibleAtoms calls yield with the reference atoms (a = b) of fs in a
@@ -348,20 +435,37 @@ func visibleAtoms(fs []*smt.Formula, yield func(*smt.Formula) bool) {
 // decideAtoms gives the reference atoms of fs truth values the solver's
 // assumptions allow, while fs shows them (visibleAtoms, outermost first),
 // branching where both values are possible, and calls yield with fs under
-// each complete choice while that choice is assumed. The atoms the
-// assumptions force are substituted together, in one pass (a pass per
-// atom was most of the data half on a summary state's long guards), and
-// the first atom left open is branched on. closure is the leaf's
-// literals' (nil: every atom goes to the solver).
-func decideAtoms(solver *smt.Solver, closure *leafEval, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
+// each complete choice. The atoms the assumptions force are substituted
+// together, in one pass (a pass per atom was most of the data half on a
+// summary state's long guards), and the first atom left open is branched
+// on. ctx names the assumptions in memo (the values an atom can take
+// under them are looked up there before they are asked).
+func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
 	var atoms []*smt.Formula
 	visibleAtoms(fs, func(a *smt.Formula) bool { atoms = append(atoms, a); return true })
 	if len(atoms) == 0 {
 		return yield(fs)
 	}
-	can, err := possible(solver, closure, atoms)
-	if err != nil {
-		return err
+	can := make([][2]bool, len(atoms))
+	var ask []*smt.Formula
+	var askAt []int
+	for i, a := range atoms {
+		if c, ok := memo.get(ctx, a); ok {
+			can[i] = c
+			continue
+		}
+		ask = append(ask, a)
+		askAt = append(askAt, i)
+	}
+	if len(ask) > 0 {
+		asked, err := possible(rc.solver, rc.ensure, rc.closureOf(), ask)
+		if err != nil {
+			return err
+		}
+		for k, i := range askAt {
+			can[i] = asked[k]
+			memo.put(ctx, atoms[i], asked[k])
+		}
 	}
 	forced := map[[2]smt.Ref]bool{}
 	var open *smt.Formula
@@ -381,12 +485,10 @@ func decideAtoms(solver *smt.Solver, closure *leafEval, fs []*smt.Formula, yield
 	}
 	x, y := open.Atom()
 	for i, lit := range []*smt.Formula{smt.Not(open), open} {
-		if err := solver.Assume(lit); err != nil {
-			return err
-		}
+		rc.push(lit)
 		forced[[2]smt.Ref{x, y}] = i == 1
-		err := decideAtoms(solver, closure, smt.SubstAtoms(slices.Clone(fs), forced), yield)
-		if rerr := solver.Release(); err == nil {
+		err := decideAtoms(rc, memo, memo.branch(ctx, open, i == 1), smt.SubstAtoms(slices.Clone(fs), forced), yield)
+		if rerr := rc.pop(); err == nil {
 			err = rerr
 		}
 		if err != nil {
@@ -405,7 +507,10 @@ func decideAtoms(solver *smt.Solver, closure *leafEval, fs []*smt.Formula, yield
 // and a leaf's two dozen atoms cost two or three questions, not one or
 // two each. Without kept models (the Go decider off, faults injected)
 // every value left is asked alone.
-func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2]bool, error) {
+//
+// ensure makes the solver's assumptions; it is called before the first
+// question, and not at all when the closure decides every atom.
+func possible(solver *smt.Solver, ensure func() error, closure *leafEval, atoms []*smt.Formula) ([][2]bool, error) {
 	can := make([][2]bool, len(atoms))
 	asked := make([][2]bool, len(atoms)) // the values settled (possible or not)
 	lit := func(i, v int) *smt.Formula {
@@ -429,6 +534,16 @@ func possible(solver *smt.Solver, closure *leafEval, atoms []*smt.Formula) ([][2
 			}
 			can[i][v], asked[i] = true, [2]bool{true, true}
 		}
+	}
+	settled := true
+	for i := range atoms {
+		settled = settled && asked[i][0] && asked[i][1]
+	}
+	if settled {
+		return can, nil
+	}
+	if err := ensure(); err != nil {
+		return nil, err
 	}
 	for {
 		var rest []*smt.Formula

@@ -54,15 +54,24 @@ func TestDecideAtoms(t *testing.T) {
 			}
 			want[world(gs)] = true
 		}
-		// With the solver alone, and with the closure of phi's literals
-		// deciding what it can first.
-		for _, closure := range []*leafEval{nil, newLeafEval([]*smt.Formula{phi})} {
+		// With the solver alone, with the closure of phi's literals
+		// deciding what it can first, and with a memo of the atoms'
+		// values: empty, then (the same question again) holding every
+		// answer, so that the second run asks the solver nothing.
+		memo := &atomMemo{}
+		memo.reset()
+		for k, run := range []struct {
+			closure *leafEval
+			memo    *atomMemo
+		}{{nil, nil}, {newLeafEval([]*smt.Formula{phi}), nil}, {nil, memo}, {nil, memo}} {
+			again := k == 3 // the memo's second run: every atom known
 			got := map[string]bool{}
 			ok, err := solver.Sat(phi)
 			require.NoError(t, err)
 			if ok {
-				require.NoError(t, solver.Assume(phi))
-				err = decideAtoms(solver, closure, slices.Clone(fs), func(gs []*smt.Formula) error {
+				before := solver.Stats()
+				rc := &refineCtx{solver: solver, refPhi: smt.True(), leaf: &Heap{lits: []*smt.Formula{phi}}, closure: run.closure, closureMade: true}
+				err = decideAtoms(rc, run.memo, run.memo.leafContext(smt.True(), rc.leaf.lits), slices.Clone(fs), func(gs []*smt.Formula) error {
 					for _, g := range gs {
 						require.Empty(t, g.Refs(), "%s", g)
 					}
@@ -70,7 +79,12 @@ func TestDecideAtoms(t *testing.T) {
 					return nil
 				})
 				require.NoError(t, err)
-				require.NoError(t, solver.Release())
+				if again {
+					after := solver.Stats()
+					require.Equal(t, before.Queries+before.Decided+before.CacheHits, after.Queries+after.Decided+after.CacheHits, "the memo knew every atom, and the solver was asked")
+				}
+				require.NoError(t, rc.releaseAll())
+				require.Zero(t, solver.Assumptions())
 			}
 			require.Equal(t, want, got, "%s", phi)
 		}

@@ -65,6 +65,9 @@ type ConcretizationCache struct {
 	// (leafeval.go): roots resolved or the extension decided without the
 	// solver.
 	byEval int
+	// atoms remembers the data half's refinements of these leaves
+	// (atommemo.go).
+	atoms *atomMemo
 }
 
 // shapeSets bounds the leaf sets kept per shape.
