@@ -415,6 +415,50 @@ func nary(op Op, fs []*Formula) *Formula {
 		mustBool(fs[0], op)
 		return fs[0]
 	}
+	if len(fs) == 2 {
+		return naryPair(op, fs[0], fs[1])
+	}
+	return build(op, fs)
+}
+
+// naryPair is nary of two operands, remembered: the Views and the
+// relations conjoin the same two guards from state to state (a guard with
+// a canonicalization condition, an entry's guard with the path condition),
+// and the conjunction of two large operands costs a merge of their kids,
+// a sort and an intern of the result at every call. The memo maps the
+// operator and the two operands' IDs (never reused) to a weak pointer to
+// the result, so it keeps nothing alive; a collected result is built again.
+func naryPair(op Op, a, b *Formula) *Formula {
+	x, y := a.id, b.id
+	if x > y {
+		x, y = y, x
+	}
+	h := (x*0x9E3779B97F4A7C15 ^ y*0xC2B2AE3D27D4EB4F ^ uint64(op)) >> (64 - binaryBits)
+	slot := &binaryMemo[h]
+	if e := slot.Load(); e != nil && e.x == x && e.y == y && e.op == op {
+		if f := e.f.Value(); f != nil {
+			return f
+		}
+	}
+	f := build(op, []*Formula{a, b})
+	slot.Store(&binaryEntry{x: x, y: y, op: op, f: weak.Make(f)})
+	return f
+}
+
+const binaryBits = 15
+
+type binaryEntry struct {
+	x, y uint64
+	op   Op
+	f    weak.Pointer[Formula]
+}
+
+// binaryMemo is naryPair's memo, a direct-mapped table shared by every
+// goroutine (an entry is replaced whole, atomically).
+var binaryMemo [1 << binaryBits]atomic.Pointer[binaryEntry]
+
+// build is nary of two or more operands.
+func build(op Op, fs []*Formula) *Formula {
 	unit, zero := trueF, falseF // And: drop True, False absorbs
 	if op == OpOr {
 		unit, zero = falseF, trueF

@@ -238,3 +238,34 @@ func TestInternTableShrinks(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{"r1000000 = null", "r1 ≠ r2000000"}, kids)
 }
+
+// TestNaryPairMemo: a conjunction or disjunction of two operands is the
+// same pointer whether naryPair's memo answers it or the constructors
+// build it (so the memo changes no formula, ID or answer), and concurrent
+// callers colliding in one slot of the table still get hash-consed results.
+func TestNaryPairMemo(t *testing.T) {
+	a, b := Or(Eq(1, 4), Eq(7, Null)), And(Neq(1, 7), Eq(4, 10))
+	for _, op := range []Op{OpAnd, OpOr} {
+		first := naryPair(op, a, b)
+		require.Same(t, first, build(op, []*Formula{a, b}))
+		require.Same(t, first, naryPair(op, b, a))
+		require.Same(t, first, naryPair(op, a, b))
+	}
+	var wg sync.WaitGroup
+	results := make([][]*Formula, 4)
+	for w := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				results[w] = append(results[w], And(Eq(Ref(3*i+1), Null), Neq(Ref(3*i+4), Ref(3*i+7))))
+			}
+		}()
+	}
+	wg.Wait()
+	for w := 1; w < len(results); w++ {
+		for i := range results[w] {
+			require.Same(t, results[0][i], results[w][i])
+		}
+	}
+}
