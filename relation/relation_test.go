@@ -246,6 +246,33 @@ func TestTotal(t *testing.T) {
 	}
 }
 
+// TestTotalWithData: with data in φ, totality is asked first of φ's
+// reference conjuncts alone; an answer there that is not "unsatisfiable"
+// must go on to the whole φ, whose data conjuncts can decide either way.
+func TestTotalWithData(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	b := newBuilder(t, prog)
+	b.to(0, "d0", N)
+	r := b.set(0, "head", gvs(eq(i4, machine.RNull), N))
+	// A data conjunct about another symbol leaves i4 ≠ null possible.
+	b.and(smt.Lt(smt.Sym(i7, 0, smt.SortInt), smt.Int(3)))
+	if v, err := Total(b.s, sol); err != nil || v == nil || v.Ref != r {
+		t.Fatalf("under a data conjunct on i7: Total = %v, %v; want a violation on %s", v, err, machine.RefString(r))
+	}
+	// A data conjunct that mentions i4 (an ite over its guard) forces
+	// i4 = null: total, although the reference conjuncts alone are not.
+	b.and(smt.EqT(smt.Ite(eq(i4, machine.RNull), smt.Int(1), smt.Int(0)), smt.Int(1)))
+	if v, err := Total(b.s, sol); v != nil || err != nil {
+		t.Fatalf("under ite(i4 = null, 1, 0) = 1: %v, %v", v, err)
+	}
+	// The reference conjuncts alone decide it too.
+	b.s.Phi = smt.And(eq(i4, machine.RNull), smt.Lt(smt.Sym(i7, 0, smt.SortInt), smt.Int(3)))
+	if v, err := Total(b.s, sol); v != nil || err != nil {
+		t.Fatalf("under i4 = null ∧ data: %v, %v", v, err)
+	}
+}
+
 func TestTypeConsistent(t *testing.T) {
 	prog := mustParse(t, linkedListSrc)
 	b := newBuilder(t, prog)

@@ -237,6 +237,14 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // total is Total over the references in use, refs.
 func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
 	phi := q.PathCondition()
+	// With data in φ the question φ ∧ ¬⋁guards goes to Z3 whole (a data
+	// conjunct that mentions a reference keeps the solver from splitting
+	// it), yet the guards are reference formulas and nearly always exclude
+	// each other's absence on φ's reference conjuncts alone. Those
+	// conjuncts are implied by φ, so when they already make the question
+	// unsatisfiable, so does φ, and the Go decider answers it; only a
+	// satisfiable answer is asked again with the whole φ.
+	refPhi := referencePart(phi)
 refs:
 	for _, r := range refs {
 		g := q.Get(r)
@@ -253,7 +261,16 @@ refs:
 		if none.IsFalse() {
 			continue
 		}
-		sat, err := solver.SatBoth(phi, none)
+		sat := true
+		var err error
+		if refPhi != phi {
+			if sat, err = solver.SatBoth(refPhi, none); err != nil {
+				return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
+			}
+		}
+		if sat {
+			sat, err = solver.SatBoth(phi, none)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
 		}
@@ -263,6 +280,24 @@ refs:
 		}
 	}
 	return nil, nil
+}
+
+// referencePart is the conjunction of φ's conjuncts without data, a formula
+// φ implies; φ itself when it has no data.
+func referencePart(phi *smt.Formula) *smt.Formula {
+	if !phi.HasData() {
+		return phi
+	}
+	if phi.Op() != smt.OpAnd {
+		return smt.True()
+	}
+	var rs []*smt.Formula
+	for _, k := range phi.Kids() {
+		if !k.HasData() {
+			rs = append(rs, k)
+		}
+	}
+	return smt.And(rs...)
 }
 
 // StackOnlyRoots checks that η, e and k hold only stack references, r_null
