@@ -42,22 +42,19 @@ func (d Digests) extend(rule string, s *machine.State) Digests {
 	key := s.AppendControlKey(kb[:0])
 	x := itemOf(ib[:0], rule, key)
 	out := Digests{Control: d.Control.extend(x)}
-	pathKey, other := "", false
+	pathKey := "" // the path's item when it is not the control's (never empty then)
 	if rule == machine.RuleFieldA && s.Val.IsRef() {
 		// A read of a primitive field branches nowhere: its value is the
 		// field's term, the same on every path through the read.
-		pathKey, other = fmt.Sprintf("%s@%d", string(key), s.Get(s.Val.Ref())[0].Loc), true
+		pathKey = fmt.Sprintf("%s@%d", string(key), s.Get(s.Val.Ref())[0].Loc)
 	}
 	if rule == machine.RuleIfSym && s.Facts != nil {
 		// The branch an If (sym) took: its fact, t or ¬t, the newest of
 		// φ. The control does not show it when both branches are values
 		// of one sort ((if c 4 else 0): a term is keyed by its sort).
-		if !other {
-			pathKey = string(key)
-		}
-		pathKey, other = pathKey+"|"+s.Facts.F.String(), true
+		pathKey = string(key) + "|" + s.Facts.F.String()
 	}
-	if other {
+	if pathKey != "" {
 		x = itemOf(ib[:0], rule, pathKey)
 	}
 	out.Path = d.Path.extend(x)
