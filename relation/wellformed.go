@@ -261,14 +261,11 @@ refs:
 		if none.IsFalse() {
 			continue
 		}
-		sat := true
-		var err error
+		sat, err := true, error(nil)
 		if refPhi != phi {
-			if sat, err = solver.SatBoth(refPhi, none); err != nil {
-				return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
-			}
+			sat, err = solver.SatBoth(refPhi, none)
 		}
-		if sat {
+		if err == nil && sat {
 			sat, err = solver.SatBoth(phi, none)
 		}
 		if err != nil {
