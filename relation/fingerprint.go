@@ -151,21 +151,3 @@ func AppendDataFingerprint(b []byte, s *machine.State) []byte {
 	}
 	return w
 }
-
-// writers returns the two writers of a fingerprint into w: a number, and a
-// formula by its ID (nil as 0).
-func writers(w hash.Hash) (num func(int64), form func(*smt.Formula)) {
-	var buf [8]byte
-	num = func(x int64) {
-		binary.LittleEndian.PutUint64(buf[:], uint64(x))
-		w.Write(buf[:])
-	}
-	form = func(f *smt.Formula) {
-		if f == nil {
-			num(0)
-			return
-		}
-		num(int64(f.ID()))
-	}
-	return num, form
-}

@@ -178,37 +178,35 @@ type leafRec struct {
 // existence guard, R, and the guarded value set of every field reference.
 // shape is the same without φ and the facts.
 func contentKey(q *machine.State) (content, shape [sha256.Size]byte) {
-	h := sha256.New()
-	num, form := writers(h)
-	num(int64(len(q.Locs)))
+	var w fpBuf // the fingerprint's encoding (fingerprint.go)
+	w.num(int64(len(q.Locs)))
 	for _, info := range q.Locs {
-		num(int64(len(info.Class.Name)))
-		h.Write([]byte(info.Class.Name))
-		num(int64(len(info.Class.Fields)))
+		w.num(int64(len(info.Class.Name)))
+		w = append(w, info.Class.Name...)
+		w.num(int64(len(info.Class.Fields)))
 		if info.Input {
-			num(1)
+			w.num(1)
 		} else {
-			num(0)
+			w.num(0)
 		}
-		form(info.Exists)
+		w.form(info.Exists)
 	}
-	num(int64(len(q.R)))
+	w.num(int64(len(q.R)))
 	for _, r := range q.R {
-		num(int64(r))
+		w.num(int64(r))
 		g := q.Get(r)
-		num(int64(len(g)))
+		w.num(int64(len(g)))
 		for _, e := range g {
-			form(e.Guard)
-			num(int64(e.Loc))
+			w.form(e.Guard)
+			w.num(int64(e.Loc))
 		}
 	}
-	h.Sum(shape[:0])
-	form(q.Phi)
+	shape = sha256.Sum256(w)
+	w.form(q.Phi)
 	for f := q.Facts; f != nil; f = f.Next {
-		form(f.F)
+		w.form(f.F)
 	}
-	h.Sum(content[:0])
-	return content, shape
+	return sha256.Sum256(w), shape
 }
 
 // record keeps the current leaf (recording is on while a search that may
