@@ -81,6 +81,8 @@ type Engine struct {
 	// depths holds, under kbound, the depth formulas of every symbol the
 	// engine has made (kbound.go).
 	depths map[depthKey][]*smt.Formula
+	// views keeps the Views of the states met again (View).
+	views view.SymbolicCache
 }
 
 // Stats are engine-level counts since the engine was created.
@@ -109,8 +111,18 @@ func (e *Engine) Options() machine.Options { return e.opt }
 // Name implements machine.Engine.
 func (e *Engine) Name() string { return "pose" }
 
-// View implements engine.UnderTest: the canonicalizing View of §5.2.
-func (e *Engine) View(s *machine.State) (*machine.State, error) { return view.Symbolic(s) }
+// View implements engine.UnderTest: the canonicalizing View of §5.2, kept
+// for the states met again (view.SymbolicCache: the checker asks the View
+// of every state at every step, and most steps move only the control).
+func (e *Engine) View(s *machine.State) (*machine.State, error) {
+	if !cacheViews {
+		return view.Symbolic(s)
+	}
+	return e.views.Symbolic(s)
+}
+
+// cacheViews turns the View cache on (TestViewCacheSameViews compares).
+var cacheViews = true
 
 // Shape implements engine.UnderTest: one state per control.
 func (e *Engine) Shape() engine.Shape { return engine.OnePerControl }
