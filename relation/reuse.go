@@ -178,7 +178,7 @@ type leafRec struct {
 // existence guard, R, and the guarded value set of every field reference.
 // shape is the same without φ and the facts.
 func contentKey(q *machine.State) (content, shape [sha256.Size]byte) {
-	var w fpBuf // the fingerprint's encoding (fingerprint.go)
+	var w fpBuf // fingerprint.go
 	w.num(int64(len(q.Locs)))
 	for _, info := range q.Locs {
 		w.num(int64(len(info.Class.Name)))
