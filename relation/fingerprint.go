@@ -78,26 +78,88 @@ func (w *fpWriter) fingerprint(s *machine.State) {
 		w.num(int64(info.Depth))
 		w.form(info.Exists)
 	}
-	for _, r := range s.R {
-		w.num(int64(r))
+	// R: a row of R has a cell for every field of the program, and only
+	// the fields of the location's class are ever set (the others stay
+	// r_un). When that is so for every row, only the class's cells are
+	// written (the stream has every class, so the rest is known to be
+	// r_un); they were most of the fingerprint on programs of several
+	// classes. Otherwise every cell is.
+	nf := s.NumFields()
+	own := len(s.R) == len(s.Locs)*nf && ownCellsOnly(s, nf)
+	if own {
+		w.num(-5)
+		for l, info := range s.Locs {
+			row := s.R[l*nf : (l+1)*nf]
+			for _, f := range info.Class.Fields {
+				w.num(int64(row[f.ID]))
+			}
+		}
+	} else {
+		w.num(-6)
+		for _, r := range s.R {
+			w.num(int64(r))
+		}
 	}
 	// The guarded value sets of the references in use: the roots' and
 	// R's, in that order, a reference as often as it occurs (RefsInUse
 	// without its set, which was a quarter of the time of a fingerprint;
-	// equal states still write equal streams).
+	// equal states still write equal streams). With the class's cells
+	// only, r_un's set follows once when some row has another cell.
 	w.refs(s, roots)
-	w.refs(s, s.R)
+	if !own {
+		w.refs(s, s.R)
+		return
+	}
+	other := false
+	for l, info := range s.Locs {
+		row := s.R[l*nf : (l+1)*nf]
+		for _, f := range info.Class.Fields {
+			w.ref(s, row[f.ID])
+		}
+		other = other || len(info.Class.Fields) < nf
+	}
+	if other {
+		w.ref(s, machine.RUn)
+	}
+}
+
+// ownCellsOnly reports whether every cell of R outside its location's
+// class's fields is r_un (nf: the row width).
+func ownCellsOnly(s *machine.State, nf int) bool {
+	for l, info := range s.Locs {
+		row := s.R[l*nf : (l+1)*nf]
+		set := 0 // cells not r_un in the row
+		for _, r := range row {
+			if r != machine.RUn {
+				set++
+			}
+		}
+		for _, f := range info.Class.Fields {
+			if row[f.ID] != machine.RUn {
+				set--
+			}
+		}
+		if set != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *fpWriter) refs(s *machine.State, rs []machine.Ref) {
 	for _, r := range rs {
-		g := s.Get(r)
-		w.num(int64(r))
-		w.num(int64(len(g)))
-		for _, e := range g {
-			w.form(e.Guard)
-			w.num(int64(e.Loc))
-		}
+		w.ref(s, r)
+	}
+}
+
+// ref writes r and its guarded value set.
+func (w *fpWriter) ref(s *machine.State, r machine.Ref) {
+	g := s.Get(r)
+	w.num(int64(r))
+	w.num(int64(len(g)))
+	for _, e := range g {
+		w.form(e.Guard)
+		w.num(int64(e.Loc))
 	}
 }
 
