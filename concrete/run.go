@@ -390,6 +390,7 @@ func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine
 	s := machine.Initial(p)
 	var res Result
 	d := startDigests(s)
+	var buf [256]byte // every step's item bytes (Digests.extendIn)
 	for {
 		if s.Terminal() {
 			res.Kind = machine.EndValue
@@ -433,7 +434,7 @@ func RunWith(p *javalite.Program, h *Heap, k, bound int, rules bool, opt machine
 			return res, fmt.Errorf("concrete: step %d has %d successors, want 1", s.Steps, len(succ))
 		}
 		s = succ[0].S
-		d = d.extend(succ[0].Rule, s)
+		d = d.extendIn(buf[:0], succ[0].Rule, s)
 		if rules {
 			res.Rules = append(res.Rules, succ[0].Rule)
 		}

@@ -36,11 +36,16 @@ func startDigests(s *machine.State) Digests {
 }
 
 func (d Digests) extend(rule string, s *machine.State) Digests {
-	// The item's bytes (the rule's prefix, then the control key appended
-	// in place behind it) in a buffer on the stack: a concrete run
-	// digests every one of its steps.
 	var kb [256]byte
-	b := s.AppendControlKey(itemPrefix(kb[:0], rule))
+	return d.extendIn(kb[:0], rule, s)
+}
+
+// extendIn is extend with the item's bytes (the rule's prefix, then the
+// control key appended in place behind it) built in buf: a concrete run
+// digests every one of its steps, and passes the same buffer every time
+// (a new one on the stack was a twentieth of the digests' time, zeroed).
+func (d Digests) extendIn(buf []byte, rule string, s *machine.State) Digests {
+	b := s.AppendControlKey(itemPrefix(buf[:0], rule))
 	x := itemOfKey(b)
 	out := Digests{Control: d.Control.extend(x)}
 	// The path's item, when it is not the control's, is the item of the

@@ -198,6 +198,10 @@ type concretizer struct {
 	// onBranch counts the literals of the current branch (c.lits) by
 	// formula: a guard that is one of them holds without asking.
 	onBranch map[*smt.Formula]int
+	// leafLits are the literals of the cached leaf being replayed
+	// (underLeaf), on the branch but not counted in onBranch unless the
+	// replay searches.
+	leafLits []*smt.Formula
 	// ors and notEx keep formulas built during the search (disjunction,
 	// notExists).
 	ors   map[string]*smt.Formula
