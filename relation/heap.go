@@ -207,7 +207,8 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 			hl.Fields[j] = t
 		}
 	}
-	roots := st.Roots()
+	var rootBuf [rootsOnStack]machine.Ref
+	roots := st.AppendRoots(rootBuf[:0])
 	slices.Sort(roots)
 	h.Roots = make([]Root, 0, len(roots))
 	for _, r := range roots {
