@@ -1282,7 +1282,11 @@ func (r *run) checkInit(pr pair) error {
 	if err := r.wellFormed(Verdict{Rule: rule, Step: q.Steps, controlOf: q, GSE: P, Summary: qs, Before: q}, qs, L4); err != nil {
 		return err
 	}
+	// Every member of P has the control of pr's group (→I* changes only
+	// the heap): the memo key compares only qs's with it (exactKey).
+	r.sameControl = pr.key
 	res := r.exact(P, qs)
+	r.sameControl = ""
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++

@@ -18,7 +18,8 @@ import (
 // gse.Initialize. On every GSE state at a field access of a reference
 // field along LinkedList×4 at k = 2 (200 steps), that is exactly when
 // Initialize returns the state itself, unchanged; otherwise it returns
-// other states and checkInit passes it a clone.
+// other states and checkInit passes it a clone. Either way the control
+// is the state's (checkInit's memo key trusts the group's).
 func TestUninitializedAsInitialize(t *testing.T) {
 	prog := testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl")
 	eng := &gse.Engine{K: 2}
@@ -39,6 +40,9 @@ func TestUninitializedAsInitialize(t *testing.T) {
 				if uninitialized(s, l, f) {
 					unset++
 					require.NotEqual(t, []*machine.State{c}, out, "an unset field branches")
+					for _, o := range out {
+						require.Equal(t, s.ControlKey(), o.ControlKey(), "→I* changes only the heap")
+					}
 				} else {
 					set++
 					require.Len(t, out, 1)
