@@ -18,9 +18,10 @@ import (
 // facts), the roots in Roots order, every location's class, input flag and
 // existence guard, R, and the guarded value set of every reference in use.
 // Formulas are taken by their ID (hash-consed: equal IDs are equal
-// formulas, and an ID is never reused for another formula).
+// formulas, and an ID is never reused for another formula), classes by
+// their index in the program: fingerprints compare states of one program.
 //
-// Two states with equal fingerprints are indistinguishable to Represents,
+// Two states of a program with equal fingerprints are indistinguishable to Represents,
 // Exact, Concretize and the well-formedness checks as long as their
 // controls agree with whatever they are compared with: their answers are
 // the same. The lockstep checker uses this to recognize a pair (P, q) it
@@ -61,8 +62,11 @@ func (w *fpWriter) fingerprint(s *machine.State) {
 	w.num(int64(len(s.Locs)))
 	w.num(int64(len(s.R)))
 	for _, info := range s.Locs {
+		// The class by its index in the program (javalite.Class.Index):
+		// the states compared are of one program, where it names one
+		// class; its name was hashed for every location of every state.
 		w.num(int64(len(info.Class.Name)))
-		w.str(info.Class.Name)
+		w.num(int64(info.Class.Index))
 		w.num(int64(len(info.Class.Fields)))
 		// The flags of the engines' state extensions, the identity and the
 		// depth are written too: the relations may not read them all, but
@@ -214,8 +218,8 @@ func (w *fpWriter) data(s *machine.State) {
 }
 
 // FingerprintSum is the 128-bit hash that Fingerprint writes, of the
-// stream of numbers (formula IDs, references, locations, counts, flags)
-// and class names that fingerprint produces, followed with data by the
+// stream of numbers (formula IDs, references, locations, class indices,
+// counts, flags) that fingerprint produces, followed with data by the
 // data fingerprint's: states with equal streams have equal sums, so a memo
 // keyed by the sum answers a state as one keyed by the stream would,
 // unless two different streams collide.
@@ -233,8 +237,8 @@ func (w *fpWriter) data(s *machine.State) {
 // numbers do not wait for each other's multiplications, and the four are
 // folded with the count of numbers by bijective rounds and XXH64's
 // avalanche. The lanes start from seeds drawn at random when the process
-// starts; a class name enters as its hash/maphash sum under a process
-// seed, after its length. Two different streams share both lanes with
+// starts (the reason an unreadable state is unreadable enters as its
+// hash/maphash sum under a process seed). Two different streams share both lanes with
 // probability about 2⁻¹²⁸ for inputs that do not depend on the seeds:
 // across the million keys of the largest run, about 10⁻²⁷.
 func FingerprintSum(s *machine.State, data bool) [2]uint64 {
@@ -293,8 +297,7 @@ func (w *fpWriter) form(f *smt.Formula) {
 	w.num(id)
 }
 
-// str writes the bytes of s, as their hash/maphash sum (the caller writes
-// its length first).
+// str writes the bytes of s, as their hash/maphash sum.
 func (w *fpWriter) str(s string) {
 	w.num(int64(maphash.String(fpStrSeed, s)))
 }
