@@ -238,9 +238,15 @@ func (w *fpWriter) data(s *machine.State) {
 // folded with the count of numbers by bijective rounds and XXH64's
 // avalanche. The lanes start from seeds drawn at random when the process
 // starts (the reason an unreadable state is unreadable enters as its
-// hash/maphash sum under a process seed). Two different streams share both lanes with
-// probability about 2⁻¹²⁸ for inputs that do not depend on the seeds:
-// across the million keys of the largest run, about 10⁻²⁷.
+// hash/maphash sum under a process seed). For an ideal 128-bit hash, two
+// different streams would share both lanes with probability 2⁻¹²⁸, about
+// 10⁻²⁷ across the million keys of the largest run; XXH64's rounds are
+// not a proven universal family, so that is an estimate, not a bound. A
+// collision would make the memo answer one pair with another's answer;
+// since the seeds are drawn per process, it would not repeat in a second
+// run of the same check. What is proven: equal streams give equal sums,
+// and two streams of one length that differ in one number differ in both
+// lanes (every round, fold and the avalanche are bijections).
 func FingerprintSum(s *machine.State, data bool) [2]uint64 {
 	var w fpWriter
 	w.start()
