@@ -48,7 +48,7 @@ type symbolicEntry struct {
 // symbolicCacheSize bounds the Views a SymbolicCache keeps. The states met
 // again are mostly those of the last few steps: on the reference-only
 // stream 32 Views answer as many as 256 did (5,458 against 5,463 of
-// 7,000), and a deep tree check at k = 3 kept 200 MB more with 256.
+// 7,000).
 const symbolicCacheSize = 32
 
 // Hits is the number of Views the cache answered.
