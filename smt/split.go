@@ -165,11 +165,6 @@ func (s *Solver) satRefFree(d *Formula) (bool, error) {
 // reference cases of D's atoms. done is false when the cases are past the
 // bounds or the decider's budget.
 func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
-	D := And(data...)
-	atoms := eqAtoms(D)
-	if len(atoms) > caseAtoms {
-		return false, false, nil
-	}
 	d := s.dec
 	if len(d.levels) > 0 {
 		return false, false, nil
@@ -184,18 +179,39 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 		}
 		d.budget = 0
 	}()
+	// An answer found in Go passes the gate as the decider's do
+	// (interrupt.go), so that a canceled solver says so.
+	answer := func(v bool) (bool, bool, error) {
+		s.stats.Split++
+		r := Unsat
+		if v {
+			r = Sat
+		}
+		lr, err := s.z.goAnswer(r)
+		if err != nil {
+			return false, true, err
+		}
+		return lr == lTrue, true, nil
+	}
 	R := And(ref...)
 	if v, ok := s.sat[R.id]; ok && !v {
 		s.stats.CacheHits++
-		return false, true, nil
+		return answer(false)
 	}
 	switch r, ok := d.query(R); {
 	case !ok:
 		return false, false, nil
 	case r == Unsat:
 		remember(s.sat, R.id, false, s.satLimit)
-		s.stats.Split++
-		return false, true, nil
+		return answer(false)
+	}
+	remember(s.sat, R.id, true, s.satLimit)
+	// R is satisfiable: an unsatisfiable one answers the question with no
+	// more than its atoms, however many D has.
+	D := And(data...)
+	atoms := eqAtoms(D)
+	if len(atoms) > caseAtoms {
+		return false, false, nil
 	}
 	d.push(ref...)
 	val := make([]tri, len(atoms))
@@ -255,16 +271,14 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 	sat := rec(0)
 	switch {
 	case sat:
-		s.stats.Split++
-		return true, true, nil
+		return answer(true)
 	case gaveUp:
 		return false, false, nil
 	case unknown != nil:
 		s.stats.Split++
 		return false, true, unknown
 	}
-	s.stats.Split++
-	return false, true, nil
+	return answer(false)
 }
 
 // caseOf is D[σ], σ giving atoms[i] the value val[i] (true or false),
