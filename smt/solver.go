@@ -79,6 +79,9 @@ type Solver struct {
 	// cases caches the reference cases D[σ] of questions with data
 	// (split.go).
 	cases map[caseKey]*Formula
+	// atoms caches the reference atoms of the data parts D (split.go), by
+	// D's ID: the questions about one path share its D.
+	atoms map[uint64][][2]Ref
 
 	transLimit, constLimit, satLimit int
 
@@ -117,6 +120,7 @@ func NewSolver() (*Solver, error) {
 		sat:        make(map[uint64]bool),
 		pairs:      make(map[[2]uint64]bool),
 		cases:      make(map[caseKey]*Formula),
+		atoms:      make(map[uint64][][2]Ref),
 		transLimit: defaultTransLimit,
 		constLimit: defaultConstLimit,
 		satLimit:   defaultSatLimit,
@@ -173,6 +177,7 @@ func (s *Solver) ResetCache() {
 	clear(s.sat)
 	clear(s.pairs)
 	clear(s.cases)
+	clear(s.atoms)
 	s.releaseASTs()
 }
 

@@ -209,7 +209,14 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 	// R is satisfiable: an unsatisfiable one answers the question with no
 	// more than its atoms, however many D has.
 	D := And(data...)
-	atoms := eqAtoms(D)
+	atoms, ok := s.atoms[D.id]
+	if !ok {
+		atoms = eqAtoms(D)
+		if len(s.atoms) >= s.satLimit/4 {
+			clear(s.atoms)
+		}
+		s.atoms[D.id] = atoms
+	}
 	if len(atoms) > caseAtoms {
 		return false, false, nil
 	}

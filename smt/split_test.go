@@ -151,5 +151,6 @@ func TestSplitCachesBounded(t *testing.T) {
 		require.NoError(t, err)
 		require.LessOrEqual(t, len(s.sat), 16)
 		require.LessOrEqual(t, len(s.cases), 4)
+		require.LessOrEqual(t, len(s.atoms), 4)
 	}
 }
