@@ -43,8 +43,11 @@ type Stats struct {
 	FromModels int64 // of Decided: answered sat by a kept model of the assumptions (models.go)
 	CacheHits  int64 // Sat calls (and parts of them) answered from the cache
 	// Split counts the questions with data answered in parts (split.go):
-	// by reference cases, or by groups that share no symbol.
+	// by reference cases, or by groups that share no symbol. Projected
+	// counts the assumptions with data whose questions without data the
+	// Go decider answers, through their reference projection.
 	Split      int64
+	Projected  int64
 	Unknowns   int64         // checks Z3 answered unknown
 	SolverTime time.Duration // wall time spent inside Z3 checks
 	// Of Queries and SolverTime: the checks with data (a term in the
@@ -95,6 +98,11 @@ type Solver struct {
 	// been told the first dzdepth assumptions.
 	dataAt  int
 	dzdepth int
+	// opaqueAt is the first scope whose assumption has data and no
+	// reference projection (split.go), or -1: while one is in force, the
+	// questions without data go to Z3 too; under a projected scope the
+	// Go decider answers them.
+	opaqueAt int
 
 	// dec is the Go decision procedure (decide.go).
 	dec *decider
@@ -126,6 +134,7 @@ func NewSolver() (*Solver, error) {
 		satLimit:   defaultSatLimit,
 		dec:        newDecider(),
 		dataAt:     -1,
+		opaqueAt:   -1,
 	}
 	// Deleting the context frees all its ASTs, so the cleanup need not know
 	// about the caches (and must not reference s).
@@ -377,14 +386,15 @@ func (s *Solver) SatBoth(a, b *Formula) (bool, error) {
 
 // Check runs one uncached query on f: in Go when the decision procedure of
 // decide.go answers within its budget, otherwise as a push/assert/check/pop
-// in Z3. A question with data (in f or in an assumption in force) goes to
-// Z3's data solver at once. It returns Unknown together with an error
+// in Z3. A question with data in f, or under an assumption with data that
+// has no reference projection (split.go), goes to Z3's data solver at once;
+// under one with a projection, a question without data is the decider's. It returns Unknown together with an error
 // wrapping ErrUnknown when Z3 gives up.
 func (s *Solver) Check(f *Formula) (Result, error) {
 	if s.z == nil {
 		return Unknown, ErrClosed
 	}
-	if f.data || s.dataAt >= 0 {
+	if f.data || s.opaqueAt >= 0 {
 		return s.z3Check(f)
 	}
 	if r, ok, err := s.goCheck(f); ok || err != nil {

@@ -165,20 +165,6 @@ func (s *Solver) satRefFree(d *Formula) (bool, error) {
 // reference cases of D's atoms. done is false when the cases are past the
 // bounds or the decider's budget.
 func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
-	d := s.dec
-	if len(d.levels) > 0 {
-		return false, false, nil
-	}
-	// A reference part the decider cannot settle within caseBudget is
-	// left to Z3 with the whole question: asking it once a case would
-	// cost more than the question.
-	d.budget = caseBudget
-	defer func() {
-		for len(d.levels) > 0 {
-			d.pop()
-		}
-		d.budget = 0
-	}()
 	// An answer found in Go passes the gate as the decider's do
 	// (interrupt.go), so that a canceled solver says so.
 	answer := func(v bool) (bool, bool, error) {
@@ -193,17 +179,118 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 		}
 		return lr == lTrue, true, nil
 	}
+	var unknown error
+	sat := false
+	ok := s.eachCase(ref, data, func(c *Formula, _ [][2]Ref, _ []tri) bool {
+		v, err := s.satRefFree(c)
+		switch {
+		case err == nil && v:
+			sat = true
+			return true
+		case err != nil && unknown == nil:
+			unknown = err
+		}
+		// An error other than unknown (a cancellation) ends the search.
+		return unknown != nil && !errors.Is(unknown, ErrUnknown)
+	})
+	switch {
+	case !ok:
+		return false, false, nil
+	case sat:
+		return answer(true)
+	case unknown != nil:
+		s.stats.Split++
+		return false, true, unknown
+	}
+	return answer(false)
+}
+
+// project is the reference projection of an assumption f with data: a
+// formula without data that has, for every question g without data, f ∧ g
+// satisfiable exactly when it is. With R the conjuncts of f without data
+// and D the others, it is R ∧ ⋁{σ : D[σ] satisfiable} over the reference
+// cases σ of D (satCases): f ∧ g is satisfiable iff some σ has R ∧ σ ∧ g
+// satisfiable and D[σ] satisfiable, D[σ] sharing no symbol with the rest.
+// It is made only for the outermost assumption (so that D[σ] is asked, and
+// cached, in the empty context, and no other assumption constrains its
+// symbols), and ok is false past the cases' bounds, under fault injection
+// or the term-layer mutant, or when a D[σ] is unknown: the scope is then
+// Z3's, as every scope with data was before.
+func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
+	if s.depth != 0 || s.dec.off || s.z.gate.faults != nil || knobs.SMTLeAsLt.Load() {
+		return nil, false
+	}
+	kids := []*Formula{f}
+	if f.op == OpAnd {
+		kids = f.kids
+	}
+	var ref, data []*Formula
+	for _, k := range kids {
+		if k.data {
+			data = append(data, k)
+		} else {
+			ref = append(ref, k)
+		}
+	}
+	var some []*Formula
+	failed := false
+	ok = s.eachCase(ref, data, func(c *Formula, atoms [][2]Ref, val []tri) bool {
+		v, err := s.satRefFree(c)
+		if err != nil {
+			failed = true
+			return true
+		}
+		if v {
+			lits := make([]*Formula, len(atoms))
+			for i, a := range atoms {
+				lits[i] = Eq(a[0], a[1])
+				if val[i] == triFalse {
+					lits[i] = Not(lits[i])
+				}
+			}
+			some = append(some, And(lits...))
+		}
+		return false
+	})
+	if !ok || failed {
+		return nil, false
+	}
+	s.stats.Projected++
+	return And(And(ref...), Or(some...)), true
+}
+
+// eachCase calls visit with D[σ] (D the conjunction of data) for each
+// valuation σ of D's reference atoms such that R ∧ σ is satisfiable (R the
+// conjunction of ref), until visit returns true (stop). It runs with no
+// assumption in force in the decider, and leaves it so. ok is false when
+// the cases are past the bounds or the decider's budget: nothing is known
+// then (visit may have been called).
+func (s *Solver) eachCase(ref, data []*Formula, visit func(c *Formula, atoms [][2]Ref, val []tri) (stop bool)) (ok bool) {
+	d := s.dec
+	if len(d.levels) > 0 {
+		return false
+	}
+	// A reference part the decider cannot settle within caseBudget is
+	// left to Z3 with the whole question: asking it once a case would
+	// cost more than the question.
+	d.budget = caseBudget
+	defer func() {
+		for len(d.levels) > 0 {
+			d.pop()
+		}
+		d.budget = 0
+	}()
 	R := And(ref...)
 	if v, ok := s.sat[R.id]; ok && !v {
 		s.stats.CacheHits++
-		return answer(false)
+		return true // no case
 	}
 	switch r, ok := d.query(R); {
 	case !ok:
-		return false, false, nil
+		return false
 	case r == Unsat:
 		remember(s.sat, R.id, false, s.satLimit)
-		return answer(false)
+		return true
 	}
 	remember(s.sat, R.id, true, s.satLimit)
 	// R is satisfiable: an unsatisfiable one answers the question with no
@@ -218,15 +305,13 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 		s.atoms[D.id] = atoms
 	}
 	if len(atoms) > caseAtoms {
-		return false, false, nil
+		return false
 	}
 	d.push(ref...)
 	val := make([]tri, len(atoms))
 	leaves := 0
-	var unknown error
 	gaveUp := false
-	// rec reports whether a case from atom i on is satisfiable; it stops
-	// (false) when the search gives up.
+	// rec reports whether to stop, from atom i on.
 	var rec func(i int) bool
 	rec = func(i int) bool {
 		if d.unsatAt >= 0 {
@@ -235,22 +320,15 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 		if i == len(atoms) {
 			if r, ok := d.query(trueF); !ok {
 				gaveUp = true
-				return false
+				return true
 			} else if r == Unsat {
 				return false
 			}
 			if leaves++; leaves > caseLeaves {
 				gaveUp = true
-				return false
+				return true
 			}
-			ok, err := s.satRefFree(s.caseOf(D, atoms, val))
-			if err != nil {
-				if unknown == nil {
-					unknown = err
-				}
-				return false
-			}
-			return ok
+			return visit(s.caseOf(D, atoms, val), atoms, val)
 		}
 		a := atoms[i]
 		if t := d.atomValue(a[0], a[1]); t != triOpen {
@@ -264,28 +342,16 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 				lit = Not(lit)
 			}
 			d.push(lit)
-			sat := rec(i + 1)
+			stop := rec(i + 1)
 			d.pop()
-			if sat || gaveUp {
-				return sat
-			}
-			if unknown != nil && !errors.Is(unknown, ErrUnknown) {
-				return false
+			if stop {
+				return true
 			}
 		}
 		return false
 	}
-	sat := rec(0)
-	switch {
-	case sat:
-		return answer(true)
-	case gaveUp:
-		return false, false, nil
-	case unknown != nil:
-		s.stats.Split++
-		return false, true, unknown
-	}
-	return answer(false)
+	rec(0)
+	return !gaveUp
 }
 
 // caseOf is D[σ], σ giving atoms[i] the value val[i] (true or false),

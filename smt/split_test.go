@@ -154,3 +154,55 @@ func TestSplitCachesBounded(t *testing.T) {
 		require.LessOrEqual(t, len(s.atoms), 4)
 	}
 }
+
+// TestProjection: under an outermost assumption with data, questions
+// without data are answered by the Go decider through the assumption's
+// reference projection, as Z3 answers them under the assumption itself;
+// a second assumption with data makes the scope Z3's again.
+func TestProjection(t *testing.T) {
+	s, err := NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	s.SetCrossCheck(true) // every Go answer is asked of Z3 too
+	x, y := symX, symY
+	// ite(r1 = r4, x, y) < 0 ∧ 0 < x: only r1 ≠ r4 leaves room.
+	a := And(Neq(1, Null), Lt(Ite(Eq(1, 4), x, y), Int(0)), Lt(Int(0), x))
+	require.NoError(t, s.Assume(a))
+	require.EqualValues(t, 1, s.Stats().Projected)
+	for _, c := range []struct {
+		g    *Formula
+		want bool
+	}{
+		{Eq(1, 4), false},
+		{Neq(1, 4), true},
+		{Eq(1, Null), false},
+		{Or(Eq(1, 4), Eq(4, Null)), true},
+	} {
+		decided := s.Stats().Decided
+		r, err := s.Check(c.g)
+		require.NoError(t, err)
+		require.Equal(t, c.want, r == Sat, "%v", c.g)
+		require.Equal(t, decided+1, s.Stats().Decided, "%v: answered in Go", c.g)
+	}
+	// A question with data goes to Z3 under the assumption itself.
+	r, err := s.Check(Lt(y, x))
+	require.NoError(t, err)
+	require.Equal(t, Sat, r)
+	r, err = s.Check(Lt(x, Int(0)))
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
+
+	// A second assumption with data: not projected, every question Z3's.
+	require.NoError(t, s.Assume(Lt(y, Int(-5))))
+	require.EqualValues(t, 1, s.Stats().Projected)
+	queries := s.Stats().Queries
+	r, err = s.Check(Eq(1, 4))
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
+	require.Greater(t, s.Stats().Queries, queries)
+	require.NoError(t, s.Release())
+	require.NoError(t, s.Release())
+	n, mism := s.CrossChecked()
+	require.Empty(t, mism)
+	require.Positive(t, n)
+}

@@ -729,6 +729,9 @@ func TestDataIncrementalBruteForce(t *testing.T) {
 	})
 	_, mism := s.CrossChecked()
 	require.Empty(t, mism)
+	// Outermost assumptions with data were projected (split.go), and the
+	// questions without data under them answered in Go, cross-checked.
+	require.Positive(t, s.Stats().Projected)
 }
 
 // TestIndependentDataHalf: a conjunction whose data conjuncts mention no
