@@ -34,35 +34,31 @@ import (
 // many as the concretization's leaves.
 type exactMemo map[stateKey]relation.ExactResult
 
-// A stateKey is a 128-bit hash of a fingerprint stream: two 64-bit
-// hash/maphash sums of the same bytes under two seeds drawn at random when
-// the process starts. The fingerprints were hashed with SHA-256 before,
-// which was a fifth of a check's time on the LinkedList drivers; maphash
-// is a keyed hash (AES rounds where the processor has them), so no input
-// is more likely than another to collide, and two different streams share
-// a key with probability about 2⁻¹²⁸: across the million keys of the
+// A stateKey is a 128-bit hash: of one state's fingerprint stream
+// (relation.FingerprintSum, two 64-bit lanes seeded at random when the
+// process starts, hashed as the stream is produced, not encoded first),
+// or of a pair's: the sums of q and of the members, combined by keyHash.
+// The fingerprints were hashed with SHA-256 at first, which was a fifth
+// of a check's time on the LinkedList drivers, then encoded and hashed by
+// hash/maphash, the encoding an eighth of a check. Two different streams
+// share a key with probability about 2⁻¹²⁸: across the million keys of the
 // largest run, about 10⁻²⁷.
 type stateKey [2]uint64
 
 var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// keyHash collects a fingerprint stream (a hash.Hash for
-// relation.Fingerprint) and sums it into a stateKey. Its buffer is reused.
+// keyHash collects the sums of a pair's states and sums them into a
+// stateKey (hash/maphash under two process seeds). Its buffer is reused.
 type keyHash struct{ buf []byte }
 
-func (h *keyHash) Write(p []byte) (int, error) { h.buf = append(h.buf, p...); return len(p), nil }
-func (h *keyHash) Reset()                      { h.buf = h.buf[:0] }
-func (h *keyHash) Size() int                   { return 16 }
-func (h *keyHash) BlockSize() int              { return 64 }
 func (h *keyHash) key() stateKey {
 	return stateKey{maphash.Bytes(keySeeds[0], h.buf), maphash.Bytes(keySeeds[1], h.buf)}
 }
 
-// Sum appends the key's 16 bytes to b.
-func (h *keyHash) Sum(b []byte) []byte {
-	k := h.key()
-	b = binary.LittleEndian.AppendUint64(b, k[0])
-	return binary.LittleEndian.AppendUint64(b, k[1])
+// stateSum is the key of one state's fingerprint (with data, followed by
+// its data fingerprint).
+func stateSum(s *machine.State, data bool) stateKey {
+	return stateKey(relation.FingerprintSum(s, data))
 }
 
 // exactKey is the memo key of (P, q), or false when the controls of P and q
@@ -73,20 +69,14 @@ func (h *keyHash) Sum(b []byte) []byte {
 // (the driver grouped them by it): then only q's is computed and compared.
 func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool, shared string) (stateKey, bool) {
 	ck := q.ControlKey()
-	write := func(s *machine.State) {
-		h.buf = relation.AppendFingerprint(h.buf[:0], s)
-		if data {
-			h.buf = relation.AppendDataFingerprint(h.buf, s)
-		}
-	}
 	known := shared != "" && shared == ck
-	sums := make([]stateKey, 0, len(P))
+	var buf [64]stateKey
+	sums := buf[:0]
 	for _, p := range P {
 		if !known && p.ControlKey() != ck {
 			return stateKey{}, false
 		}
-		write(p)
-		sums = append(sums, h.key())
+		sums = append(sums, stateSum(p, data))
 	}
 	slices.SortFunc(sums, func(a, b stateKey) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {
@@ -94,7 +84,8 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 		}
 		return cmp.Compare(a[1], b[1])
 	})
-	write(q)
+	qs := stateSum(q, data)
+	h.buf = h.buf[:0]
 	switch {
 	case data:
 		h.buf = append(h.buf, 2)
@@ -103,7 +94,7 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 	default:
 		h.buf = append(h.buf, 0)
 	}
-	for _, s := range sums {
+	for _, s := range append(sums, qs) {
 		h.buf = binary.LittleEndian.AppendUint64(h.buf, s[0])
 		h.buf = binary.LittleEndian.AppendUint64(h.buf, s[1])
 	}
@@ -178,9 +169,7 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 	if !reuseExact {
 		return relation.WellFormedChecks(q, r.solver)
 	}
-	h := &r.keyHash
-	h.buf = relation.AppendFingerprint(h.buf[:0], q)
-	key := h.key()
+	key := stateSum(q, false)
 	if r.wellFormedHeld[key] {
 		r.rep.wellFormedReused++
 		return nil, "", nil

@@ -476,18 +476,7 @@ func checkFiles(ctx context.Context, opts []checker.Options, notes []string, exp
 			writeVerdictPictures(rep, dotDir, filePrefixes[i], stdout)
 		}
 	}
-	doc.Status = report.Status{ExitCode: report.Exit("", false, doc.Violated > 0, doc.Inconclusive > 0)}
-	if ctx.Err() != nil {
-		doc.Status = interruptedStatus(ctx)
-	}
-	if asJSON {
-		if err := encodeIndented(stdout, doc); err != nil {
-			return err
-		}
-	} else if ctx.Err() != nil {
-		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
-	}
-	return exitErr(doc.ExitCode)
+	return endFiles(ctx, stdout, asJSON, &doc, &doc.Status, doc.Violated > 0, doc.Inconclusive > 0)
 }
 
 // explainPublished is the one line that goes with a violation of the

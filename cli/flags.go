@@ -112,6 +112,25 @@ func exitErr(code int) error {
 	return exitCodeError{code}
 }
 
+// endFiles ends a command over files: it sets *st, the status inside doc,
+// from the worst outcome (or the interruption), then prints doc as JSON or,
+// when interrupted, says that the results already printed are what
+// finished; its error carries the exit code.
+func endFiles(ctx context.Context, stdout io.Writer, asJSON bool, doc any, st *report.Status, violated, inconclusive bool) error {
+	*st = report.Status{ExitCode: report.Exit("", false, violated, inconclusive)}
+	if ctx.Err() != nil {
+		*st = interruptedStatus(ctx)
+	}
+	if asJSON {
+		if err := encodeIndented(stdout, doc); err != nil {
+			return err
+		}
+	} else if ctx.Err() != nil {
+		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
+	}
+	return exitErr(st.ExitCode)
+}
+
 // exitCodeError carries an exit code read from elsewhere (a shard's JSON,
 // for merge) to exitCode.
 type exitCodeError struct{ code int }

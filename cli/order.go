@@ -260,18 +260,7 @@ func orderFiles(ctx context.Context, opt checker.OrderOptions, workers int, prog
 		fmt.Fprintf(stdout, "%s: ", rep.Program.File)
 		fmt.Fprint(stdout, rep.Text())
 	}
-	doc.Status = report.Status{ExitCode: report.Exit("", false, worst == checker.Violated, worst == checker.Inconclusive)}
-	if ctx.Err() != nil {
-		doc.Status = interruptedStatus(ctx)
-	}
-	if asJSON {
-		if err := encodeIndented(stdout, doc); err != nil {
-			return err
-		}
-	} else if ctx.Err() != nil {
-		fmt.Fprintf(stdout, "%s: the results above are what finished\n", interruptNote(ctx))
-	}
-	return exitErr(doc.ExitCode)
+	return endFiles(ctx, stdout, asJSON, &doc, &doc.Status, worst == checker.Violated, worst == checker.Inconclusive)
 }
 
 // orderGenerated hunts for counterexamples to P4 on the generated stream

@@ -2,7 +2,7 @@ package concrete
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 
 	"github.com/lockstep-dev/lockstep/machine"
 )
@@ -36,26 +36,33 @@ func startDigests(s *machine.State) Digests {
 }
 
 func (d Digests) extend(rule string, s *machine.State) Digests {
-	// The key's bytes and the item's in buffers on the stack: a concrete
-	// run digests every one of its steps.
-	var kb, ib [256]byte
-	key := s.AppendControlKey(kb[:0])
-	x := itemOf(ib[:0], rule, key)
+	var kb [256]byte
+	return d.extendIn(kb[:0], rule, s)
+}
+
+// extendIn is extend with the item's bytes (the rule's prefix, then the
+// control key appended in place behind it) built in buf: a concrete run
+// digests every one of its steps, and passes the same buffer every time
+// (a new one on the stack was a twentieth of the digests' time, zeroed).
+func (d Digests) extendIn(buf []byte, rule string, s *machine.State) Digests {
+	b := s.AppendControlKey(itemPrefix(buf[:0], rule))
+	x := itemOfKey(b)
 	out := Digests{Control: d.Control.extend(x)}
-	pathKey := "" // the path's item when it is not the control's (never empty then)
-	if rule == machine.RuleFieldA && s.Val.IsRef() {
+	// The path's item, when it is not the control's, is the item of the
+	// control key followed by what the step chose: its bytes are b's
+	// followed by that.
+	switch {
+	case rule == machine.RuleFieldA && s.Val.IsRef():
 		// A read of a primitive field branches nowhere: its value is the
 		// field's term, the same on every path through the read.
-		pathKey = fmt.Sprintf("%s@%d", string(key), s.Get(s.Val.Ref())[0].Loc)
-	}
-	if rule == machine.RuleIfSym && s.Facts != nil {
+		b = append(b, '@')
+		x = itemOfKey(strconv.AppendInt(b, int64(s.Get(s.Val.Ref())[0].Loc), 10))
+	case rule == machine.RuleIfSym && s.Facts != nil:
 		// The branch an If (sym) took: its fact, t or ¬t, the newest of
 		// φ. The control does not show it when both branches are values
 		// of one sort ((if c 4 else 0): a term is keyed by its sort).
-		pathKey = string(key) + "|" + s.Facts.F.String()
-	}
-	if pathKey != "" {
-		x = itemOf(ib[:0], rule, pathKey)
+		b = append(b, '|')
+		x = itemOfKey(append(b, s.Facts.F.String()...))
 	}
 	out.Path = d.Path.extend(x)
 	return out

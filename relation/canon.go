@@ -67,8 +67,14 @@ func canonicalForm(h *Heap) (string, []int, int) {
 			order = append(order, int(t))
 		}
 	}
-	roots := slices.Clone(h.Roots)
-	slices.SortFunc(roots, func(a, b Root) int { return int(a.Ref) - int(b.Ref) })
+	// h.Roots is sorted by reference when HeapOf or the concretizer
+	// built it; it is copied only when it is not.
+	roots := h.Roots
+	byRef := func(a, b Root) int { return int(a.Ref) - int(b.Ref) }
+	if !slices.IsSortedFunc(roots, byRef) {
+		roots = slices.Clone(roots)
+		slices.SortFunc(roots, byRef)
+	}
 	for _, r := range roots {
 		visit(r.To)
 	}
@@ -95,18 +101,56 @@ func canonicalForm(h *Heap) (string, []int, int) {
 		order = append(order, rest...)
 	}
 
-	var b strings.Builder
-	b.WriteString("R")
+	// The string of writeLoc and targetName, appended to one buffer
+	// (thousands of heaps are named per check; a string per target was
+	// most of the naming's allocations).
+	size := 1 + 6*len(roots)
+	for _, l := range order {
+		size += 4 + 3*len(h.Locs[l].Fields)
+		if c := h.Locs[l].Class; c != nil {
+			size += len(c.Name)
+		}
+	}
+	b := make([]byte, 0, size)
+	b = append(b, 'R')
 	for _, r := range roots {
-		b.WriteByte(' ')
-		b.WriteString(strconv.Itoa(int(r.Ref)))
-		b.WriteByte(':')
-		b.WriteString(targetName(r.To, name))
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(r.Ref), 10)
+		b = append(b, ':')
+		b = appendTarget(b, r.To, name)
 	}
 	for _, l := range order {
-		writeLoc(&b, h, l, func(t Target) string { return targetName(t, name) })
+		hl := h.Locs[l]
+		b = append(b, '|')
+		if hl.Class != nil {
+			b = append(b, hl.Class.Name...)
+		}
+		if hl.Input {
+			b = append(b, '*')
+		}
+		b = append(b, '(')
+		for j, t := range hl.Fields {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendTarget(b, t, name)
+		}
+		b = append(b, ')')
 	}
-	return b.String(), name, reach
+	return string(b), name, reach
+}
+
+// appendTarget appends targetName(t, name) to b.
+func appendTarget(b []byte, t Target, name []int) []byte {
+	switch {
+	case t == TNull:
+		return append(b, 'n')
+	case t == TUn:
+		return append(b, 'u')
+	case t < 0 || int(t) >= len(name):
+		return strconv.AppendInt(append(b, '?'), int64(t), 10)
+	}
+	return strconv.AppendInt(b, int64(name[t]), 10)
 }
 
 func targetName(t Target, name []int) string {

@@ -178,6 +178,7 @@ type item struct {
 
 type concretizer struct {
 	q      *machine.State
+	index  []Target // leaf's map from q's locations to a heap's, reused
 	solver *smt.Solver
 	limit  int
 
@@ -197,6 +198,10 @@ type concretizer struct {
 	// onBranch counts the literals of the current branch (c.lits) by
 	// formula: a guard that is one of them holds without asking.
 	onBranch map[*smt.Formula]int
+	// leafLits are the literals of the cached leaf being replayed
+	// (underLeaf), on the branch but not counted in onBranch unless the
+	// replay searches.
+	leafLits []*smt.Formula
 	// ors and notEx keep formulas built during the search (disjunction,
 	// notExists).
 	ors   map[string]*smt.Formula
@@ -626,7 +631,11 @@ func (c *concretizer) leaf() error {
 		c.record()
 	}
 	h := &Heap{Locs: make([]HeapLoc, 0, len(c.q.Locs)), Roots: make([]Root, 0, len(c.roots))}
-	index := make([]Target, len(c.q.Locs))
+	// index is used within this call only: its space is the concretizer's.
+	if cap(c.index) < len(c.q.Locs) {
+		c.index = make([]Target, len(c.q.Locs))
+	}
+	index := c.index[:len(c.q.Locs)]
 	for l, info := range c.q.Locs {
 		if c.exists[l] != 1 {
 			index[l] = TUn
@@ -644,9 +653,15 @@ func (c *concretizer) leaf() error {
 		}
 		return index[l]
 	}
+	nf := 0
+	for i := range h.Locs {
+		nf += len(h.Locs[i].Class.Fields)
+	}
+	fields := make([]Target, nf) // every location's Fields, one array
 	for i := range h.Locs {
 		hl := &h.Locs[i]
-		hl.Fields = make([]Target, len(hl.Class.Fields))
+		n := len(hl.Class.Fields)
+		hl.Fields, fields = fields[:n:n], fields[n:]
 		for fi := range hl.Fields {
 			hl.Fields[fi] = tgt(c.target[hl.Orig][fi])
 		}

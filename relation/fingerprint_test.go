@@ -40,6 +40,12 @@ func TestFingerprint(t *testing.T) {
 		"target": func(b *builder) { b.to(0, "head", l2) },
 		"exists": func(b *builder) { b.s.Locs[l1].Exists = neq(i4, machine.RNull) },
 		"new":    func(b *builder) { b.newLoc("Node") },
+		"class":  func(b *builder) { b.s.Locs[l2].Class = b.s.Prog.ByName["Node"] },
+		// A cell of a field that l2's class (Data) does not have: never
+		// set by a rule, but a state that has it is another state.
+		"foreign cell": func(b *builder) {
+			b.s.R[int(l2)*b.s.NumFields()+b.s.Prog.ByName["Node"].Fields[0].ID] = b.s.Env[0].Ref()
+		},
 		"root": func(b *builder) {
 			r := b.s.StackR()
 			b.s.Set(r, machine.Single(l1))

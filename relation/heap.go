@@ -152,34 +152,53 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 	// where names the reference for a witness; it is only formatted when
 	// one is made (a heap is built for every GSE state of every pair).
 	resolve := func(r machine.Ref, whereOf func() string) (Target, error) {
-		var hit []machine.Entry
-		for _, e := range st.Get(r) {
+		// The one entry that holds, without a slice: a heap is built for
+		// every GSE state of every pair. The entries are collected only
+		// for a witness (holds is a function of the guard).
+		es := st.Get(r)
+		n, first := 0, machine.Entry{}
+		for _, e := range es {
 			if holds(e.Guard) {
-				hit = append(hit, e)
+				if n == 0 {
+					first = e
+				}
+				n++
 			}
 		}
 		switch {
-		case len(hit) == 0:
-			return 0, witness(r, append([]machine.Entry(nil), st.Get(r)...), whereOf()+": no guard holds")
-		case len(hit) > 1:
+		case n == 0:
+			return 0, witness(r, append([]machine.Entry(nil), es...), whereOf()+": no guard holds")
+		case n > 1:
+			var hit []machine.Entry
+			for _, e := range es {
+				if holds(e.Guard) {
+					hit = append(hit, e)
+				}
+			}
 			return 0, witness(r, hit, whereOf()+": several guards hold")
 		}
-		l := hit[0].Loc
+		l := first.Loc
 		switch {
 		case l == machine.LNull:
 			return TNull, nil
 		case l == machine.LUn:
 			return TUn, nil
 		case l < 0 || int(l) >= len(st.Locs):
-			return 0, witness(r, hit, fmt.Sprintf("%s: location %v does not exist", whereOf(), l))
+			return 0, witness(r, []machine.Entry{first}, fmt.Sprintf("%s: location %v does not exist", whereOf(), l))
 		case index[l] < 0:
-			return 0, witness(r, hit, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", whereOf(), l, smt.Short(st.Locs[l].Exists)))
+			return 0, witness(r, []machine.Entry{first}, fmt.Sprintf("%s: points to %v, whose existence guard %s does not hold", whereOf(), l, smt.Short(st.Locs[l].Exists)))
 		}
 		return index[l], nil
 	}
+	nf := 0
+	for i := range h.Locs {
+		nf += len(h.Locs[i].Class.Fields)
+	}
+	fields := make([]Target, nf) // every location's Fields, one array
 	for i := range h.Locs {
 		hl := &h.Locs[i]
-		hl.Fields = make([]Target, len(hl.Class.Fields))
+		n := len(hl.Class.Fields)
+		hl.Fields, fields = fields[:n:n], fields[n:]
 		for j, f := range hl.Class.Fields {
 			t, err := resolve(st.Field(hl.Orig, f), func() string { return fmt.Sprintf("%v.%s", hl.Orig, f.Name) })
 			if err != nil {
@@ -188,7 +207,8 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 			hl.Fields[j] = t
 		}
 	}
-	roots := st.Roots()
+	var rootBuf [rootsOnStack]machine.Ref
+	roots := st.AppendRoots(rootBuf[:0])
 	slices.Sort(roots)
 	h.Roots = make([]Root, 0, len(roots))
 	for _, r := range roots {

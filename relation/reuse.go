@@ -178,7 +178,7 @@ type leafRec struct {
 // existence guard, R, and the guarded value set of every field reference.
 // shape is the same without φ and the facts.
 func contentKey(q *machine.State) (content, shape [sha256.Size]byte) {
-	var w fpBuf // the fingerprint's encoding (fingerprint.go)
+	var w fpBuf // fingerprint.go
 	w.num(int64(len(q.Locs)))
 	for _, info := range q.Locs {
 		w.num(int64(len(info.Class.Name)))
@@ -293,16 +293,22 @@ func (c *concretizer) fromLeaves(ls *leafSet, extends bool) (kept []*leafRec, er
 func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool, err error) {
 	mark := len(c.lits)
 	c.lits = append(c.lits, rec.lits...)
-	for _, f := range rec.lits {
-		c.onBranch[f]++
-	}
+	// The leaf's literals join onBranch only for the search (searchRoots),
+	// which reads it; onBranchRoots asks leafLits beside it. Counting them
+	// in and out of the map for every leaf replayed was a twentieth of a
+	// check, and most replays need no search.
+	c.leafLits = rec.lits
+	branched := false
 	defer func() {
-		for _, f := range c.lits[mark:] {
-			if c.onBranch[f]--; c.onBranch[f] == 0 {
-				delete(c.onBranch, f)
+		if branched {
+			for _, f := range c.lits[mark:] {
+				if c.onBranch[f]--; c.onBranch[f] == 0 {
+					delete(c.onBranch, f)
+				}
 			}
 		}
 		c.lits = c.lits[:mark]
+		c.leafLits = nil
 	}()
 	// Without a question: every root points where it did or where the
 	// leaf says, or the leaves a search built below this leaf for the
@@ -343,6 +349,10 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 			return true, err
 		}
 	}
+	for _, f := range rec.lits {
+		c.onBranch[f]++
+	}
+	branched = true
 	return true, c.searchRoots(rec, key, fresh)
 }
 
@@ -443,7 +453,9 @@ func (c *concretizer) rootsKey(fresh []item) string {
 // changes nothing and reports false, and the roots are resolved by the
 // search (which also reports what is wrong, if anything is).
 func (c *concretizer) onBranchRoots(fresh []item) bool {
-	return c.rootsWhere(fresh, func(g *smt.Formula) bool { return g.IsTrue() || c.onBranch[g] > 0 })
+	return c.rootsWhere(fresh, func(g *smt.Formula) bool {
+		return g.IsTrue() || c.onBranch[g] > 0 || slices.Contains(c.leafLits, g)
+	})
 }
 
 // rootsWhere resolves each (trusted) root of fresh to its entry whose
@@ -451,7 +463,12 @@ func (c *concretizer) onBranchRoots(fresh []item) bool {
 // null, r_un or a location present in the leaf; with one root that has
 // none, it changes nothing and reports false.
 func (c *concretizer) rootsWhere(fresh []item, holds func(*smt.Formula) bool) bool {
-	to := make([]machine.Loc, len(fresh))
+	var buf [8]machine.Loc
+	to := buf[:0]
+	if len(fresh) > len(buf) {
+		to = make([]machine.Loc, 0, len(fresh))
+	}
+	to = to[:len(fresh)]
 	for i, it := range fresh {
 		if !c.trusted[it.ref] {
 			return false
