@@ -220,6 +220,15 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 	if s.depth != 0 || s.dec.off || s.z.gate.faults != nil || knobs.SMTLeAsLt.Load() {
 		return nil, false
 	}
+	// The scope being opened is already recorded (Assume appends it
+	// before opening the decider's level), and the parts below are asked
+	// and cached as answers in the empty context: asked under f, a part
+	// that f's other parts contradict would be remembered unsatisfiable
+	// for good. Hide f while they are asked.
+	n := len(s.assumed)
+	hidden, dataAt := s.assumed[n-1], s.dataAt
+	s.assumed, s.dataAt = s.assumed[:n-1], -1
+	defer func() { s.assumed, s.dataAt = append(s.assumed, hidden), dataAt }()
 	kids := []*Formula{f}
 	if f.op == OpAnd {
 		kids = f.kids

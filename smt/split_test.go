@@ -206,3 +206,37 @@ func TestProjection(t *testing.T) {
 	require.Empty(t, mism)
 	require.Positive(t, n)
 }
+
+// TestProjectionAsksInTheEmptyContext: projecting an assumption asks its
+// data groups apart and remembers their answers as answers in the empty
+// context, so they must not be asked under the assumption itself. Here
+// the group x < 0 is satisfiable but f, whose other group is not, is
+// unsatisfiable: asked under f, x < 0 would be remembered unsatisfiable,
+// and a later scope assuming it would make even true unsatisfiable (found
+// by TestDataIncrementalBruteForce).
+func TestProjectionAsksInTheEmptyContext(t *testing.T) {
+	s, err := NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	s.SetCrossCheck(true)
+	x, y, z := symX, symY, symZ
+	lx := Lt(x, Int(0))
+	f := And(lx, Lt(y, z), Lt(z, y))
+	require.Len(t, groups(f.kids), 2)
+	require.NoError(t, s.Assume(f))
+	r, err := s.Check(True())
+	require.NoError(t, err)
+	require.Equal(t, Unsat, r)
+	require.NoError(t, s.Release())
+
+	v, err := s.Sat(lx)
+	require.NoError(t, err)
+	require.True(t, v, "x < 0 alone")
+	require.NoError(t, s.Assume(And(lx, Neq(1, Null))))
+	r, err = s.Check(True())
+	require.NoError(t, err)
+	require.Equal(t, Sat, r, "true under x < 0 ∧ r1 ≠ null")
+	require.NoError(t, s.Release())
+	_, mism := s.CrossChecked()
+	require.Empty(t, mism)
+}
