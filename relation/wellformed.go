@@ -252,13 +252,16 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // total is Total over the references in use, refs.
 func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
 	phi := q.PathCondition()
-	// With data in φ the question φ ∧ ¬⋁guards goes to Z3 whole (a data
-	// conjunct that mentions a reference keeps the solver from splitting
-	// it), yet the guards are reference formulas and nearly always exclude
-	// each other's absence on φ's reference conjuncts alone. Those
-	// conjuncts are implied by φ, so when they already make the question
-	// unsatisfiable, so does φ, and the Go decider answers it; only a
-	// satisfiable answer is asked again with the whole φ.
+	// With data in φ, the guards (reference formulas) nearly always
+	// exclude each other's absence on φ's reference conjuncts alone.
+	// Those conjuncts are implied by φ, so when they already make the
+	// question unsatisfiable, so does φ, and the Go decider answers it;
+	// only a satisfiable answer is asked again with the whole φ. The
+	// solver's reference cases (smt/split.go) ask φ ∧ ¬⋁guards's
+	// reference part first too, but within a smaller budget of the
+	// decider, past which the question goes to Z3 whole; asked here, a
+	// reference part past the decider's budget is Z3's reference
+	// question, without the data.
 	refPhi := referencePart(phi)
 refs:
 	for _, r := range refs {

@@ -167,6 +167,9 @@ type decider struct {
 
 	work   int
 	gaveUp bool
+	// budget, when positive, is a lower bound than decideBudget for the
+	// questions asked while it is set (split.go's cases).
+	budget int
 
 	off   bool // every query goes to Z3
 	cross bool // every Go answer is checked against Z3
@@ -574,7 +577,7 @@ const splitEarly = 1
 // the branches are disjoint. The disjunction itself is off the list while
 // its operand is asserted (it is satisfied). The state is left as found.
 func (d *decider) search() bool {
-	if d.work > decideBudget {
+	if d.work > decideBudget || (d.budget > 0 && d.work > d.budget) {
 		d.gaveUp = true
 		return false
 	}
@@ -944,4 +947,22 @@ func (s *Solver) syncZ3(data bool) error {
 		*zdepth++
 	}
 	return nil
+}
+
+// atomValue is the value of a = b in the current state: true when a and b
+// are in one class, false when their classes are separated, else open.
+func (d *decider) atomValue(a, b Ref) tri {
+	ia, oka := d.idx[a]
+	ib, okb := d.idx[b]
+	if !oka || !okb {
+		return triOpen
+	}
+	ra, rb := d.find(ia), d.find(ib)
+	switch {
+	case ra == rb:
+		return triTrue
+	case d.sepBit(ra, rb):
+		return triFalse
+	}
+	return triOpen
 }

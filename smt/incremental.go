@@ -28,20 +28,32 @@ func (s *Solver) Assume(f *Formula) error {
 		return ErrClosed
 	}
 	s.assumed = append(s.assumed, assumption{f: f})
-	if f.data || s.dataAt >= 0 {
-		s.pushData()
-	} else {
+	switch {
+	case f.data:
+		s.pushData(f)
+	case s.opaqueAt >= 0:
+		s.dec.pushEmpty()
+	default:
 		s.dec.push(f)
 	}
 	s.depth++
 	return nil
 }
 
-// pushData opens the decider's level of a scope that has data or is above
-// one.
-func (s *Solver) pushData() {
+// pushData opens the decider's level of a scope whose assumption f has
+// data: its reference projection (split.go) when it has one, so that the
+// questions without data under it stay the Go decider's, else an empty
+// level, and from then on every question goes to Z3.
+func (s *Solver) pushData(f *Formula) {
 	if s.dataAt < 0 {
 		s.dataAt = s.depth
+	}
+	if s.opaqueAt < 0 {
+		if p, ok := s.project(f); ok {
+			s.dec.push(p)
+			return
+		}
+		s.opaqueAt = s.depth
 	}
 	s.dec.pushEmpty()
 }
@@ -57,13 +69,16 @@ func (s *Solver) AssumeAll(fs []*Formula) error {
 		return ErrClosed
 	}
 	s.assumed = append(s.assumed, assumption{fs: fs})
-	data := s.dataAt >= 0
+	data := false
 	for _, f := range fs {
 		data = data || f.data
 	}
-	if data {
-		s.pushData()
-	} else {
+	switch {
+	case data:
+		s.pushData(s.assumption(len(s.assumed) - 1))
+	case s.opaqueAt >= 0:
+		s.dec.pushEmpty()
+	default:
 		s.dec.push(fs...)
 	}
 	s.depth++
@@ -110,6 +125,9 @@ func (s *Solver) Release() error {
 	s.dec.pop()
 	if s.dataAt == n {
 		s.dataAt = -1
+	}
+	if s.opaqueAt == n {
+		s.opaqueAt = -1
 	}
 	var err error
 	if s.zdepth > n {

@@ -38,10 +38,16 @@ var ErrClosed = errors.New("smt: solver is closed")
 
 // Stats counts a solver's work since it was created.
 type Stats struct {
-	Queries    int64         // checks that reached Z3 (AllSAT counts each step)
-	Decided    int64         // checks answered exactly in Go, without Z3 (decide.go)
-	FromModels int64         // of Decided: answered sat by a kept model of the assumptions (models.go)
-	CacheHits  int64         // Sat calls answered from the cache
+	Queries    int64 // checks that reached Z3 (AllSAT counts each step)
+	Decided    int64 // checks answered exactly in Go, without Z3 (decide.go)
+	FromModels int64 // of Decided: answered sat by a kept model of the assumptions (models.go)
+	CacheHits  int64 // Sat calls (and parts of them) answered from the cache
+	// Split counts the questions with data answered in parts (split.go):
+	// by reference cases, or by groups that share no symbol. Projected
+	// counts the assumptions with data whose questions without data the
+	// Go decider answers, through their reference projection.
+	Split      int64
+	Projected  int64
 	Unknowns   int64         // checks Z3 answered unknown
 	SolverTime time.Duration // wall time spent inside Z3 checks
 	// Of Queries and SolverTime: the checks with data (a term in the
@@ -73,6 +79,12 @@ type Solver struct {
 	sat map[uint64]bool
 	// pairs caches SatBoth answers by the IDs of the two formulas.
 	pairs map[[2]uint64]bool
+	// cases caches the reference cases D[σ] of questions with data
+	// (split.go).
+	cases map[caseKey]*Formula
+	// atoms caches the reference atoms of the data parts D (split.go), by
+	// D's ID: the questions about one path share its D.
+	atoms map[uint64][][2]Ref
 
 	transLimit, constLimit, satLimit int
 
@@ -86,6 +98,11 @@ type Solver struct {
 	// been told the first dzdepth assumptions.
 	dataAt  int
 	dzdepth int
+	// opaqueAt is the first scope whose assumption has data and no
+	// reference projection (split.go), or -1: while one is in force, the
+	// questions without data go to Z3 too; under a projected scope the
+	// Go decider answers them.
+	opaqueAt int
 
 	// dec is the Go decision procedure (decide.go).
 	dec *decider
@@ -110,11 +127,14 @@ func NewSolver() (*Solver, error) {
 		trans:      make(map[uint64]zast),
 		sat:        make(map[uint64]bool),
 		pairs:      make(map[[2]uint64]bool),
+		cases:      make(map[caseKey]*Formula),
+		atoms:      make(map[uint64][][2]Ref),
 		transLimit: defaultTransLimit,
 		constLimit: defaultConstLimit,
 		satLimit:   defaultSatLimit,
 		dec:        newDecider(),
 		dataAt:     -1,
+		opaqueAt:   -1,
 	}
 	// Deleting the context frees all its ASTs, so the cleanup need not know
 	// about the caches (and must not reference s).
@@ -165,6 +185,8 @@ func (s *Solver) ResetCache() {
 	}
 	clear(s.sat)
 	clear(s.pairs)
+	clear(s.cases)
+	clear(s.atoms)
 	s.releaseASTs()
 }
 
@@ -308,21 +330,17 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 		s.stats.CacheHits++
 		return v, nil
 	}
-	if ref, data, ok := independent(f); ok {
-		// References and input symbols are disjoint sets of variables:
-		// a conjunction whose data conjuncts mention no reference is
-		// satisfiable exactly when both halves are. The reference half
-		// stays with the Go decider, and the data half, the same on
-		// many questions of one path, is asked of Z3 once and cached.
-		v, err := s.Sat(ref)
-		if err == nil && v {
-			v, err = s.Sat(data)
+	if f.data {
+		// In parts (split.go): the guards the reference conjuncts decide
+		// folded, and the groups that share no symbol asked apart.
+		v, done, err := s.satParts(f)
+		if done {
+			if err != nil {
+				return false, err
+			}
+			remember(s.sat, f.id, v, s.satLimit)
+			return v, nil
 		}
-		if err != nil {
-			return false, err
-		}
-		remember(s.sat, f.id, v, s.satLimit)
-		return v, nil
 	}
 	r, err := s.Check(f)
 	if err != nil {
@@ -331,31 +349,6 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 	v := r == Sat
 	remember(s.sat, f.id, v, s.satLimit)
 	return v, nil
-}
-
-// independent splits a conjunction with data into its reference-only
-// conjuncts and its data conjuncts when no data conjunct mentions a
-// reference (no ite over reference guards); ok is false otherwise or when
-// one half would be empty.
-func independent(f *Formula) (ref, data *Formula, ok bool) {
-	if !f.data || f.op != OpAnd {
-		return nil, nil, false
-	}
-	var rs, ds []*Formula
-	for _, k := range f.kids {
-		switch {
-		case !k.data:
-			rs = append(rs, k)
-		case len(k.refs) > 0:
-			return nil, nil, false
-		default:
-			ds = append(ds, k)
-		}
-	}
-	if len(rs) == 0 || len(ds) == 0 {
-		return nil, nil, false
-	}
-	return And(rs...), And(ds...), true
 }
 
 // remember caches an answer, clearing the cache first when it is full (at
@@ -393,14 +386,15 @@ func (s *Solver) SatBoth(a, b *Formula) (bool, error) {
 
 // Check runs one uncached query on f: in Go when the decision procedure of
 // decide.go answers within its budget, otherwise as a push/assert/check/pop
-// in Z3. A question with data (in f or in an assumption in force) goes to
-// Z3's data solver at once. It returns Unknown together with an error
+// in Z3. A question with data in f, or under an assumption with data that
+// has no reference projection (split.go), goes to Z3's data solver at once;
+// under one with a projection, a question without data is the decider's. It returns Unknown together with an error
 // wrapping ErrUnknown when Z3 gives up.
 func (s *Solver) Check(f *Formula) (Result, error) {
 	if s.z == nil {
 		return Unknown, ErrClosed
 	}
-	if f.data || s.dataAt >= 0 {
+	if f.data || s.opaqueAt >= 0 {
 		return s.z3Check(f)
 	}
 	if r, ok, err := s.goCheck(f); ok || err != nil {

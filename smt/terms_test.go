@@ -236,6 +236,12 @@ func TestZ3Arithmetic(t *testing.T) {
 		// half never asked (Solver.Sat, independent): one data question
 		// fewer than cases.
 		dataAsked := int64(len(cases) - 1)
+		if goDecide {
+			// The reference parts of the first two mixed cases decide
+			// their guards, and the data folds in Go to x < x and
+			// x - 1 < x (split.go): two data questions fewer.
+			dataAsked -= 2
+		}
 		for _, c := range cases {
 			got, err := s.Sat(c.f)
 			require.NoError(t, err)
@@ -723,6 +729,9 @@ func TestDataIncrementalBruteForce(t *testing.T) {
 	})
 	_, mism := s.CrossChecked()
 	require.Empty(t, mism)
+	// Outermost assumptions with data were projected (split.go), and the
+	// questions without data under them answered in Go, cross-checked.
+	require.Positive(t, s.Stats().Projected)
 }
 
 // TestIndependentDataHalf: a conjunction whose data conjuncts mention no
@@ -742,15 +751,16 @@ func TestIndependentDataHalf(t *testing.T) {
 		{And(Neq(1, 4), Neq(4, Null), data), true},
 		{And(Eq(1, 4), Neq(1, 4), data), false},            // the reference half alone refutes it
 		{And(Eq(1, 4), data, Lt(y, x)), false},             // the data half alone refutes it
-		{And(Eq(1, 4), Lt(Ite(Eq(1, 4), x, y), x)), false}, // data over a reference guard: not split
+		{And(Eq(1, 4), Lt(Ite(Eq(1, 4), x, y), x)), false}, // data over a reference guard: its case folds to x < x
 	} {
 		got, err := s.Sat(c.f)
 		require.NoError(t, err)
 		require.Equal(t, c.want, got, "case %d: %v", i, c.f)
 	}
 	// data was asked once (first case); the second case reused it; the
-	// third never reached it; the fourth and fifth are two more.
-	require.Equal(t, int64(3), s.Stats().DataQueries)
+	// third never reached it; the fourth is one more; the fifth folds to
+	// false in Go (split.go).
+	require.Equal(t, int64(2), s.Stats().DataQueries)
 }
 
 // firstAtom is some reference atom of f, or nil when f has none.
