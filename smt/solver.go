@@ -342,6 +342,11 @@ func (s *Solver) Sat(f *Formula) (bool, error) {
 			return v, nil
 		}
 	}
+	return s.checkRemember(f)
+}
+
+// checkRemember asks f whole, outside assumptions, and caches the answer.
+func (s *Solver) checkRemember(f *Formula) (bool, error) {
 	r, err := s.Check(f)
 	if err != nil {
 		return false, err

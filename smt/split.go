@@ -440,13 +440,7 @@ func (s *Solver) satPart(p *Formula) (bool, error) {
 			return false, err
 		}
 	}
-	r, err := s.Check(p)
-	if err != nil {
-		return false, err
-	}
-	v := r == Sat
-	remember(s.sat, p.id, v, s.satLimit)
-	return v, nil
+	return s.checkRemember(p)
 }
 
 // groups partitions the conjuncts fs into the conjunctions of the classes
