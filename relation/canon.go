@@ -101,7 +101,7 @@ func canonicalForm(h *Heap) (string, []int, int) {
 		order = append(order, rest...)
 	}
 
-	// The string of writeLoc and targetName, appended to one buffer
+	// The string, appended to one buffer
 	// (thousands of heaps are named per check; a string per target was
 	// most of the naming's allocations).
 	size := 1 + 6*len(roots)
@@ -120,27 +120,13 @@ func canonicalForm(h *Heap) (string, []int, int) {
 		b = appendTarget(b, r.To, name)
 	}
 	for _, l := range order {
-		hl := h.Locs[l]
-		b = append(b, '|')
-		if hl.Class != nil {
-			b = append(b, hl.Class.Name...)
-		}
-		if hl.Input {
-			b = append(b, '*')
-		}
-		b = append(b, '(')
-		for j, t := range hl.Fields {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendTarget(b, t, name)
-		}
-		b = append(b, ')')
+		b = appendLoc(b, h, l, name, nil)
 	}
 	return string(b), name, reach
 }
 
-// appendTarget appends targetName(t, name) to b.
+// appendTarget appends target t's name under name to b: n for null, u
+// for l_un, its canonical number, or ?t for a target out of range.
 func appendTarget(b []byte, t Target, name []int) []byte {
 	switch {
 	case t == TNull:
@@ -153,35 +139,31 @@ func appendTarget(b []byte, t Target, name []int) []byte {
 	return strconv.AppendInt(b, int64(name[t]), 10)
 }
 
-func targetName(t Target, name []int) string {
-	switch {
-	case t == TNull:
-		return "n"
-	case t == TUn:
-		return "u"
-	case t < 0 || int(t) >= len(name):
-		return "?" + strconv.Itoa(int(t))
-	}
-	return strconv.Itoa(name[t])
-}
-
-func writeLoc(b *strings.Builder, h *Heap, l int, tn func(Target) string) {
+// appendLoc appends location l of h as the canonical string writes it,
+// |Class*(t1,…) (* for an input location), each field's target by
+// appendTarget under name, except a target that name leaves unnamed
+// (name[t] < 0), which unnamed writes when it is not nil.
+func appendLoc(b []byte, h *Heap, l int, name []int, unnamed func([]byte, Target) []byte) []byte {
 	hl := h.Locs[l]
-	b.WriteString("|")
+	b = append(b, '|')
 	if hl.Class != nil {
-		b.WriteString(hl.Class.Name)
+		b = append(b, hl.Class.Name...)
 	}
 	if hl.Input {
-		b.WriteByte('*')
+		b = append(b, '*')
 	}
-	b.WriteByte('(')
+	b = append(b, '(')
 	for j, t := range hl.Fields {
 		if j > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(tn(t))
+		if unnamed != nil && t >= 0 && int(t) < len(name) && name[t] < 0 {
+			b = unnamed(b, t)
+		} else {
+			b = appendTarget(b, t, name)
+		}
 	}
-	b.WriteByte(')')
+	return append(b, ')')
 }
 
 // Isomorphic reports whether two heaps are isomorphic (see Canonical).
@@ -214,14 +196,7 @@ func labelUnreachable(h *Heap, name []int, un []int) []int {
 	lb.twin = make([]string, m)
 	for i, u := range un {
 		hl := h.Locs[u]
-		var kb strings.Builder
-		writeLoc(&kb, h, u, func(t Target) string {
-			if t >= 0 && int(t) < len(name) && name[t] < 0 {
-				return "?"
-			}
-			return targetName(t, name)
-		})
-		lb.base[i] = kb.String()
+		lb.base[i] = string(appendLoc(nil, h, u, name, func(b []byte, _ Target) []byte { return append(b, '?') }))
 		lb.out[i] = make([]int, len(hl.Fields))
 		for j, t := range hl.Fields {
 			lb.out[i][j] = -1
@@ -365,16 +340,13 @@ func (lb *labeler) leaf(colour []int) {
 	for i, c := range colour {
 		byColour[c] = i
 	}
-	var b strings.Builder
+	var b []byte
 	for _, i := range byColour {
-		writeLoc(&b, lb.h, lb.un[i], func(t Target) string {
-			if t >= 0 && int(t) < len(lb.name) && lb.name[t] < 0 {
-				return strconv.Itoa(reach + colour[lb.local[int(t)]])
-			}
-			return targetName(t, lb.name)
+		b = appendLoc(b, lb.h, lb.un[i], lb.name, func(b []byte, t Target) []byte {
+			return strconv.AppendInt(b, int64(reach+colour[lb.local[int(t)]]), 10)
 		})
 	}
-	if s := b.String(); lb.bestO == nil || s < lb.best {
+	if s := string(b); lb.bestO == nil || s < lb.best {
 		lb.best = s
 		lb.bestO = slices.Clone(colour)
 	}
