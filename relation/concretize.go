@@ -653,15 +653,9 @@ func (c *concretizer) leaf() error {
 		}
 		return index[l]
 	}
-	nf := 0
-	for i := range h.Locs {
-		nf += len(h.Locs[i].Class.Fields)
-	}
-	fields := make([]Target, nf) // every location's Fields, one array
+	fieldArrays(h.Locs)
 	for i := range h.Locs {
 		hl := &h.Locs[i]
-		n := len(hl.Class.Fields)
-		hl.Fields, fields = fields[:n:n], fields[n:]
 		for fi := range hl.Fields {
 			hl.Fields[fi] = tgt(c.target[hl.Orig][fi])
 		}

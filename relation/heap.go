@@ -130,6 +130,21 @@ func (h *Heap) String() string {
 	return b.String()
 }
 
+// fieldArrays gives every location of locs its Fields, one target per
+// field of its class, all cut from one array (a heap is built for every
+// GSE state of every pair, and for every concretization leaf).
+func fieldArrays(locs []HeapLoc) {
+	n := 0
+	for i := range locs {
+		n += len(locs[i].Class.Fields)
+	}
+	fields := make([]Target, n)
+	for i := range locs {
+		k := len(locs[i].Class.Fields)
+		locs[i].Fields, fields = fields[:k:k], fields[k:]
+	}
+}
+
 // buildHeap makes the concrete heap of st in which every guard is decided by
 // holds. It returns a *WitnessError if a reference in use takes zero or
 // several locations, or points to a location that does not exist.
@@ -190,15 +205,9 @@ func buildHeap(st *machine.State, holds func(*smt.Formula) bool, assign *smt.For
 		}
 		return index[l], nil
 	}
-	nf := 0
-	for i := range h.Locs {
-		nf += len(h.Locs[i].Class.Fields)
-	}
-	fields := make([]Target, nf) // every location's Fields, one array
+	fieldArrays(h.Locs)
 	for i := range h.Locs {
 		hl := &h.Locs[i]
-		n := len(hl.Class.Fields)
-		hl.Fields, fields = fields[:n:n], fields[n:]
 		for j, f := range hl.Class.Fields {
 			t, err := resolve(st.Field(hl.Orig, f), func() string { return fmt.Sprintf("%v.%s", hl.Orig, f.Name) })
 			if err != nil {
