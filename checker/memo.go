@@ -40,9 +40,10 @@ type exactMemo map[stateKey]relation.ExactResult
 // or of a pair's: the sums of q and of the members, combined by keyHash.
 // The fingerprints were hashed with SHA-256 at first, which was a fifth
 // of a check's time on the LinkedList drivers, then encoded and hashed by
-// hash/maphash, the encoding an eighth of a check. Two different streams
-// share a key with probability about 2⁻¹²⁸: across the million keys of the
-// largest run, about 10⁻²⁷.
+// hash/maphash, the encoding an eighth of a check. How likely two
+// different states are to share a key, and what is proven of it, is said
+// at relation.FingerprintSum: about 2⁻¹²⁸ for an ideal hash, an estimate
+// for its XXH64 rounds, not a bound.
 type stateKey [2]uint64
 
 var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
