@@ -79,16 +79,8 @@ func (s *Solver) satParts(f *Formula) (v, done bool, err error) {
 	if f.op != OpAnd || knobs.SMTLeAsLt.Load() || s.z.gate.faults != nil {
 		return false, false, nil
 	}
-	var ref, data []*Formula
-	guarded := false // a data conjunct mentions a reference
-	for _, k := range f.kids {
-		if k.data {
-			data = append(data, k)
-			guarded = guarded || len(k.refs) > 0
-		} else {
-			ref = append(ref, k)
-		}
-	}
+	ref, data := byData(f.kids)
+	guarded := slices.ContainsFunc(data, func(k *Formula) bool { return len(k.refs) > 0 })
 	if guarded && !s.dec.off {
 		if v, done, err := s.satCases(ref, data); done {
 			return v, true, err
@@ -100,6 +92,19 @@ func (s *Solver) satParts(f *Formula) (v, done bool, err error) {
 	}
 	s.stats.Split++
 	return s.satGroups(parts)
+}
+
+// byData splits the conjuncts fs into those without data (ref) and those
+// with (data), each in its order.
+func byData(fs []*Formula) (ref, data []*Formula) {
+	for _, k := range fs {
+		if k.data {
+			data = append(data, k)
+		} else {
+			ref = append(ref, k)
+		}
+	}
+	return ref, data
 }
 
 // satGroups answers the conjunction of parts that share no symbol.
@@ -233,14 +238,7 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 	if f.op == OpAnd {
 		kids = f.kids
 	}
-	var ref, data []*Formula
-	for _, k := range kids {
-		if k.data {
-			data = append(data, k)
-		} else {
-			ref = append(ref, k)
-		}
-	}
+	ref, data := byData(kids)
 	var some []*Formula
 	failed := false
 	ok = s.eachCase(ref, data, func(c *Formula, atoms [][2]Ref, val []tri) bool {
