@@ -1219,13 +1219,6 @@ func (r *run) witness(res relation.ExactResult) string {
 	return ""
 }
 
-// uninitialized reports whether R(l, f) of the GSE state s still points to
-// l_un: then →I* branches (gse.Initialize; the same test).
-func uninitialized(s *machine.State, l machine.Loc, f *javalite.Field) bool {
-	g := s.Get(s.Field(l, f))
-	return len(g) == 1 && g[0].Loc == machine.LUn
-}
-
 // checkInit compares the initialization machines on their own when the pair
 // is at a field access: →I* on every GSE state whose receiver is not null
 // against →S* on the summary state (L1), and →S* for determinism (L4).
@@ -1248,7 +1241,7 @@ func (r *run) checkInit(pr pair) error {
 		if l == machine.LNull {
 			continue
 		}
-		if !uninitialized(p, l, fa.Field) {
+		if !gse.Uninitialized(p, l, fa.Field) {
 			// →I* leaves an initialized field as it is (gse.Initialize
 			// returns the state itself), and nothing here changes a GSE
 			// state: p is its own initialization, read as it is. Cloning

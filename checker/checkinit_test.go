@@ -37,7 +37,7 @@ func TestUninitializedAsInitialize(t *testing.T) {
 				before := relation.FingerprintSum(s, false)
 				c := s.Clone()
 				out := eng.Initialize(c, l, f)
-				if uninitialized(s, l, f) {
+				if gse.Uninitialized(s, l, f) {
 					unset++
 					require.NotEqual(t, []*machine.State{c}, out, "an unset field branches")
 					for _, o := range out {

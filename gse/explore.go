@@ -221,7 +221,7 @@ func (x *inPlace) FieldAccess(s *machine.State, r machine.Ref, fa *javalite.Fiel
 		return x.ret(s, machine.RuleFieldANull), nil
 	}
 	// Rule: Field access (A)
-	if !uninitialized(s, l, fa.Field) {
+	if !Uninitialized(s, l, fa.Field) {
 		access(s, l, fa.Field, k)
 		return x.ret(s, machine.RuleFieldA), nil
 	}

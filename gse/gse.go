@@ -84,7 +84,7 @@ func only(s *machine.State, r machine.Ref) (machine.Loc, error) {
 // initialized). UN(L,R,φ_g,r,f) has at most one element in GSE (L(r) is a
 // singleton and every guard is true), so the fixpoint is at most one step.
 func (e *Engine) Initialize(s *machine.State, l machine.Loc, f *javalite.Field) []*machine.State {
-	if !uninitialized(s, l, f) {
+	if !Uninitialized(s, l, f) {
 		return []*machine.State{s}
 	}
 	b := e.branches(s, l, f)
@@ -100,8 +100,9 @@ func (e *Engine) Initialize(s *machine.State, l machine.Loc, f *javalite.Field) 
 	return out
 }
 
-// uninitialized reports whether R(l, f) still points to l_un.
-func uninitialized(s *machine.State, l machine.Loc, f *javalite.Field) bool {
+// Uninitialized reports whether R(l, f) still points to l_un: then →I*
+// branches (Initialize); otherwise Initialize returns s itself.
+func Uninitialized(s *machine.State, l machine.Loc, f *javalite.Field) bool {
 	g := s.Get(s.Field(l, f))
 	return len(g) == 1 && g[0].Loc == machine.LUn
 }
