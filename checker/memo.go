@@ -18,7 +18,7 @@ import (
 // before, and exactness would ask the same thousands of solver questions
 // again (on the generated programs whose groups grow to hundreds of GSE
 // states, the same group is checked at five to ten consecutive steps).
-// relation.Fingerprint covers everything the relations read of a state
+// relation.FingerprintSum covers everything the relations read of a state
 // except the control, and the controls of P and q agree at every pair (the
 // driver groups by control; exactMemo checks it anyway), so a pair whose
 // fingerprints equal those of a pair that held holds too.
@@ -29,7 +29,7 @@ import (
 // exactness is about the set P), the part of exactness asked, and nothing
 // else of the run's options changes between pairs. The data half
 // (relation.ExactData) is memoized the same way, its key adding every
-// state's data (relation.DataFingerprint): a step that moves only the
+// state's data (relation.FingerprintSum with data): a step that moves only the
 // control leaves the terms as they were, and the data half's worlds are as
 // many as the concretization's leaves.
 type exactMemo map[stateKey]relation.ExactResult
@@ -160,7 +160,7 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 
 // wellFormedMemoized is relation.WellFormedChecks with the states found
 // well formed in this run remembered by fingerprint: the checks read only
-// what relation.Fingerprint covers (the roots and the stack values that
+// what relation.FingerprintSum covers (the roots and the stack values that
 // StackOnlyRoots reads, the locations, the guarded value sets and the
 // path condition), and most steps leave all of it as it was, so a state
 // whose fingerprint was well formed before is well formed again. Only the

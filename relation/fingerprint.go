@@ -2,7 +2,6 @@ package relation
 
 import (
 	"encoding/binary"
-	"hash"
 	"hash/maphash"
 	"math/bits"
 	"math/rand/v2"
@@ -12,29 +11,7 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// Fingerprint writes to w a 128-bit hash (FingerprintSum, 16 bytes) of
-// everything of s that the checks of this package read, except the control
-// (η e k beyond the references they hold): the path condition (φ and the
-// facts), the roots in Roots order, every location's class, input flag and
-// existence guard, R, and the guarded value set of every reference in use.
-// Formulas are taken by their ID (hash-consed: equal IDs are equal
-// formulas, and an ID is never reused for another formula), classes by
-// their index in the program: fingerprints compare states of one program.
-//
-// Two states of a program with equal fingerprints are indistinguishable to Represents,
-// Exact, Concretize and the well-formedness checks as long as their
-// controls agree with whatever they are compared with: their answers are
-// the same. The lockstep checker uses this to recognize a pair (P, q) it
-// has checked already at an earlier step — a step that only moves the
-// control (a variable lookup, a branch on a boolean) leaves every heap and
-// path condition as they were, and a group of hundreds of GSE states is
-// then checked once instead of at every step.
-func Fingerprint(w hash.Hash, s *machine.State) {
-	sum := FingerprintSum(s, false)
-	w.Write(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, sum[0]), sum[1]))
-}
-
-// fingerprint writes s's fingerprint stream to w (see Fingerprint).
+// fingerprint writes s's fingerprint stream to w (see FingerprintSum).
 func (w *fpWriter) fingerprint(s *machine.State) {
 	if err := checkState(s); err != nil {
 		w.num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
@@ -187,19 +164,11 @@ func (b *fpBuf) form(f *smt.Formula) {
 	b.num(int64(f.ID()))
 }
 
-// DataFingerprint writes to w a 128-bit hash of what the data half of
-// exactness reads of s beyond Fingerprint: the term of every primitive
-// field of every location, and the state's slots (the term values of η, e
-// and k, in Slots order). Fingerprint leaves them out so that a step that
-// changes only data does not make the reference half check its pair again.
-func DataFingerprint(w hash.Hash, s *machine.State) {
-	var fw fpWriter
-	fw.start()
-	fw.data(s)
-	sum := fw.sum()
-	w.Write(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, sum[0]), sum[1]))
-}
-
+// data writes what the data half of exactness reads of s beyond the
+// fingerprint: the term of every primitive field of every location, and
+// the state's slots (the term values of η, e and k, in Slots order). The
+// fingerprint leaves them out so that a step that changes only data does
+// not make the reference half check its pair again.
 func (w *fpWriter) data(s *machine.State) {
 	for l, info := range s.Locs {
 		w.num(int64(len(info.Class.PrimFields)))
@@ -217,12 +186,30 @@ func (w *fpWriter) data(s *machine.State) {
 	}
 }
 
-// FingerprintSum is the 128-bit hash that Fingerprint writes, of the
-// stream of numbers (formula IDs, references, locations, class indices,
-// counts, flags) that fingerprint produces, followed with data by the
-// data fingerprint's: states with equal streams have equal sums, so a memo
-// keyed by the sum answers a state as one keyed by the stream would,
-// unless two different streams collide.
+// FingerprintSum is a 128-bit hash of everything of s that the checks of
+// this package read, except the control (η e k beyond the references they
+// hold): the path condition (φ and the facts), the roots in Roots order,
+// every location's class, input flag and existence guard, R, and the
+// guarded value set of every reference in use; with data, followed by what
+// the data half reads (data). Formulas are taken by their ID (hash-consed:
+// equal IDs are equal formulas, and an ID is never reused for another
+// formula), classes by their index in the program: fingerprints compare
+// states of one program.
+//
+// Two states of a program with equal fingerprints are indistinguishable to
+// Represents, Exact, Concretize and the well-formedness checks as long as
+// their controls agree with whatever they are compared with: their answers
+// are the same. The lockstep checker uses this to recognize a pair (P, q)
+// it has checked already at an earlier step — a step that only moves the
+// control (a variable lookup, a branch on a boolean) leaves every heap and
+// path condition as they were, and a group of hundreds of GSE states is
+// then checked once instead of at every step.
+//
+// The sum is of the stream of numbers (formula IDs, references,
+// locations, class indices, counts, flags) that fingerprint produces:
+// states with equal streams have equal sums, so a memo keyed by the sum
+// answers a state as one keyed by the stream would, unless two different
+// streams collide.
 //
 // The lockstep checker's memo keys are these sums, of every state of
 // every pair (a few hundred thousand on the LinkedList drivers). The

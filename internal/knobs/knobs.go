@@ -19,7 +19,7 @@ var (
 	// DataSkipLastWorldB skips direction (b) for the last world of q.
 	DataSkipLastWorldB atomic.Bool
 	// DataKeyNoSlots leaves the slots' terms out of the data half's memo
-	// key (relation.DataFingerprint).
+	// key (the data part of relation.FingerprintSum).
 	DataKeyNoSlots atomic.Bool
 )
 
