@@ -902,6 +902,21 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 		return Unknown, false, nil
 	}
 	r, ok := s.dec.query(f)
+	if !ok && len(s.dec.levels) == 0 {
+		// Past the DPLL's budget, clause learning (cdcl.go), for a
+		// question without assumptions.
+		if s.learn == nil {
+			s.learn = newCDCL()
+		}
+		var sat bool
+		if sat, ok = s.learn.decide(f); ok {
+			s.stats.Learned++
+			r = Unsat
+			if sat {
+				r = Sat
+			}
+		}
+	}
 	if !ok {
 		return Unknown, false, nil
 	}

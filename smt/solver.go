@@ -41,6 +41,7 @@ type Stats struct {
 	Queries    int64 // checks that reached Z3 (AllSAT counts each step)
 	Decided    int64 // checks answered exactly in Go, without Z3 (decide.go)
 	FromModels int64 // of Decided: answered sat by a kept model of the assumptions (models.go)
+	Learned    int64 // of Decided: answered by clause learning after the DPLL's budget (cdcl.go)
 	CacheHits  int64 // Sat calls (and parts of them) answered from the cache
 	// Split counts the questions with data answered in parts (split.go):
 	// by reference cases, or by groups that share no symbol. Projected
@@ -104,8 +105,10 @@ type Solver struct {
 	// Go decider answers them.
 	opaqueAt int
 
-	// dec is the Go decision procedure (decide.go).
-	dec *decider
+	// dec is the Go decision procedure (decide.go); learn the clause
+	// learning one behind it (cdcl.go), made at its first question.
+	dec   *decider
+	learn *cdcl
 
 	stats Stats
 

@@ -1,0 +1,143 @@
+package smt
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The clause-learning procedure (cdcl.go) must give brute force's and
+// Z3's answer on every question it answers, learn and restart without
+// losing exactness, and hand to Z3 what it cannot finish.
+
+// TestCDCLMatchesBruteForceAndZ3 asks the procedure directly (not behind
+// the DPLL, which would answer these first), one reused instance, so that
+// every question also exercises the reset of the last one's state.
+func TestCDCLMatchesBruteForceAndZ3(t *testing.T) {
+	z := newSolver(t)
+	c := newCDCL()
+	rapid.Check(t, func(t *rapid.T) {
+		var f *Formula
+		if rapid.Bool().Draw(t, "wide") {
+			f = wideGen(6).Draw(t, "f")
+		} else {
+			f = rawGen(6).Draw(t, "f").build()
+		}
+		sat, ok := c.decide(f)
+		if !ok {
+			t.Fatalf("a small formula was not decided: %v", f)
+		}
+		zr, err := z.Check(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sat != (zr == Sat) {
+			t.Fatalf("clause learning says sat=%v, Z3 %v, on %v", sat, zr, f)
+		}
+		if refsWithin(f, universe) && sat != bruteSat(f) {
+			t.Fatalf("clause learning says sat=%v, brute force %v, on %v", sat, !sat, f)
+		}
+	})
+}
+
+// pigeons says that m constants x_i, pairwise distinct, each equal one of
+// h constants c_j, pairwise distinct: satisfiable iff m ≤ h, and for m = h+1
+// a question that takes a search without learning exponential time.
+func pigeons(m, h int) *Formula {
+	x := func(i int) Ref { return Ref(100 + i) }
+	c := func(j int) Ref { return Ref(200 + j) }
+	var cs []*Formula
+	for i := range m {
+		var in []*Formula
+		for j := range h {
+			in = append(in, Eq(x(i), c(j)))
+		}
+		cs = append(cs, Or(in...))
+		for k := i + 1; k < m; k++ {
+			cs = append(cs, Neq(x(i), x(k)))
+		}
+	}
+	for j := range h {
+		for k := j + 1; k < h; k++ {
+			cs = append(cs, Neq(c(j), c(k)))
+		}
+	}
+	return And(cs...)
+}
+
+// TestCDCLPigeons: questions that need hundreds of conflicts, learned
+// clauses and restarts; the answers are known.
+func TestCDCLPigeons(t *testing.T) {
+	c := newCDCL()
+	for _, tc := range []struct {
+		m, h int
+		sat  bool
+	}{{5, 5, true}, {6, 5, false}, {7, 6, false}, {7, 7, true}, {3, 2, false}} {
+		sat, ok := c.decide(pigeons(tc.m, tc.h))
+		if !ok || sat != tc.sat {
+			t.Fatalf("%d pigeons in %d holes: sat=%v decided=%v, want sat=%v", tc.m, tc.h, sat, ok, tc.sat)
+		}
+		if tc.m == 7 && !tc.sat && c.conflicts < 100 {
+			t.Fatalf("7 pigeons in 6 holes took %d conflicts: no restart exercised", c.conflicts)
+		}
+	}
+}
+
+// TestCDCLBehindDPLL: a question past the DPLL's budget, without
+// assumptions, is answered by clause learning (counted in Learned) and
+// agrees with Z3 (the cross-check); past the conflict budget, or with too
+// many constants, it goes to Z3.
+func TestCDCLBehindDPLL(t *testing.T) {
+	old, oldC := decideBudget, cdclMaxConflicts
+	defer func() { decideBudget, cdclMaxConflicts = old, oldC }()
+	decideBudget = 10
+	s := goSolver(t)
+	s.SetCrossCheck(true)
+	for _, f := range []*Formula{pigeons(6, 5), pigeons(5, 5), pigeons(4, 3)} {
+		before := s.Stats()
+		if _, err := s.Check(f); err != nil {
+			t.Fatal(err)
+		}
+		after := s.Stats()
+		if after.Learned != before.Learned+1 || after.Decided != before.Decided+1 {
+			t.Fatalf("stats %+v → %+v: not answered by clause learning", before, after)
+		}
+	}
+	if n, bad := s.CrossChecked(); n != 3 || len(bad) > 0 {
+		t.Fatalf("cross-checked %d, mismatches %v", n, bad)
+	}
+	// Under an assumption the DPLL's give-up goes to Z3.
+	if err := s.Assume(Neq(100, 101)); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Stats()
+	if r, err := s.Check(pigeons(6, 5)); err != nil || r != Unsat {
+		t.Fatalf("Check = %v, %v", r, err)
+	}
+	if after := s.Stats(); after.Learned != before.Learned {
+		t.Fatalf("stats %+v → %+v: clause learning under an assumption", before, after)
+	}
+	if err := s.Release(); err != nil {
+		t.Fatal(err)
+	}
+	cdclMaxConflicts = 5
+	before = s.Stats()
+	if r, err := s.Check(pigeons(7, 6)); err != nil || r != Unsat {
+		t.Fatalf("Check = %v, %v", r, err)
+	}
+	if after := s.Stats(); after.Learned != before.Learned || after.Queries == before.Queries {
+		t.Fatalf("stats %+v → %+v: past the conflict budget, not asked of Z3", before, after)
+	}
+	cdclMaxConflicts = oldC
+	var wide []*Formula
+	for r := Ref(1); r <= cdclMaxRefs+1; r++ {
+		wide = append(wide, Or(Eq(r, Null), Eq(r, r+1000)))
+	}
+	before = s.Stats()
+	if r, err := s.Check(And(wide...)); err != nil || r != Sat {
+		t.Fatalf("Check = %v, %v", r, err)
+	}
+	if after := s.Stats(); after.Learned != before.Learned {
+		t.Fatalf("stats %+v → %+v: clause learning past %d constants", before, after, cdclMaxRefs)
+	}
+}
