@@ -38,6 +38,43 @@ const cdclMaxRefs = 48
 // cdclMaxConflicts is the work budget of one question, in conflicts.
 var cdclMaxConflicts = 20_000
 
+// learnAfter is the DPLL's budget (in its work units) on a question
+// that clause learning can take (no assumptions, at most cdclMaxRefs
+// constants). The DPLL answers nearly every question far below it, and
+// at once, since it needs no encoding; on the determinism questions it
+// spent its whole budget (200,000) and gave up, which cost as much as
+// the clause learning that answers them. Seed 1's reference-only stream
+// (docs/PERFORMANCE.md) was measured with 2,000, 20,000 and without it.
+const learnAfter = 20_000
+
+// goDecide answers f in Go: by the DPLL (decide.go) and, past learnAfter,
+// by clause learning, and past its conflict budget by the DPLL's whole
+// budget again, so that nothing the DPLL answered before goes to Z3 now.
+// decided is false when neither answers.
+func (s *Solver) goDecide(f *Formula) (r Result, decided bool) {
+	d := s.dec
+	if len(d.levels) > 0 || d.budget > 0 || len(f.Refs()) > cdclMaxRefs {
+		return d.query(f)
+	}
+	d.budget = learnAfter
+	r, decided = d.query(f)
+	d.budget = 0
+	if decided {
+		return r, true
+	}
+	if s.learn == nil {
+		s.learn = newCDCL()
+	}
+	if sat, ok := s.learn.decide(f); ok {
+		s.stats.Learned++
+		if sat {
+			return Sat, true
+		}
+		return Unsat, true
+	}
+	return d.query(f)
+}
+
 // clit is a literal: variable v true is 2v, false 2v+1.
 type clit int32
 
@@ -46,17 +83,22 @@ func (l clit) vr() int32  { return int32(l >> 1) }
 func posLit(v int32) clit { return clit(2 * v) }
 
 type watch struct {
-	c       int32 // clause index
+	c       int32 // the clause
 	blocker clit  // a literal of the clause; when true the clause is skipped
+	// bin: the clause has two literals, the blocker is the other one and
+	// the clause need not be read.
+	bin bool
 }
 
 // cdcl is one question's solver; it is reused across questions (its slices
 // keep their capacity).
 type cdcl struct {
 	nvars int32
-	lits  []clit     // every clause's literals, one after the other
-	cls   [][2]int32 // clause c: lits[cls[c][0] : cls[c][0]+cls[c][1]]
-	watch [][]watch  // by literal: clauses watching it (visited when it becomes false)
+	// Clause c is lits[c+1 : c+1+lits[c]]: its length, then its
+	// literals; cls lists the clauses.
+	lits  []clit
+	cls   []int32
+	watch [][]watch // by literal: clauses watching it (visited when it becomes false)
 
 	val      []int8 // by literal: 1 true, -1 false, 0 open
 	level    []int32
@@ -114,9 +156,9 @@ func (s *cdcl) decide(f *Formula) (sat, decided bool) {
 		for j := i + 1; j < n; j++ {
 			for k := j + 1; k < n; k++ {
 				ij, jk, ik := pair(i, j), pair(j, k), pair(i, k)
-				ok = ok && s.addClause(ij.neg(), jk.neg(), ik) &&
-					s.addClause(ij.neg(), ik.neg(), jk) &&
-					s.addClause(ik.neg(), jk.neg(), ij)
+				s.store(ij.neg(), jk.neg(), ik)
+				s.store(ij.neg(), ik.neg(), jk)
+				s.store(ik.neg(), jk.neg(), ij)
 			}
 		}
 	}
@@ -177,7 +219,7 @@ func (s *cdcl) encode(f *Formula, pair func(i, j int32) clit, tru clit) clit {
 		long := make([]clit, 0, len(kl)+1)
 		long = append(long, conj)
 		for _, k := range kl {
-			s.addClause(conj.neg(), k) // never a conflict: conj is fresh
+			s.store(conj.neg(), k) // conj is fresh: no duplicate, no tautology
 			long = append(long, k.neg())
 		}
 		s.addClause(long...)
@@ -207,10 +249,17 @@ func (s *cdcl) addClause(ls ...clit) bool {
 			}
 		}
 	}
-	start := int32(len(s.lits))
-	s.lits = append(s.lits, ls...)
-	s.cls = append(s.cls, [2]int32{start, int32(len(ls))})
+	s.store(ls...)
 	return true
+}
+
+// store adds a clause of distinct literals.
+func (s *cdcl) store(ls ...clit) int32 {
+	c := int32(len(s.lits))
+	s.lits = append(s.lits, clit(len(ls)))
+	s.lits = append(s.lits, ls...)
+	s.cls = append(s.cls, c)
+	return c
 }
 
 // initSearch sizes the per-variable state and sets up the watches.
@@ -242,19 +291,18 @@ func (s *cdcl) initSearch() {
 	clear(s.seen)
 	s.inc = 1
 	s.heap = s.heap[:0]
-	for v := range int32(nv) {
+	for v := int32(nv) - 1; v >= 0; v-- {
 		s.hpos[v] = int32(len(s.heap))
 		s.heap = append(s.heap, v)
 		s.reason[v] = -1
 	}
-	for c := range s.cls {
-		s.attach(int32(c))
+	for _, c := range s.cls {
+		s.attach(c)
 	}
 }
 
 func (s *cdcl) clause(c int32) []clit {
-	h := s.cls[c]
-	return s.lits[h[0] : h[0]+h[1]]
+	return s.lits[c+1 : c+1+int32(s.lits[c])]
 }
 
 // attach watches the first two literals of clause c (a unit clause is
@@ -264,8 +312,9 @@ func (s *cdcl) attach(c int32) {
 	if len(cl) < 2 {
 		return
 	}
-	s.watch[cl[0]] = append(s.watch[cl[0]], watch{c, cl[1]})
-	s.watch[cl[1]] = append(s.watch[cl[1]], watch{c, cl[0]})
+	bin := len(cl) == 2
+	s.watch[cl[0]] = append(s.watch[cl[0]], watch{c, cl[1], bin})
+	s.watch[cl[1]] = append(s.watch[cl[1]], watch{c, cl[0], bin})
 }
 
 func (s *cdcl) assign(l clit, reason int32) {
@@ -294,13 +343,28 @@ func (s *cdcl) propagate() int32 {
 				j++
 				continue
 			}
+			if w.bin {
+				ws[j] = w
+				j++
+				if s.val[w.blocker] == 0 {
+					s.assign(w.blocker, w.c)
+					continue
+				}
+				for i < len(ws) {
+					ws[j] = ws[i]
+					i, j = i+1, j+1
+				}
+				s.watch[f] = ws[:j]
+				s.qhead = len(s.trail)
+				return w.c
+			}
 			cl := s.clause(w.c)
 			if cl[0] == f {
 				cl[0], cl[1] = cl[1], f
 			}
 			first := cl[0]
 			if first != w.blocker && s.val[first] == 1 {
-				ws[j] = watch{w.c, first}
+				ws[j] = watch{w.c, first, false}
 				j++
 				continue
 			}
@@ -308,7 +372,7 @@ func (s *cdcl) propagate() int32 {
 			for k := 2; k < len(cl); k++ {
 				if s.val[cl[k]] != -1 {
 					cl[1], cl[k] = cl[k], f
-					s.watch[cl[1]] = append(s.watch[cl[1]], watch{w.c, first})
+					s.watch[cl[1]] = append(s.watch[cl[1]], watch{w.c, first, false})
 					moved = true
 					break
 				}
@@ -316,7 +380,7 @@ func (s *cdcl) propagate() int32 {
 			if moved {
 				continue
 			}
-			ws[j] = watch{w.c, first}
+			ws[j] = watch{w.c, first, false}
 			j++
 			if s.val[first] == -1 {
 				// Conflict: keep the rest of the list.
@@ -436,8 +500,8 @@ func (s *cdcl) cancel(lv int32) {
 // solve is the search loop.
 func (s *cdcl) solve() (sat, decided bool) {
 	// Unit clauses at level 0.
-	for c := range s.cls {
-		cl := s.clause(int32(c))
+	for _, c := range s.cls {
+		cl := s.clause(c)
 		if len(cl) != 1 {
 			continue
 		}
@@ -445,7 +509,7 @@ func (s *cdcl) solve() (sat, decided bool) {
 		case -1:
 			return false, true
 		case 0:
-			s.assign(cl[0], int32(c))
+			s.assign(cl[0], c)
 		}
 	}
 	restart, nextRestart := 0, 100*luby(0)
@@ -467,9 +531,7 @@ func (s *cdcl) solve() (sat, decided bool) {
 			} else {
 				// Stored as is: the asserting literal and the one of
 				// the level gone back to must stay first, watched.
-				nc := int32(len(s.cls))
-				s.cls = append(s.cls, [2]int32{int32(len(s.lits)), int32(len(s.learnt))})
-				s.lits = append(s.lits, s.learnt...)
+				nc := s.store(s.learnt...)
 				s.attach(nc)
 				s.assign(s.learnt[0], nc)
 			}
@@ -539,7 +601,7 @@ func (s *cdcl) heapLess(a, b int32) bool {
 	if s.act[a] != s.act[b] {
 		return s.act[a] > s.act[b]
 	}
-	return a < b
+	return a > b
 }
 
 func (s *cdcl) heapUp(p int32) {

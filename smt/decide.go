@@ -901,22 +901,7 @@ func (s *Solver) goCheck(f *Formula) (Result, bool, error) {
 	if s.dec.off {
 		return Unknown, false, nil
 	}
-	r, ok := s.dec.query(f)
-	if !ok && len(s.dec.levels) == 0 {
-		// Past the DPLL's budget, clause learning (cdcl.go), for a
-		// question without assumptions.
-		if s.learn == nil {
-			s.learn = newCDCL()
-		}
-		var sat bool
-		if sat, ok = s.learn.decide(f); ok {
-			s.stats.Learned++
-			r = Unsat
-			if sat {
-				r = Sat
-			}
-		}
-	}
+	r, ok := s.goDecide(f)
 	if !ok {
 		return Unknown, false, nil
 	}
