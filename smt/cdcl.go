@@ -25,9 +25,10 @@ package smt
 // of budget. A learned clause records the conflict once. The solver below
 // is the textbook one (two watched literals, first-UIP learning with
 // local minimization, activity-based decisions with phase saving, Luby
-// restarts); it keeps every learned clause, since a question gets at most
-// cdclMaxConflicts conflicts. Past that budget it does not answer and the
-// question goes to Z3, as before: nothing is ever guessed.
+// restarts), kept from question to question (see the cdcl type). A
+// question gets at most cdclMaxConflicts conflicts; past that budget it
+// is not answered here and goes on to the DPLL's whole budget and Z3, as
+// before: nothing is ever guessed.
 
 import "slices"
 
@@ -90,14 +91,44 @@ type watch struct {
 	bin bool
 }
 
-// cdcl is one question's solver; it is reused across questions (its slices
-// keep their capacity).
+// Bounds of the kept encoding: past them it is dropped before a question.
+// cdclKeep bounds it relative to the last question: the definitions and
+// learned clauses of nodes a question does not mention cost nothing to
+// its answer, but propagation still visits them, and a stream of
+// unrelated programs would keep them all. Measured on the questions of
+// seed 1's stream and of the successor tree at k = 3 (docs/PERFORMANCE.md):
+// dropping everything before every question, 2, 3, 4 and never. 2 kept
+// most of the gain on the successor's questions (0.5 s of CPU for 1,637
+// questions, against 4.5 s with nothing kept and 0.4 s with everything)
+// and lost least on the stream's (2.4 s for 862, against 1.6 s and 3.2 s).
+const (
+	cdclKeep    = 2
+	cdclMaxVars = 1 << 17
+	cdclMaxLits = 1 << 22
+)
+
+// cdcl is the clause-learning solver of one Solver. Its clauses outlive
+// a question: every formula node is encoded once (its variable and
+// definition kept, keyed by the node; formulas are hash-consed, so a
+// node met again in a later question is the same pointer), every
+// constant once (its pairs with the constants before it, and their
+// transitivity clauses), and the learned clauses are kept. The question
+// itself is never a clause: its root is the first decision, so every
+// clause learned is a consequence of the definitions and the
+// transitivity clauses alone, true in every later question. (The
+// definitions of nodes that a question does not mention are satisfied by
+// any values of the atoms, and the pairs of constants it does not
+// mention by classes of their own, so they change no answer.) The
+// determinism questions of successive states share most of their guards,
+// so that the encoding and most conflicts are met once, not per question.
+//
+// A question decides only the variables of its cone (its nodes, the
+// pairs of its constants): when they are all assigned without a conflict,
+// every clause over them holds, and so does the question.
 type cdcl struct {
 	nvars int32
-	// Clause c is lits[c+1 : c+1+lits[c]]: its length, then its
-	// literals; cls lists the clauses.
+	// Clause c is lits[c+1 : c+1+lits[c]]: its length, then its literals.
 	lits  []clit
-	cls   []int32
 	watch [][]watch // by literal: clauses watching it (visited when it becomes false)
 
 	val      []int8 // by literal: 1 true, -1 false, 0 open
@@ -109,23 +140,70 @@ type cdcl struct {
 
 	act   []float64
 	inc   float64
-	heap  []int32 // variables by activity (a binary max-heap)
+	heap  []int32 // the cone's variables by activity (a binary max-heap)
 	hpos  []int32 // position of each variable in heap, or -1
 	phase []bool  // saved value of each variable
+	cone  []uint32
+	stamp uint32 // the question: cone[v] == stamp for its variables
 
 	seen      []bool
 	learnt    []clit
 	keep      []clit
-	conflicts int
+	tmp       []clit
+	conflicts int   // of the last question
+	broken    bool  // a conflict at level 0 (never expected): drop everything
+	stale     bool  // the kept encoding is past cdclKeep times the last question's cone
+	coneVars  int   // variables in the last question's cone
+	resets    int64 // for the tests
 
-	// Encoding scratch: the constants' dense indices and the literal of
-	// every formula node.
-	ridx map[Ref]int32
-	node map[*Formula]clit
+	// The kept encoding: the constants' dense indices, the pair variables
+	// (pairs[i*cdclMaxRefs+j], i < j), the literal of every node, and the
+	// variable that is always true.
+	ridx  map[Ref]int32
+	pairs []clit
+	node  map[*Formula]clit
+	tru   clit
 }
 
 func newCDCL() *cdcl {
-	return &cdcl{ridx: make(map[Ref]int32), node: make(map[*Formula]clit)}
+	s := &cdcl{ridx: make(map[Ref]int32), node: make(map[*Formula]clit)}
+	s.reset()
+	return s
+}
+
+// reset drops the kept encoding and every learned clause.
+func (s *cdcl) reset() {
+	s.resets++
+	clear(s.ridx)
+	clear(s.node)
+	s.pairs = make([]clit, cdclMaxRefs*cdclMaxRefs)
+	s.nvars = 0
+	s.lits = s.lits[:0]
+	s.watch = s.watch[:0]
+	s.val, s.level, s.reason = s.val[:0], s.level[:0], s.reason[:0]
+	s.act, s.hpos, s.phase, s.cone, s.seen = s.act[:0], s.hpos[:0], s.phase[:0], s.cone[:0], s.seen[:0]
+	s.trail, s.trailLim, s.qhead = s.trail[:0], s.trailLim[:0], 0
+	s.heap = s.heap[:0]
+	s.inc = 1
+	s.broken, s.stale = false, false
+	s.tru = s.newVar()
+	s.assign(s.tru, -1)
+}
+
+// newVar adds a variable.
+func (s *cdcl) newVar() clit {
+	v := s.nvars
+	s.nvars++
+	s.val = append(s.val, 0, 0)
+	s.watch = append(s.watch, nil, nil)
+	s.level = append(s.level, 0)
+	s.reason = append(s.reason, -1)
+	s.act = append(s.act, 0)
+	s.hpos = append(s.hpos, -1)
+	s.phase = append(s.phase, false)
+	s.cone = append(s.cone, 0)
+	s.seen = append(s.seen, false)
+	return posLit(v)
 }
 
 // decide answers whether f (no data) is satisfiable; decided is false when
@@ -135,91 +213,91 @@ func (s *cdcl) decide(f *Formula) (sat, decided bool) {
 	if len(refs) > cdclMaxRefs {
 		return false, false
 	}
-	s.reset()
-	n := int32(len(refs))
-	for i, r := range refs {
-		s.ridx[r] = int32(i)
-	}
-	// Variables 0..n(n−1)/2−1 are the pairs; variable pairs+0 is "true".
-	pairs := n * (n - 1) / 2
-	s.nvars = pairs + 1
-	tru := posLit(pairs)
-	ok := s.addClause(tru)
-	pair := func(i, j int32) clit {
-		if i > j {
-			i, j = j, i
-		}
-		// Pairs (i, j), i < j, numbered row by row.
-		return posLit(i*(2*n-i-1)/2 + (j - i - 1))
-	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			for k := j + 1; k < n; k++ {
-				ij, jk, ik := pair(i, j), pair(j, k), pair(i, k)
-				s.store(ij.neg(), jk.neg(), ik)
-				s.store(ij.neg(), ik.neg(), jk)
-				s.store(ik.neg(), jk.neg(), ij)
-			}
+	fresh := 0
+	for _, r := range refs {
+		if _, ok := s.ridx[r]; !ok {
+			fresh++
 		}
 	}
-	root := s.encode(f, pair, tru)
-	ok = ok && s.addClause(root)
-	s.initSearch()
-	if !ok {
-		return false, true
+	if s.broken || s.stale || len(s.ridx)+fresh > cdclMaxRefs || s.nvars > cdclMaxVars || len(s.lits) > cdclMaxLits {
+		s.reset()
 	}
-	return s.solve()
-}
-
-func (s *cdcl) reset() {
-	clear(s.ridx)
-	clear(s.node)
-	s.lits, s.cls = s.lits[:0], s.cls[:0]
-	s.trail, s.trailLim, s.qhead = s.trail[:0], s.trailLim[:0], 0
+	for _, r := range refs {
+		if _, ok := s.ridx[r]; !ok {
+			s.addConst(r)
+		}
+	}
+	root := s.encode(f)
 	s.conflicts = 0
+	if s.broken {
+		return false, false
+	}
+	s.setCone(f, refs)
+	sat, decided = s.solve(root)
+	s.cancel(0)
+	s.stale = int(s.nvars) > cdclKeep*s.coneVars
+	return sat, decided
 }
 
-// newVar adds a variable for the encoding of a node.
-func (s *cdcl) newVar() clit {
-	v := s.nvars
-	s.nvars++
-	return posLit(v)
+// addConst gives constant r its pairs with the constants before it and
+// their transitivity clauses.
+func (s *cdcl) addConst(r Ref) {
+	k := int32(len(s.ridx))
+	s.ridx[r] = k
+	for i := range k {
+		s.pairs[i*cdclMaxRefs+k] = s.newVar()
+	}
+	for i := range k {
+		for j := i + 1; j < k; j++ {
+			ij, ik, jk := s.pair(i, j), s.pair(i, k), s.pair(j, k)
+			s.addClause(ij.neg(), jk.neg(), ik)
+			s.addClause(ij.neg(), ik.neg(), jk)
+			s.addClause(ik.neg(), jk.neg(), ij)
+		}
+	}
 }
 
-// encode returns the literal of f, adding the Tseitin clauses of its
-// connectives.
-func (s *cdcl) encode(f *Formula, pair func(i, j int32) clit, tru clit) clit {
+func (s *cdcl) pair(i, j int32) clit {
+	if i > j {
+		i, j = j, i
+	}
+	return s.pairs[i*cdclMaxRefs+j]
+}
+
+// encode returns the literal of f, adding the Tseitin definitions of the
+// connectives not encoded before.
+func (s *cdcl) encode(f *Formula) clit {
 	if l, ok := s.node[f]; ok {
 		return l
 	}
 	var l clit
 	switch f.op {
 	case OpTrue:
-		l = tru
+		l = s.tru
 	case OpFalse:
-		l = tru.neg()
+		l = s.tru.neg()
 	case OpEq:
-		l = pair(s.ridx[f.a], s.ridx[f.b])
+		l = s.pair(s.ridx[f.a], s.ridx[f.b])
 	case OpNot:
-		l = s.encode(f.kids[0], pair, tru).neg()
+		l = s.encode(f.kids[0]).neg()
 	case OpAnd, OpOr:
 		ks := make([]clit, len(f.kids))
 		for i, k := range f.kids {
-			ks[i] = s.encode(k, pair, tru)
+			ks[i] = s.encode(k)
 		}
 		x := s.newVar()
 		// Or is And with every literal negated: x ↔ ∨k is ¬x ↔ ∧¬k.
-		conj, kl := x, ks
+		conj := x
 		if f.op == OpOr {
 			conj = x.neg()
-			for i := range kl {
-				kl[i] = kl[i].neg()
+			for i := range ks {
+				ks[i] = ks[i].neg()
 			}
 		}
-		long := make([]clit, 0, len(kl)+1)
+		long := make([]clit, 0, len(ks)+1)
 		long = append(long, conj)
-		for _, k := range kl {
-			s.store(conj.neg(), k) // conj is fresh: no duplicate, no tautology
+		for _, k := range ks {
+			s.addClause(conj.neg(), k)
 			long = append(long, k.neg())
 		}
 		s.addClause(long...)
@@ -231,26 +309,35 @@ func (s *cdcl) encode(f *Formula, pair func(i, j int32) clit, tru clit) clit {
 	return l
 }
 
-// addClause stores a clause before the search (the unit ones are asserted
-// at level 0 by initSearch). It returns false for the empty clause.
-func (s *cdcl) addClause(ls ...clit) bool {
-	if len(ls) == 0 {
-		return false
-	}
-	if len(ls) > 1 {
-		// Duplicate literals off (the watches need two distinct ones); a
-		// clause with a literal and its negation always holds.
-		ls = slices.Clone(ls)
-		slices.Sort(ls)
-		ls = slices.Compact(ls)
-		for i := 1; i < len(ls); i++ {
-			if ls[i] == ls[i-1].neg() {
-				return true
+// addClause adds a clause at level 0 (between questions): a clause a
+// level-0 literal satisfies is dropped, the level-0 false literals are
+// left out, and a clause left with one literal asserts it at level 0.
+// None is left empty (the clauses are satisfiable together, see cdcl);
+// if one were, the solver is marked broken and dropped.
+func (s *cdcl) addClause(ls ...clit) {
+	out := s.tmp[:0]
+	defer func() { s.tmp = out[:0] }()
+	for _, l := range ls {
+		switch s.val[l] {
+		case 1:
+			return
+		case 0:
+			if !slices.Contains(out, l) {
+				if slices.Contains(out, l.neg()) {
+					return // always true
+				}
+				out = append(out, l)
 			}
 		}
 	}
-	s.store(ls...)
-	return true
+	switch len(out) {
+	case 0:
+		s.broken = true
+	case 1:
+		s.assign(out[0], -1)
+	default:
+		s.attach(s.store(out...))
+	}
 }
 
 // store adds a clause of distinct literals.
@@ -258,46 +345,56 @@ func (s *cdcl) store(ls ...clit) int32 {
 	c := int32(len(s.lits))
 	s.lits = append(s.lits, clit(len(ls)))
 	s.lits = append(s.lits, ls...)
-	s.cls = append(s.cls, c)
 	return c
 }
 
-// initSearch sizes the per-variable state and sets up the watches.
-func (s *cdcl) initSearch() {
-	nv := int(s.nvars)
-	if cap(s.val) < 2*nv {
-		s.val = make([]int8, 2*nv)
+// setCone marks the variables of f's question and puts the open ones in
+// the decision heap (in activity order).
+func (s *cdcl) setCone(f *Formula, refs []Ref) {
+	s.stamp++
+	if s.stamp == 0 {
+		clear(s.cone)
+		s.stamp = 1
 	}
-	if cap(s.level) < nv {
-		s.level = make([]int32, nv)
-		s.reason = make([]int32, nv)
-		s.act = make([]float64, nv)
-		s.hpos = make([]int32, nv)
-		s.phase = make([]bool, nv)
-		s.seen = make([]bool, nv)
+	for _, v := range s.heap {
+		s.hpos[v] = -1
 	}
-	for len(s.watch) < 2*nv {
-		s.watch = append(s.watch, nil)
-	}
-	for i := range s.watch {
-		s.watch[i] = s.watch[i][:0]
-	}
-	s.val = s.val[:2*nv]
-	clear(s.val)
-	s.level, s.reason, s.act = s.level[:nv], s.reason[:nv], s.act[:nv]
-	s.hpos, s.phase, s.seen = s.hpos[:nv], s.phase[:nv], s.seen[:nv]
-	clear(s.act)
-	clear(s.phase)
-	clear(s.seen)
-	s.inc = 1
 	s.heap = s.heap[:0]
-	for v := int32(nv) - 1; v >= 0; v-- {
-		s.hpos[v] = int32(len(s.heap))
-		s.heap = append(s.heap, v)
-		s.reason[v] = -1
+	s.coneVars = 0
+	mark := func(l clit) bool {
+		v := l.vr()
+		if s.cone[v] == s.stamp {
+			return false
+		}
+		s.cone[v] = s.stamp
+		s.coneVars++
+		if s.val[l] == 0 {
+			s.hpos[v] = int32(len(s.heap))
+			s.heap = append(s.heap, v)
+		}
+		return true
 	}
-	for _, c := range s.cls {
-		s.attach(c)
+	for a := range refs {
+		for b := a + 1; b < len(refs); b++ {
+			mark(s.pair(s.ridx[refs[a]], s.ridx[refs[b]]))
+		}
+	}
+	var walk func(g *Formula)
+	walk = func(g *Formula) {
+		switch g.op {
+		case OpNot:
+			walk(g.kids[0])
+		case OpAnd, OpOr:
+			if mark(s.node[g]) {
+				for _, k := range g.kids {
+					walk(k)
+				}
+			}
+		}
+	}
+	walk(f)
+	for i := len(s.heap)/2 - 1; i >= 0; i-- {
+		s.heapDown(int32(i))
 	}
 }
 
@@ -305,13 +402,9 @@ func (s *cdcl) clause(c int32) []clit {
 	return s.lits[c+1 : c+1+int32(s.lits[c])]
 }
 
-// attach watches the first two literals of clause c (a unit clause is
-// watched by nothing; solve asserts it).
+// attach watches the first two literals of clause c.
 func (s *cdcl) attach(c int32) {
 	cl := s.clause(c)
-	if len(cl) < 2 {
-		return
-	}
 	bin := len(cl) == 2
 	s.watch[cl[0]] = append(s.watch[cl[0]], watch{c, cl[1], bin})
 	s.watch[cl[1]] = append(s.watch[cl[1]], watch{c, cl[0], bin})
@@ -488,7 +581,7 @@ func (s *cdcl) cancel(lv int32) {
 		v := l.vr()
 		s.val[l], s.val[l.neg()] = 0, 0
 		s.phase[v] = l&1 == 0
-		if s.hpos[v] < 0 {
+		if s.hpos[v] < 0 && s.cone[v] == s.stamp {
 			s.heapInsert(v)
 		}
 	}
@@ -497,30 +590,19 @@ func (s *cdcl) cancel(lv int32) {
 	s.qhead = start
 }
 
-// solve is the search loop.
-func (s *cdcl) solve() (sat, decided bool) {
-	// Unit clauses at level 0.
-	for _, c := range s.cls {
-		cl := s.clause(c)
-		if len(cl) != 1 {
-			continue
-		}
-		switch s.val[cl[0]] {
-		case -1:
-			return false, true
-		case 0:
-			s.assign(cl[0], c)
-		}
-	}
+// solve is the search loop for the question whose literal is root: the
+// root is the first decision, the cone's variables the others.
+func (s *cdcl) solve(root clit) (sat, decided bool) {
 	restart, nextRestart := 0, 100*luby(0)
 	sinceRestart := 0
 	for {
 		if c := s.propagate(); c >= 0 {
+			if len(s.trailLim) == 0 {
+				s.broken = true
+				return false, false
+			}
 			s.conflicts++
 			sinceRestart++
-			if len(s.trailLim) == 0 {
-				return false, true
-			}
 			if s.conflicts > cdclMaxConflicts {
 				return false, false
 			}
@@ -542,6 +624,16 @@ func (s *cdcl) solve() (sat, decided bool) {
 			restart++
 			nextRestart, sinceRestart = 100*luby(restart), 0
 			s.cancel(0)
+		}
+		if len(s.trailLim) == 0 {
+			switch s.val[root] {
+			case -1:
+				return false, true
+			case 0:
+				s.trailLim = append(s.trailLim, int32(len(s.trail)))
+				s.assign(root, -1)
+				continue
+			}
 		}
 		v := s.pickVar()
 		if v < 0 {

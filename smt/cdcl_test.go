@@ -141,3 +141,75 @@ func TestCDCLBehindDPLL(t *testing.T) {
 		t.Fatalf("stats %+v → %+v: clause learning past %d constants", before, after, cdclMaxRefs)
 	}
 }
+
+// TestCDCLKeepsClauses: the clauses learned on a question stay true in
+// later ones (an unsatisfiable question asked again needs no conflict),
+// and questions over related and unrelated formulas, with the kept
+// encoding dropped when it grows past its bounds, keep brute force's
+// answers.
+func TestCDCLKeepsClauses(t *testing.T) {
+	c := newCDCL()
+	hard := pigeons(7, 6)
+	if sat, ok := c.decide(hard); !ok || sat {
+		t.Fatalf("7 pigeons in 6 holes: sat=%v decided=%v", sat, ok)
+	}
+	if c.conflicts == 0 {
+		t.Fatal("7 pigeons in 6 holes took no conflict")
+	}
+	if sat, ok := c.decide(hard); !ok || sat || c.conflicts != 0 {
+		t.Fatalf("asked again: sat=%v decided=%v after %d conflicts, want unsat at once", sat, ok, c.conflicts)
+	}
+	// A satisfiable question over the same nodes after it.
+	if sat, ok := c.decide(pigeons(6, 6)); !ok || !sat {
+		t.Fatalf("6 pigeons in 6 holes: sat=%v decided=%v", sat, ok)
+	}
+	// Questions over 30 constants each, of two disjoint sets: their
+	// union is past cdclMaxRefs, so the encoding is dropped in between.
+	wide := func(base Ref, closed bool) *Formula {
+		var cs []*Formula
+		for r := base; r < base+29; r++ {
+			cs = append(cs, Or(Eq(r, r+1), Neq(r, Null)))
+		}
+		if closed {
+			cs = append(cs, Eq(base, Null), Neq(base+29, Null))
+			for r := base; r < base+29; r++ {
+				cs = append(cs, Or(Eq(r, r+1), Eq(r, Null)), Or(Neq(r, Null), Eq(r+1, Null)))
+			}
+		}
+		return And(cs...)
+	}
+	before := c.resets
+	for i, f := range []*Formula{wide(1000, false), wide(2000, true), wide(1000, true), wide(2000, false)} {
+		want := i%3 == 0
+		if sat, ok := c.decide(f); !ok || sat != want {
+			t.Fatalf("question %d over 30 constants: sat=%v decided=%v, want %v", i, sat, ok, want)
+		}
+	}
+	if c.resets < before+3 {
+		t.Fatalf("%d resets over questions whose constants do not fit together", c.resets-before)
+	}
+	// Random questions built from a few shared formulas, as the checker
+	// asks them (conjunctions of guards that recur), against brute force.
+	rapid.Check(t, func(t *rapid.T) {
+		pool := rapid.SliceOfN(rawGen(4), 2, 5).Draw(t, "pool")
+		for range 4 {
+			idx := rapid.SliceOfN(rapid.IntRange(0, len(pool)-1), 1, 3).Draw(t, "pick")
+			var fs []*Formula
+			for _, i := range idx {
+				f := pool[i].build()
+				if rapid.Bool().Draw(t, "neg") {
+					f = Not(f)
+				}
+				fs = append(fs, f)
+			}
+			f := And(fs...)
+			sat, ok := c.decide(f)
+			if !ok {
+				t.Fatalf("not decided: %v", f)
+			}
+			if sat != bruteSat(f) {
+				t.Fatalf("clause learning says sat=%v, brute force %v, on %v", sat, !sat, f)
+			}
+		}
+	})
+}
