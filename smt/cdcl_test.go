@@ -1,6 +1,12 @@
 package smt
 
 import (
+	"bufio"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -212,4 +218,86 @@ func TestCDCLKeepsClauses(t *testing.T) {
 			}
 		}
 	})
+}
+
+// loadQuestions reads a file of testdata/cdcl (its README says the
+// format) and rebuilds its questions through the constructors.
+func loadQuestions(t *testing.T, path string) []*Formula {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[string]*Formula{}
+	var qs []*Formula
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<16), 1<<22)
+	num := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for sc.Scan() {
+		p := strings.Fields(sc.Text())
+		switch {
+		case p[0] == "q":
+			qs = append(qs, nodes[p[1]])
+		case p[2] == "=":
+			nodes[p[1]] = Eq(Ref(num(p[3])), Ref(num(p[4])))
+		default:
+			var ks []*Formula
+			for _, k := range p[3:] {
+				ks = append(ks, nodes[k])
+			}
+			switch Op(num(p[2])) {
+			case OpNot:
+				nodes[p[1]] = Not(ks[0])
+			case OpAnd:
+				nodes[p[1]] = And(ks...)
+			case OpOr:
+				nodes[p[1]] = Or(ks...)
+			default:
+				t.Fatalf("bad line %q", sc.Text())
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return qs
+}
+
+// TestCDCLOnCheckerQuestions: questions the checker asked that the DPLL
+// gives up on (determinism of a View's value set, totality on the
+// successor tree), in the order asked, with the clauses kept between them
+// as in a run: every answer is Z3's.
+func TestCDCLOnCheckerQuestions(t *testing.T) {
+	z := newSolver(t)
+	for _, file := range []string{"determinism-p78.q.gz", "total-successor.q.gz"} {
+		c := newCDCL()
+		qs := loadQuestions(t, filepath.Join("testdata", "cdcl", file))
+		if len(qs) == 0 {
+			t.Fatalf("%s: no question", file)
+		}
+		for i, q := range qs {
+			sat, ok := c.decide(q)
+			if !ok {
+				t.Fatalf("%s: question %d not decided", file, i)
+			}
+			zr, err := z.Check(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sat != (zr == Sat) {
+				t.Fatalf("%s: question %d: clause learning says sat=%v, Z3 %v", file, i, sat, zr)
+			}
+		}
+	}
 }
