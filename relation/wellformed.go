@@ -188,18 +188,34 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 // recur from state to state).
 const pairwiseUpTo = 4
 
-// twoOf says that at least two of the guards of g hold: some g_k together
-// with one of the guards before it.
+// twoOf says that at least two of the guards of g hold: two in its first
+// half, or two in its second, or one in each. Asked as "some g_k with one
+// of the guards before it", the formula had an Or of every prefix, and
+// since Or flattens the Ors it is given (a View's guards are Ors of
+// pieces), n prefixes of up to n guards' pieces each: its size grew with
+// the square of the value set. Halving, each level of the recursion
+// holds every piece once, so the size is the pieces times log n.
 func twoOf(g machine.GVS) *smt.Formula {
-	var alts []*smt.Formula
-	for k := 1; k < len(g); k++ {
-		before := make([]*smt.Formula, k)
-		for i := range k {
-			before[i] = g[i].Guard
-		}
-		alts = append(alts, smt.And(g[k].Guard, smt.Or(before...)))
+	guards := make([]*smt.Formula, len(g))
+	for i, e := range g {
+		guards[i] = e.Guard
 	}
-	return smt.Or(alts...)
+	two, _ := twoAndOne(guards)
+	return two
+}
+
+// twoAndOne returns "at least two of gs hold" and "one of gs holds".
+func twoAndOne(gs []*smt.Formula) (two, one *smt.Formula) {
+	switch len(gs) {
+	case 0:
+		return smt.False(), smt.False()
+	case 1:
+		return smt.False(), gs[0]
+	}
+	m := len(gs) / 2
+	twoL, oneL := twoAndOne(gs[:m])
+	twoR, oneR := twoAndOne(gs[m:])
+	return smt.Or(twoL, twoR, smt.And(oneL, oneR)), smt.Or(oneL, oneR)
 }
 
 // TypeConsistent checks that all numbered locations in one guarded value set

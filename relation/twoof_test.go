@@ -1,0 +1,57 @@
+package relation
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// TestTwoOfSaysTwoHold: under every assignment of classes to a few
+// constants, twoOf(g) holds exactly when at least two guards of g do,
+// for value sets of every size up to ten (both halves of the recursion,
+// odd and even splits).
+func TestTwoOfSaysTwoHold(t *testing.T) {
+	refs := []smt.Ref{smt.Null, 1, 2, 3}
+	atom := rapid.Custom(func(t *rapid.T) *smt.Formula {
+		a := rapid.SampledFrom(refs).Draw(t, "a")
+		b := rapid.SampledFrom(refs).Draw(t, "b")
+		if rapid.Bool().Draw(t, "neg") {
+			return smt.Neq(a, b)
+		}
+		return smt.Eq(a, b)
+	})
+	guard := rapid.Custom(func(t *rapid.T) *smt.Formula {
+		var ors []*smt.Formula
+		for range rapid.IntRange(1, 3).Draw(t, "pieces") {
+			ors = append(ors, smt.And(rapid.SliceOfN(atom, 1, 3).Draw(t, "piece")...))
+		}
+		return smt.Or(ors...)
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		var g machine.GVS
+		for i, f := range rapid.SliceOfN(guard, 0, 10).Draw(t, "guards") {
+			g = append(g, machine.Entry{Guard: f, Loc: machine.Loc(i)})
+		}
+		two := twoOf(g)
+		// Every map of the constants to classes 0..3.
+		for code := range 1 << (2 * len(refs)) {
+			class := map[smt.Ref]int{}
+			for i, r := range refs {
+				class[r] = code >> (2 * i) & 3
+			}
+			same := func(a, b smt.Ref) bool { return class[a] == class[b] }
+			n := 0
+			for _, e := range g {
+				if e.Guard.Eval(same) {
+					n++
+				}
+			}
+			if two.Eval(same) != (n >= 2) {
+				t.Fatalf("%d of %d guards hold under %v, twoOf says %v", n, len(g), class, two.Eval(same))
+			}
+		}
+	})
+}
