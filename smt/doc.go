@@ -45,6 +45,20 @@
 // Z3, so "unknown" can still only come from Z3. LOCKSTEP_SMT=z3 (or
 // SetGoDecide(false)) sends everything to Z3, as before.
 //
+// Behind it, for a question without assumptions that the DPLL has not
+// answered within a smaller budget, sits clause learning (cdcl.go): the
+// question is encoded into propositional logic exactly (a variable per
+// pair of constants, the transitivity clauses of every three, a Tseitin
+// variable per connective) and decided by conflict-driven clause
+// learning, which records a conflict once where the DPLL meets it again
+// below every split. The encoding and the learned clauses are kept from
+// question to question (a question's root is its first decision, so every
+// learned clause holds in later ones). It answers the checker's
+// determinism questions (can two guards of a View's value set hold
+// together?) and the totality questions of the tree programs, which went
+// to Z3 before; past its conflict budget a question goes on to the DPLL's
+// whole budget and then Z3.
+//
 // Its incremental use is what the concretizer's depth-first search needs:
 // Assume (and AssumeAll, several formulas as one scope without building
 // their conjunction) asserts into the union-find once per level and
