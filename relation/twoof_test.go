@@ -55,3 +55,26 @@ func TestTwoOfSaysTwoHold(t *testing.T) {
 		}
 	})
 }
+
+// TestTwoOfMemoized: a value set met again gets the formula built the
+// first time; another order of the same guards, or another guard, a
+// formula of its own (the one twoOf builds).
+func TestTwoOfMemoized(t *testing.T) {
+	a, b, c := smt.Eq(1, 2), smt.Or(smt.Eq(2, 3), smt.Eq(1, smt.Null)), smt.Neq(3, smt.Null)
+	gvs := func(fs ...*smt.Formula) machine.GVS {
+		var g machine.GVS
+		for i, f := range fs {
+			g = append(g, machine.Entry{Guard: f, Loc: machine.Loc(i)})
+		}
+		return g
+	}
+	for _, g := range []machine.GVS{gvs(a, b, c), gvs(c, b, a), gvs(a, b), gvs()} {
+		first := twoOfMemoized(g)
+		if first != twoOf(g) {
+			t.Fatalf("memoized %v, built %v", first, twoOf(g))
+		}
+		if again := twoOfMemoized(g); again != first {
+			t.Fatalf("asked again: %v, first %v", again, first)
+		}
+	}
+}
