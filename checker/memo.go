@@ -118,6 +118,13 @@ var reuseRepresents = true
 // TestExactReuseSameVerdicts compares with it off.
 var reuseConcretizations = true
 
+// reuseTotality gives the well-formedness checks of a run one
+// relation.TotalityMemo: a totality question is not asked again when the
+// same value set was total under a path condition the present one
+// implies by its conjuncts. TestTotalityReuseSameVerdicts compares with
+// it off.
+var reuseTotality = true
+
 // budget is the run's Budget for one check: the time limit reaches into
 // the search (Done), and the program's concretization cache is in it.
 func (r *run) budget() relation.Budget {
@@ -165,17 +172,25 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 // path condition), and most steps leave all of it as it was, so a state
 // whose fingerprint was well formed before is well formed again. Only the
 // absence of a violation is remembered; a violation or an undecided check
-// is always computed again.
+// is always computed again. A state computed has its totality questions
+// answered by the run's relation.TotalityMemo where it can (reuseTotality).
 func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string, error) {
+	var memo *relation.TotalityMemo
+	if reuseTotality {
+		if r.totality == nil {
+			r.totality = relation.NewTotalityMemo()
+		}
+		memo = r.totality
+	}
 	if !reuseExact {
-		return relation.WellFormedChecks(q, r.solver)
+		return relation.WellFormedChecksMemo(q, r.solver, memo)
 	}
 	key := stateSum(q, false)
 	if r.wellFormedHeld[key] {
 		r.rep.wellFormedReused++
 		return nil, "", nil
 	}
-	v, check, err := relation.WellFormedChecks(q, r.solver)
+	v, check, err := relation.WellFormedChecksMemo(q, r.solver, memo)
 	if v == nil && err == nil {
 		if r.wellFormedHeld == nil {
 			r.wellFormedHeld = map[stateKey]bool{}

@@ -246,12 +246,20 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 	if err := checkState(q); err != nil {
 		return nil, err
 	}
-	return total(q, RefsInUse(q), solver)
+	return total(q, RefsInUse(q), solver, nil)
 }
 
-// total is Total over the references in use, refs.
-func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
-	phi := q.PathCondition()
+// total is Total over the references in use, refs, with the answers of
+// memo (nil: none) reused and kept (TotalityMemo).
+func total(q *machine.State, refs []machine.Ref, solver *smt.Solver, memo *TotalityMemo) (*Violation, error) {
+	if memo != nil && solver.Assumptions() > 0 {
+		memo = nil // the answers are relative to the assumptions
+	}
+	// φ is built at the first reference that needs it, and its reference
+	// part at the first question asked: a GSE state (every guard true)
+	// asks nothing, its path condition is a conjunction of its facts
+	// built anew, and the memo answers most questions from φ alone.
+	var phi, refPhi *smt.Formula
 	// With data in φ, the guards (reference formulas) nearly always
 	// exclude each other's absence on φ's reference conjuncts alone.
 	// Those conjuncts are implied by φ, so when they already make the
@@ -262,7 +270,6 @@ func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation
 	// decider, past which the question goes to Z3 whole; asked here, a
 	// reference part past the decider's budget is Z3's reference
 	// question, without the data.
-	refPhi := referencePart(phi)
 refs:
 	for _, r := range refs {
 		g := q.Get(r)
@@ -271,20 +278,34 @@ refs:
 				continue refs // an entry always holds (a GSE value set)
 			}
 		}
-		guards := make([]*smt.Formula, len(g))
-		for i, e := range g {
-			guards[i] = e.Guard
+		var buf [8]*smt.Formula
+		guards := buf[:0]
+		for _, e := range g {
+			guards = append(guards, e.Guard)
 		}
 		none := smt.Not(smt.Or(guards...))
 		if none.IsFalse() {
 			continue
 		}
+		if phi == nil {
+			phi = q.PathCondition()
+		}
+		if memo != nil && memo.implied(phi, none) {
+			memo.Reused++
+			continue
+		}
 		sat, err := true, error(nil)
+		if refPhi == nil {
+			refPhi = referencePart(phi)
+		}
+		asked := phi // the question answered last
 		if refPhi != phi {
 			sat, err = solver.SatBoth(refPhi, none)
+			asked = refPhi
 		}
 		if err == nil && sat {
 			sat, err = solver.SatBoth(phi, none)
+			asked = phi
 		}
 		if err != nil {
 			return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
@@ -292,6 +313,9 @@ refs:
 		if sat {
 			return &Violation{Check: CheckTotal, Ref: r, Entries: append([]machine.Entry(nil), g...),
 				Reason: "under the path condition no guard need hold"}, nil
+		}
+		if memo != nil {
+			memo.unsat(asked, none)
 		}
 	}
 	return nil, nil
@@ -376,6 +400,16 @@ func WellFormed(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // (a Check* constant; "" when everything held), so that every caller
 // charges a failure to the same lemma whatever path it took.
 func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check string, err error) {
+	return WellFormedChecksMemo(q, solver, nil)
+}
+
+// WellFormedChecksMemo is WellFormedChecks with the totality answers of
+// memo reused and kept (TotalityMemo); a nil memo is WellFormedChecks.
+// The answer is the one WellFormedChecks gives, except where the solver
+// could not have decided a question the memo answers (it is implied by
+// one the solver decided): then the memo's answer stands, not an
+// undecided check.
+func WellFormedChecksMemo(q *machine.State, solver *smt.Solver, memo *TotalityMemo) (v *Violation, check string, err error) {
 	if err := checkState(q); err != nil {
 		return nil, "", err
 	}
@@ -391,7 +425,7 @@ func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check
 	if v, err := deterministic(q, refs, solver); v != nil || err != nil {
 		return v, CheckDeterministic, err
 	}
-	if v, err := total(q, refs, solver); v != nil || err != nil {
+	if v, err := total(q, refs, solver, memo); v != nil || err != nil {
 		return v, CheckTotal, err
 	}
 	return nil, "", nil
