@@ -1,11 +1,15 @@
 package relation
 
 import (
+	"slices"
 	"testing"
 
+	"pgregory.net/rapid"
+
+	"github.com/lockstep-dev/lockstep/gse"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
-	"pgregory.net/rapid"
+	"github.com/lockstep-dev/lockstep/summary"
 )
 
 // totalMemo is the totality check of WellFormedChecksMemo alone.
@@ -212,5 +216,57 @@ func TestConjunctsWithin(t *testing.T) {
 		if got := conjunctsWithin(tc.x, tc.y); got != tc.want {
 			t.Errorf("conjunctsWithin(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
+	}
+}
+
+// refsInUseByDefinition is RefsInUse as its comment defines it: every
+// reference eachRefInUse meets, in its order, each once.
+func refsInUseByDefinition(q *machine.State) []machine.Ref {
+	var out []machine.Ref
+	seen := map[machine.Ref]bool{}
+	_ = eachRefInUse(q, func(r machine.Ref) error {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestRefsInUse: RefsInUse (a bit set for the small references, a map
+// past them) lists the references of the definition, in its order, on
+// every state of GSE and summary:fixed explorations of LinkedList and on
+// a state whose references go past the bit set.
+func TestRefsInUse(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, linkedListSrc)
+	fixed, err := summary.Lookup("fixed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []*machine.State
+	for _, eng := range []machine.Engine{gse.New(2), summary.New(fixed, 2, sol)} {
+		states = append(states, allStates(t, prog, eng, 80)...)
+	}
+	b := newBuilder(t, prog)
+	b.to(0, "d0", N)
+	for range refSetBits + 40 {
+		b.s.FreshR()
+	}
+	lA, _ := b.input("Node", nil)
+	head := b.to(0, "head", lA)
+	b.s.SetField(lA, b.field(lA, "next"), head) // one reference past the bit set twice
+	b.to(lA, "data", N)
+	b.to(0, "d0", lA)
+	states = append(states, b.s)
+	for i, q := range states {
+		want, got := refsInUseByDefinition(q), RefsInUse(q)
+		if !slices.Equal(want, got) {
+			t.Fatalf("state %d: RefsInUse = %v, want %v", i, got, want)
+		}
+	}
+	if refs := RefsInUse(b.s); int(refs[len(refs)-1]) < refSetBits {
+		t.Fatalf("the last state's references %v do not go past the bit set", refs)
 	}
 }

@@ -2,7 +2,6 @@ package relation
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lockstep-dev/lockstep/machine"
@@ -52,33 +51,62 @@ const (
 // references overwritten by a field write are garbage: nothing can reach
 // them, so nothing is required of them.
 func RefsInUse(q *machine.State) []machine.Ref {
-	// Runs on every state of every pair: up to a few dozen references a
-	// linear scan of out finds a duplicate sooner than a set is built.
-	var seen map[machine.Ref]bool
-	out := make([]machine.Ref, 0, 16)
-	add := func(r machine.Ref) {
-		if seen == nil {
-			if !slices.Contains(out, r) {
+	return appendRefsInUse(make([]machine.Ref, 0, 16), q)
+}
+
+// appendRefsInUse appends RefsInUse(q) to out. It runs on every state of
+// every pair, mostly GSE states whose every unset field is r_un and whose
+// null fields share r_null: a reference is found met before in a bit set
+// on the stack (references index L, so they are small), not by a scan of
+// out or a map (a map only past refSetBits).
+func appendRefsInUse(out []machine.Ref, q *machine.State) []machine.Ref {
+	start := len(out)
+	out = q.AppendRoots(out) // each root once
+	var seen refSet
+	for _, r := range out[start:] {
+		seen.add(r)
+	}
+	nf := q.NumFields()
+	for l, info := range q.Locs {
+		row := q.R[l*nf : (l+1)*nf]
+		for _, fd := range info.Class.Fields {
+			if r := row[fd.ID]; seen.add(r) {
 				out = append(out, r)
 			}
-			if len(out) > 32 {
-				seen = make(map[machine.Ref]bool, 2*len(out))
-				for _, x := range out {
-					seen[x] = true
-				}
-			}
-			return
-		}
-		if !seen[r] {
-			seen[r] = true
-			out = append(out, r)
 		}
 	}
-	_ = eachRefInUse(q, func(r machine.Ref) error {
-		add(r)
-		return nil
-	})
 	return out
+}
+
+// refSetBits is how many references (r_un, r_null, then 0, 1, …) refSet
+// holds in its bits; a reference past them goes to a map.
+const refSetBits = 1024
+
+// refSet is a set of references: bits for the first refSetBits (a
+// reference r is bit r+2, as L is indexed), a map for the others.
+type refSet struct {
+	bits [refSetBits / 64]uint64
+	more map[machine.Ref]bool
+}
+
+// add puts r in the set and reports whether it was not there.
+func (s *refSet) add(r machine.Ref) bool {
+	if i := uint(int(r) + 2); i < refSetBits {
+		w, b := i/64, uint64(1)<<(i%64)
+		if s.bits[w]&b != 0 {
+			return false
+		}
+		s.bits[w] |= b
+		return true
+	}
+	if s.more[r] {
+		return false
+	}
+	if s.more == nil {
+		s.more = map[machine.Ref]bool{}
+	}
+	s.more[r] = true
+	return true
 }
 
 // eachRefInUse calls f with the references RefsInUse returns, in its
@@ -417,8 +445,9 @@ func WellFormedChecksMemo(q *machine.State, solver *smt.Solver, memo *TotalityMe
 		return v, CheckStackOnlyRoots, nil
 	}
 	// The references in use once for the three checks that read them
-	// (it runs on every state of every pair).
-	refs := RefsInUse(q)
+	// (it runs on every state of every pair), in a buffer on the stack.
+	var buf [64]machine.Ref
+	refs := appendRefsInUse(buf[:0], q)
 	if v := typeConsistent(q, refs); v != nil {
 		return v, CheckTypeConsistent, nil
 	}
