@@ -51,6 +51,13 @@ type TotalityMemo struct {
 // list stays short.
 const totalityMemoWidth = 4
 
+// totalityMemoKeys bounds the value sets kept: the memo holds its
+// formulas alive, so past the bound it starts again empty (as the
+// solver's caches do), which costs questions, never an answer. A check
+// keeps a few hundred (LinkedList×4 at k = 3: 365; TreeMap remove at
+// k = 3: 553).
+const totalityMemoKeys = 1 << 14
+
 // NewTotalityMemo returns an empty memo.
 func NewTotalityMemo() *TotalityMemo {
 	return &TotalityMemo{held: map[*smt.Formula][]*smt.Formula{}}
@@ -80,6 +87,9 @@ func (m *TotalityMemo) unsat(phi, none *smt.Formula) {
 	if len(kept) == totalityMemoWidth {
 		copy(kept, kept[1:])
 		kept = kept[:len(kept)-1]
+	}
+	if len(list) == 0 && len(m.held) >= totalityMemoKeys {
+		clear(m.held)
 	}
 	m.held[none] = append(kept, phi)
 }

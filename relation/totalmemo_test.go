@@ -270,3 +270,21 @@ func TestRefsInUse(t *testing.T) {
 		t.Fatalf("the last state's references %v do not go past the bit set", refs)
 	}
 }
+
+// TestTotalityMemoBounded: past totalityMemoKeys value sets the memo
+// starts again, keeping the answer just given.
+func TestTotalityMemoBounded(t *testing.T) {
+	memo := NewTotalityMemo()
+	phi := eq(i4, machine.RNull)
+	var last *smt.Formula
+	for i := range totalityMemoKeys + 10 {
+		last = smt.Not(eq(machine.Ref(100+i), machine.RNull))
+		memo.unsat(phi, last)
+	}
+	if len(memo.held) > totalityMemoKeys {
+		t.Fatalf("%d value sets kept, bound %d", len(memo.held), totalityMemoKeys)
+	}
+	if !memo.implied(smt.And(phi, neq(i7, machine.RNull)), last) {
+		t.Fatal("the last answer was not kept")
+	}
+}
