@@ -214,6 +214,7 @@ type concretizer struct {
 	recorded  []*leafRec
 	// evalMemo is the scratch memo of a replayed leaf's closure (evalOf).
 	evalMemo map[*smt.Formula]int8
+	evalFor  *leafEval // the closure whose truths evalMemo holds
 	// capture, when set, is told of every leaf (searchRoots), whose
 	// literals chosen below the replayed leaf start at captureMark.
 	capture     func()

@@ -33,11 +33,21 @@ type leafEval struct {
 	// satisfiable, so this cannot happen, and if it does nothing is
 	// decided here.
 	bad bool
-	// memo keeps the truth of the subformulas met during one question
-	// (guards are DAGs that share most of their subformulas): the
-	// concretizer's scratch map, lent for the question and cleared before
-	// it, so that the leaves the cache keeps hold no map of their own.
+	// memo keeps the truth of the subformulas met during the questions
+	// asked of this closure (guards are DAGs that share most of their
+	// subformulas): the concretizer's scratch map, lent to one closure at a
+	// time and cleared when it goes to another (evalOf), so that the
+	// leaves the cache keeps hold no map of every subformula.
 	memo map[*smt.Formula]int8
+	// known keeps the answers of the questions asked of this leaf (holds):
+	// a state that reuses a leaf set resolves its fresh roots under every
+	// leaf, and the states of consecutive steps share most of their roots
+	// and value sets, so the same guard is asked of the same leaf again
+	// and again (on testdata/trees/successor.jl at k = 3, 9.2 million
+	// guards asked in 20 s, 14,000 of them distinct per leaf). A guard's
+	// truth under the closure depends on the two alone, so the answer is
+	// the same; only the guards asked are kept, not their subformulas.
+	known map[*smt.Formula]int8
 	// data: some literal has data, so the leaf's satisfiability with a
 	// data part of φ is not independent of its references.
 	data bool
@@ -45,7 +55,9 @@ type leafEval struct {
 
 // evalOf returns the closure of rec's literals, built on first use (the
 // leaves of a cached set are replayed by every state that reuses it),
-// with the concretizer's scratch memo, emptied.
+// with the concretizer's scratch memo, emptied when it last served
+// another closure (its entries are truths under the closure that made
+// them).
 func (c *concretizer) evalOf(rec *leafRec) *leafEval {
 	if rec.eval == nil {
 		rec.eval = newLeafEval(rec.lits)
@@ -53,7 +65,10 @@ func (c *concretizer) evalOf(rec *leafRec) *leafEval {
 	if c.evalMemo == nil {
 		c.evalMemo = map[*smt.Formula]int8{}
 	}
-	clear(c.evalMemo)
+	if c.evalFor != rec.eval {
+		clear(c.evalMemo)
+		c.evalFor = rec.eval
+	}
 	rec.eval.memo = c.evalMemo
 	return rec.eval
 }
@@ -146,6 +161,23 @@ func (e *leafEval) truth(f *smt.Formula) int {
 	return t
 }
 
+// holds is truth(f), remembered in known: for the questions asked of a
+// leaf again and again (rootsByEval, extensionByEval).
+func (e *leafEval) holds(f *smt.Formula) int {
+	if e == nil || e.bad {
+		return 0
+	}
+	if t, ok := e.known[f]; ok {
+		return int(t)
+	}
+	t := e.truth(f)
+	if e.known == nil {
+		e.known = map[*smt.Formula]int8{}
+	}
+	e.known[f] = int8(t)
+	return t
+}
+
 func (e *leafEval) truthOf(f *smt.Formula) int {
 	switch f.Op() {
 	case smt.OpTrue:
@@ -199,7 +231,7 @@ func (e *leafEval) truthOf(f *smt.Formula) int {
 // wrong, if anything is).
 func (c *concretizer) rootsByEval(rec *leafRec, fresh []item) bool {
 	e := c.evalOf(rec)
-	if !c.rootsWhere(fresh, func(g *smt.Formula) bool { return e.truth(g) == 1 }) {
+	if !c.rootsWhere(fresh, func(g *smt.Formula) bool { return e.holds(g) == 1 }) {
 		return false
 	}
 	if c.budget.Cache != nil {
@@ -222,7 +254,7 @@ func (c *concretizer) extensionByEval(rec *leafRec, added []*smt.Formula) int {
 		all = 0
 	}
 	for _, f := range added {
-		switch e.truth(f) {
+		switch e.holds(f) {
 		case -1:
 			return -1
 		case 0:
