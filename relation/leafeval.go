@@ -44,10 +44,14 @@ type leafEval struct {
 	// leaf, and the states of consecutive steps share most of their roots
 	// and value sets, so the same guard is asked of the same leaf again
 	// and again (on testdata/trees/successor.jl at k = 3, 9.2 million
-	// guards asked in 20 s, 14,000 of them distinct per leaf). A guard's
-	// truth under the closure depends on the two alone, so the answer is
-	// the same; only the guards asked are kept, not their subformulas.
-	known map[*smt.Formula]int8
+	// guards asked of leaves in 20 s, 14,000 distinct pairs of a leaf and
+	// a guard). A guard's truth under the closure depends on the two
+	// alone, so the answer is the same. Only the guards asked are kept,
+	// not their subformulas, in a short list (most leaves are asked a few
+	// guards, and a map for each leaf the cache keeps costs memory) that
+	// becomes a map past knownList entries.
+	known    []knownTruth
+	knownMap map[*smt.Formula]int8
 	// data: some literal has data, so the leaf's satisfiability with a
 	// data part of φ is not independent of its references.
 	data bool
@@ -167,16 +171,42 @@ func (e *leafEval) holds(f *smt.Formula) int {
 	if e == nil || e.bad {
 		return 0
 	}
-	if t, ok := e.known[f]; ok {
-		return int(t)
+	if e.knownMap != nil {
+		if t, ok := e.knownMap[f]; ok {
+			return int(t)
+		}
+	} else {
+		for _, k := range e.known {
+			if k.f == f {
+				return int(k.t)
+			}
+		}
 	}
 	t := e.truth(f)
-	if e.known == nil {
-		e.known = map[*smt.Formula]int8{}
+	switch {
+	case e.knownMap != nil:
+		e.knownMap[f] = int8(t)
+	case len(e.known) < knownList:
+		e.known = append(e.known, knownTruth{f, int8(t)})
+	default:
+		e.knownMap = make(map[*smt.Formula]int8, 2*knownList)
+		for _, k := range e.known {
+			e.knownMap[k.f] = k.t
+		}
+		e.knownMap[f] = int8(t)
+		e.known = nil
 	}
-	e.known[f] = int8(t)
 	return t
 }
+
+// knownTruth is one answer of leafEval.known.
+type knownTruth struct {
+	f *smt.Formula
+	t int8
+}
+
+// knownList bounds leafEval.known before it moves to knownMap.
+const knownList = 16
 
 func (e *leafEval) truthOf(f *smt.Formula) int {
 	switch f.Op() {
