@@ -83,6 +83,8 @@ type Engine struct {
 	depths map[depthKey][]*smt.Formula
 	// views keeps the Views of the states met again (View).
 	views view.SymbolicCache
+	// invp holds the INV-P questions answered unsat (invpmemo.go).
+	invp invpMemo
 }
 
 // Stats are engine-level counts since the engine was created.

@@ -2,6 +2,7 @@ package pose
 
 import (
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
 	"github.com/lockstep-dev/lockstep/smt"
 	"path/filepath"
 	"testing"
@@ -138,4 +139,42 @@ func TestINVPOnlyWhereBothExist(t *testing.T) {
 	v, err = CheckINVP(s, newSolver(t))
 	require.NoError(t, err)
 	require.NotNil(t, v)
+}
+
+// The INV-P memo skips only a question answered unsat before: a state
+// that asks the same questions again is answered from it, and a state
+// whose value set or existence condition differs is asked anew and breaks
+// INV-P as without the memo.
+func TestINVPMemo(t *testing.T) {
+	p := parse(t, `(((class A ([A f]) ((bool main [bool u] true)))) (A main))`)
+	A := p.Classes[0]
+	f := A.Fields[0]
+	build := func(y1f machine.GVS, ex func(y, in0 machine.Ref) *smt.Formula) *machine.State {
+		s := machine.Initial(p)
+		y := s.InitR()
+		l1 := s.NewLoc(machine.LocInfo{Class: A, Input: true, Symbolic: true, Identity: y, Exists: ex(y, s.Locs[0].Identity)}, machine.RUn)
+		r0, r1 := s.FreshR(), s.FreshR()
+		s.Set(r0, machine.Single(0))
+		s.SetField(0, f, r0)
+		s.Set(r1, y1f)
+		s.SetField(l1, f, r1)
+		return s
+	}
+	notNull := func(y, _ machine.Ref) *smt.Formula { return smt.Neq(y, machine.RNull) }
+	notThis := func(y, in0 machine.Ref) *smt.Formula { return smt.And(smt.Neq(y, machine.RNull), smt.Neq(y, in0)) }
+	sol := newSolver(t)
+	var memo invpMemo
+	check := func(s *machine.State) *relation.Violation {
+		v, err := checkINVP(s, sol, &memo)
+		require.NoError(t, err)
+		return v
+	}
+	require.Nil(t, check(build(machine.Single(1), notNull))) // Y1.f = l_Y1 (location 1)
+	require.Len(t, memo.held, 1)
+	require.Nil(t, check(build(machine.Single(1), notNull)))
+	require.Len(t, memo.held, 1, "the same question is answered from the memo")
+	require.NotNil(t, check(build(machine.Single(machine.LNull), notNull)), "another value set is asked anew")
+	require.Nil(t, check(build(machine.Single(machine.LNull), notThis)))
+	require.Len(t, memo.held, 2)
+	require.NotNil(t, check(build(machine.Single(machine.LNull), notNull)), "another existence condition is asked anew")
 }
