@@ -49,9 +49,12 @@ type leafEval struct {
 	// alone, so the answer is the same. Only the guards asked are kept,
 	// not their subformulas, in a short list (most leaves are asked a few
 	// guards, and a map for each leaf the cache keeps costs memory) that
-	// becomes a map past knownList entries.
+	// becomes a map past knownList entries. A guard is kept by its ID
+	// (formulas are hash-consed, and an ID is never given again), not by
+	// pointer: the cache's leaves outlive most states, and a pointer would
+	// keep their guards' formulas from being collected.
 	known    []knownTruth
-	knownMap map[*smt.Formula]int8
+	knownMap map[uint64]int8
 	// data: some literal has data, so the leaf's satisfiability with a
 	// data part of φ is not independent of its references.
 	data bool
@@ -171,13 +174,14 @@ func (e *leafEval) holds(f *smt.Formula) int {
 	if e == nil || e.bad {
 		return 0
 	}
+	id := f.ID()
 	if e.knownMap != nil {
-		if t, ok := e.knownMap[f]; ok {
+		if t, ok := e.knownMap[id]; ok {
 			return int(t)
 		}
 	} else {
 		for _, k := range e.known {
-			if k.f == f {
+			if k.id == id {
 				return int(k.t)
 			}
 		}
@@ -185,24 +189,25 @@ func (e *leafEval) holds(f *smt.Formula) int {
 	t := e.truth(f)
 	switch {
 	case e.knownMap != nil:
-		e.knownMap[f] = int8(t)
+		e.knownMap[id] = int8(t)
 	case len(e.known) < knownList:
-		e.known = append(e.known, knownTruth{f, int8(t)})
+		e.known = append(e.known, knownTruth{id, int8(t)})
 	default:
-		e.knownMap = make(map[*smt.Formula]int8, 2*knownList)
+		e.knownMap = make(map[uint64]int8, 2*knownList)
 		for _, k := range e.known {
-			e.knownMap[k.f] = k.t
+			e.knownMap[k.id] = k.t
 		}
-		e.knownMap[f] = int8(t)
+		e.knownMap[id] = int8(t)
 		e.known = nil
 	}
 	return t
 }
 
-// knownTruth is one answer of leafEval.known.
+// knownTruth is one answer of leafEval.known: the truth t of the formula
+// with ID id.
 type knownTruth struct {
-	f *smt.Formula
-	t int8
+	id uint64
+	t  int8
 }
 
 // knownList bounds leafEval.known before it moves to knownMap.
