@@ -1143,7 +1143,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 			return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(),
 				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
 		}
-		res = r.exactDataMemoized(P, q)
+		res = r.exactDataMemoized(P, q, res.Leaves)
 		if dataPairHook != nil {
 			dataPairHook(P, q, res)
 		}

@@ -160,7 +160,9 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}
 		}
-		r.exactHeld[key] = res
+		kept := res
+		kept.Leaves = nil // for the data half of this pair only
+		r.exactHeld[key] = kept
 	}
 	return res
 }
@@ -201,10 +203,12 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 }
 
 // exactDataMemoized is relation.ExactData with the Holds answers of this
-// run reused (see exactMemo).
-func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+// run reused (see exactMemo). leaves are q's concretization leaves when
+// the reference half just computed them (relation.ExactResult.Leaves),
+// else nil.
+func (r *run) exactDataMemoized(P []*machine.State, q *machine.State, leaves relation.Leaves) relation.ExactResult {
 	if !reuseExact {
-		return relation.ExactData(P, q, r.solver, r.budget())
+		return relation.ExactDataLeaves(P, q, leaves, r.solver, r.budget())
 	}
 	key, ok := exactKey(&r.keyHash, P, q, true, true, r.sameControl)
 	if ok {
@@ -213,7 +217,7 @@ func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.E
 			return res
 		}
 	}
-	res := relation.ExactData(P, q, r.solver, r.budget())
+	res := relation.ExactDataLeaves(P, q, leaves, r.solver, r.budget())
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}
