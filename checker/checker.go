@@ -467,7 +467,9 @@ type Report struct {
 	// concretizationsReused the concretizations built from cached leaves;
 	// rootsBelow the replays whose new roots the leaves a search built
 	// below the same leaf before resolved (relation.ConcretizationCache.Below).
-	exactReused, concretizationsReused, wellFormedReused, rootsBelow int
+	// totalReused the totality questions the run's relation.TotalityMemo
+	// answered.
+	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
 	// trail is the controls of the pair at which a per-step lemma failed,
 	// from the initial pair's successor on (nil: none recorded), and
 	// followed whether a check restricted to Options.follow reached its
@@ -523,6 +525,9 @@ type run struct {
 	// wellFormedHeld holds the fingerprints of the states found well
 	// formed (memo.go).
 	wellFormedHeld map[stateKey]bool
+	// totality keeps the totality questions answered unsatisfiable
+	// (memo.go, relation.TotalityMemo).
+	totality *relation.TotalityMemo
 	// keyHash is the memo keys' buffer, reused (memo.go).
 	keyHash keyHash
 	// sameControl is, while step checks a group, the control key every
@@ -711,6 +716,9 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if r.concretized != nil {
 		r.rep.concretizationsReused = r.concretized.Reused()
 		r.rep.rootsBelow = r.concretized.Below()
+	}
+	if r.totality != nil {
+		r.rep.totalReused = r.totality.Reused
 	}
 	if errors.Is(err, errStop) {
 		return r.rep, nil
@@ -1135,7 +1143,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 			return r.fail(Verdict{Lemma: WF, Rule: rule, Step: step, Control: q.ControlString(),
 				GSE: P, Summary: q, Before: before, Reason: "sort consistency: " + v.Error()})
 		}
-		res = r.exactDataMemoized(P, q)
+		res = r.exactDataMemoized(P, q, res.Leaves)
 		if dataPairHook != nil {
 			dataPairHook(P, q, res)
 		}

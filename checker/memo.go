@@ -118,6 +118,13 @@ var reuseRepresents = true
 // TestExactReuseSameVerdicts compares with it off.
 var reuseConcretizations = true
 
+// reuseTotality gives the well-formedness checks of a run one
+// relation.TotalityMemo: a totality question is not asked again when the
+// same value set was total under a path condition the present one
+// implies by its conjuncts. TestTotalityReuseSameVerdicts compares with
+// it off.
+var reuseTotality = true
+
 // budget is the run's Budget for one check: the time limit reaches into
 // the search (Done), and the program's concretization cache is in it.
 func (r *run) budget() relation.Budget {
@@ -153,7 +160,9 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}
 		}
-		r.exactHeld[key] = res
+		kept := res
+		kept.Leaves = nil // for the data half of this pair only
+		r.exactHeld[key] = kept
 	}
 	return res
 }
@@ -165,17 +174,25 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 // path condition), and most steps leave all of it as it was, so a state
 // whose fingerprint was well formed before is well formed again. Only the
 // absence of a violation is remembered; a violation or an undecided check
-// is always computed again.
+// is always computed again. A state computed has its totality questions
+// answered by the run's relation.TotalityMemo where it can (reuseTotality).
 func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string, error) {
+	var memo *relation.TotalityMemo
+	if reuseTotality {
+		if r.totality == nil {
+			r.totality = relation.NewTotalityMemo()
+		}
+		memo = r.totality
+	}
 	if !reuseExact {
-		return relation.WellFormedChecks(q, r.solver)
+		return relation.WellFormedChecksMemo(q, r.solver, memo)
 	}
 	key := stateSum(q, false)
 	if r.wellFormedHeld[key] {
 		r.rep.wellFormedReused++
 		return nil, "", nil
 	}
-	v, check, err := relation.WellFormedChecks(q, r.solver)
+	v, check, err := relation.WellFormedChecksMemo(q, r.solver, memo)
 	if v == nil && err == nil {
 		if r.wellFormedHeld == nil {
 			r.wellFormedHeld = map[stateKey]bool{}
@@ -186,10 +203,12 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 }
 
 // exactDataMemoized is relation.ExactData with the Holds answers of this
-// run reused (see exactMemo).
-func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.ExactResult {
+// run reused (see exactMemo). leaves are q's concretization leaves when
+// the reference half just computed them (relation.ExactResult.Leaves),
+// else nil.
+func (r *run) exactDataMemoized(P []*machine.State, q *machine.State, leaves relation.Leaves) relation.ExactResult {
 	if !reuseExact {
-		return relation.ExactData(P, q, r.solver, r.budget())
+		return relation.ExactDataLeaves(P, q, leaves, r.solver, r.budget())
 	}
 	key, ok := exactKey(&r.keyHash, P, q, true, true, r.sameControl)
 	if ok {
@@ -198,7 +217,7 @@ func (r *run) exactDataMemoized(P []*machine.State, q *machine.State) relation.E
 			return res
 		}
 	}
-	res := relation.ExactData(P, q, r.solver, r.budget())
+	res := relation.ExactDataLeaves(P, q, leaves, r.solver, r.budget())
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}

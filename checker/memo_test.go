@@ -235,3 +235,26 @@ func TestWalkedSequencesSame(t *testing.T) {
 	}
 	require.Positive(t, walked)
 }
+
+// TestTotalityReuseSameVerdicts: on programs of both streams of seed 1,
+// answering totality questions from the run's relation.TotalityMemo
+// gives every program the verdict and the per-lemma counts of asking
+// every question, and it does answer questions.
+func TestTotalityReuseSameVerdicts(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Engine = "summary:fixed"
+	opt.Steps = 150
+	opt.MaxGroup = 150
+	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+	s := testutil.Solver(t)
+	defer func() { reuseTotality = true }()
+	reused := 0
+	for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
+		for i := 2; i <= 12; i++ {
+			off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, func(on bool) { reuseTotality = on }, i)
+			require.Zero(t, off.totalReused)
+			reused += on.totalReused
+		}
+	}
+	require.Positive(t, reused, "no totality question was answered by the memo")
+}

@@ -116,17 +116,19 @@ func concretizeState(q *machine.State, solver *smt.Solver, budget Budget, wellFo
 	// The search asks its questions incrementally: every literal it
 	// chooses is asserted in a solver scope (push), so a question is only
 	// the new guard, relative to φ_q and the choices above it; so are the
-	// questions of prepare, relative to φ_q. Every exit leaves the solver
-	// as it found it.
+	// questions of prepare, relative to φ_q. φ_q itself is assumed before
+	// the first question or literal (assumePhi): a concretization replayed
+	// from cached leaves often asks nothing, and assuming a φ_q with data
+	// projects it, a question per case of its data (smt's split.go; on
+	// testdata/bench/treemap_remove.jl at k = 3 a seventh of the check).
+	// Every exit leaves the solver as it found it.
 	base := solver.Assumptions()
 	defer func() {
 		for solver.Assumptions() > base {
 			_ = solver.Release()
 		}
 	}()
-	if err := solver.Assume(phi); err != nil {
-		return nil, false, err
-	}
+	c.phiPending = phi
 	if err := c.prepare(); err != nil {
 		return nil, false, err
 	}
@@ -214,6 +216,9 @@ type concretizer struct {
 	recorded  []*leafRec
 	// evalMemo is the scratch memo of a replayed leaf's closure (evalOf).
 	evalMemo map[*smt.Formula]int8
+	evalFor  *leafEval // the closure whose truths evalMemo holds
+	// phiPending is φ_q until it is assumed in the solver (assumePhi).
+	phiPending *smt.Formula
 	// capture, when set, is told of every leaf (searchRoots), whose
 	// literals chosen below the replayed leaf start at captureMark.
 	capture     func()
@@ -227,11 +232,26 @@ func (c *concretizer) sat(f *smt.Formula) (bool, error) {
 	if f.IsTrue() {
 		return true, nil
 	}
+	if err := c.assumePhi(); err != nil {
+		return false, err
+	}
 	ok, err := c.solver.Sat(f)
 	if err != nil {
 		return false, fmt.Errorf("concretize: %w", err)
 	}
 	return ok, nil
+}
+
+// assumePhi assumes φ_q in the solver if it is not yet: before anything
+// is asked or assumed relative to it (sat, push, possible's models,
+// underLeaf), so that the solver's scopes are φ_q's and then the
+// branch's, as when φ_q was assumed first.
+func (c *concretizer) assumePhi() error {
+	if f := c.phiPending; f != nil {
+		c.phiPending = nil
+		return c.solver.Assume(f)
+	}
+	return nil
 }
 
 // with is the whole constraint of the current branch and fs, for reporting.
@@ -245,6 +265,9 @@ func (c *concretizer) satHere(fs ...*smt.Formula) (bool, error) { return c.sat(s
 
 // push chooses a literal on the current branch.
 func (c *concretizer) push(f *smt.Formula) error {
+	if err := c.assumePhi(); err != nil {
+		return err
+	}
 	c.lits = append(c.lits, f)
 	c.onBranch[f]++
 	return c.solver.Assume(f)
@@ -585,6 +608,9 @@ func (c *concretizer) resolve(i int) error {
 func (c *concretizer) possible(r machine.Ref, g []machine.Entry, only int) ([]int8, error) {
 	if only >= 0 || !c.trusted[r] || len(g) < 2 {
 		return nil, nil
+	}
+	if err := c.assumePhi(); err != nil {
+		return nil, err
 	}
 	known := make([]int8, len(g))
 	var rest []*smt.Formula

@@ -183,10 +183,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		}
 	}
 	dataPhi := smt.And(dataConj...)
-	limit := budget.Models
-	if limit <= 0 {
-		limit = DefaultBudget.Models
-	}
+	limit := dataLimit(budget)
 	var (
 		heaps   []*Heap
 		ws      []dataSide
@@ -261,6 +258,15 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 		return nil, &ExactResult{Outcome: Inconclusive, PIndex: -1, Reason: "data: worlds of q: " + err.Error()}
 	}
 	return &dataWorlds{heaps: heaps, ps: ps, ws: ws, facts: facts, worlds: worlds, byKey: byKey, byWorld: byWorld}, nil
+}
+
+// dataLimit bounds the worlds (and the concretization leaves) of the data
+// half: budget.Models, DefaultBudget's when that is unbounded.
+func dataLimit(budget Budget) int {
+	if budget.Models <= 0 {
+		return DefaultBudget.Models
+	}
+	return budget.Models
 }
 
 // atomCollector returns a walk that appends every reference atom (a = b)
@@ -618,7 +624,23 @@ func possible(solver *smt.Solver, ensure func() error, closure *leafEval, atoms 
 // reference half holds. The outcome names the world or the GSE state that
 // breaks it.
 func ExactData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget) ExactResult {
-	d, stop := prepareData(P, q, solver, budget, nil)
+	return ExactDataLeaves(P, q, nil, solver, budget)
+}
+
+// ExactDataLeaves is ExactData with the leaves of q's concretization that
+// the reference half made (ExactResult.Leaves of a check that held), nil:
+// searched here. They are what the search here would give: the same
+// search of the same state, complete, and the same leaves in the same
+// order (the concretization cache that the first search filled replays
+// them). Only their number can differ in effect: the data half's search
+// stops at its own bound (Budget.Models, DefaultBudget's when unbounded),
+// so leaves over that bound are not taken, and the search here reports
+// the enumeration incomplete as before.
+func ExactDataLeaves(P []*machine.State, q *machine.State, leaves Leaves, solver *smt.Solver, budget Budget) ExactResult {
+	if len(leaves) > dataLimit(budget) {
+		leaves = nil
+	}
+	d, stop := prepareData(P, q, solver, budget, leaves)
 	if stop != nil {
 		return *stop
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -89,4 +90,43 @@ func TestDecideAtoms(t *testing.T) {
 			require.Equal(t, want, got, "%s", phi)
 		}
 	}
+}
+
+// TestExactDataLeavesSame: the leaves a check of the reference half that
+// held returns (ExactResult.Leaves) are, heap by heap, literal by literal
+// and in order, those the data half's own search gives after it (through
+// the same concretization cache), and the data half gives the same answer
+// with them as without, along the lockstep of a program with data.
+func TestExactDataLeavesSame(t *testing.T) {
+	sol := newSolver(t)
+	prog := mustParse(t, testutil.Source("../testdata/data/bst_contains.jl"))
+	budget := DefaultBudget
+	budget.Cache = NewConcretizationCache()
+	given := 0
+	lockstepPairs(t, prog, 2, 200, sol, func(pr lockPair) {
+		if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
+			return
+		}
+		res := ExactWellFormed(pr.P, pr.q, sol, budget, true)
+		if res.Outcome != Holds {
+			require.Nil(t, res.Leaves)
+			return
+		}
+		own, complete, err := ConcretizeLeavesWellFormed(pr.q, sol, Budget{Models: dataLimit(budget), Cache: budget.Cache})
+		require.NoError(t, err)
+		require.True(t, complete)
+		require.Equal(t, len(own), len(res.Leaves), "step %d", pr.q.Steps)
+		for i := range own {
+			require.Equal(t, Canonical(own[i]), Canonical(res.Leaves[i]), "step %d leaf %d", pr.q.Steps, i)
+			require.Equal(t, own[i].lits, res.Leaves[i].lits, "step %d leaf %d", pr.q.Steps, i)
+		}
+		with := ExactDataLeaves(pr.P, pr.q, res.Leaves, sol, budget)
+		without := ExactData(pr.P, pr.q, sol, budget)
+		require.Equal(t, without.Outcome, with.Outcome, "step %d", pr.q.Steps)
+		require.Equal(t, without.Reason, with.Reason, "step %d", pr.q.Steps)
+		require.Equal(t, without.PIndex, with.PIndex, "step %d", pr.q.Steps)
+		given++
+	})
+	require.Greater(t, given, 20)
+	t.Logf("%d pairs whose data half took the reference half's leaves", given)
 }

@@ -54,6 +54,13 @@
 // The heaps of one step's GSE states are built once (HeapCache, through
 // Budget.Heaps), and a heap keeps its canonical names.
 //
+// Totality is the same question from state to state: most references
+// keep their value set, and the path condition only gains conjuncts. A
+// TotalityMemo (totalmemo.go, one per run, through WellFormedChecksMemo)
+// keeps each unsatisfiable φ ∧ ¬⋁guards with its φ and answers a later
+// φ that has every conjunct of a kept one: it implies the kept φ, so its
+// question is unsatisfiable too. Nothing else is inferred.
+//
 // Heaps are compared through a canonical string (Canonical): the part reachable from the roots is named
 // by a breadth-first walk, which is forced once roots and field labels are
 // fixed; the unreachable part (input locations that the stack no longer

@@ -22,6 +22,12 @@ type ExactResult struct {
 	Heap *Heap
 	// Heaps is the number of distinct concretizations of q enumerated.
 	Heaps int
+	// Leaves are the leaves of q's concretization search, every one
+	// (isomorphic heaps included) with its literals, when both parts were
+	// asked and held (else nil): what the data half takes as q's worlds
+	// (ExactDataLeaves) instead of searching again. A caller that keeps
+	// the result (a memo) can drop them.
+	Leaves Leaves
 }
 
 // Exact checks P ⊏ q in the published form, both ways: (a) every p ∈ P has
@@ -76,6 +82,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 		heapErr   = -1            // first member whose heap cannot be built
 		heapErrE  error
 		heaps     []*Heap
+		leaves    Leaves
 		complete  bool
 		concErr   error
 		met       map[string]bool // canonical concretizations of q
@@ -95,7 +102,16 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 			canon[i] = Canonical(h)
 			have[canon[i]] = true
 		}
-		heaps, complete, concErr = concretizeState(q, solver, budget, true, nil) // q is well formed (Exact, ExactWellFormed)
+		// Every leaf is kept (concretizeLeaves), not only one heap per
+		// isomorphism class: the leaves are the data half's worlds
+		// (ExactDataLeaves), which would otherwise search again. The
+		// heaps are one per class in the order first met, as
+		// concretizeState gives them.
+		complete, concErr = concretizeLeaves(q, solver, budget, func(h *Heap) error { // q is well formed (Exact, ExactWellFormed)
+			leaves = append(leaves, h)
+			return nil
+		})
+		heaps = leaves.Distinct()
 		if concErr == nil {
 			met = make(map[string]bool, len(heaps))
 			for _, h := range heaps {
@@ -136,6 +152,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 		return ExactResult{Outcome: Inconclusive, PIndex: -1, Heaps: len(heaps),
 			Reason: fmt.Sprintf("(b) more than %d concretization leaves: enumeration incomplete", budget.Models)}
 	}
+	res.Leaves = leaves
 	return res
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -50,4 +51,47 @@ func TestLeafEval(t *testing.T) {
 	require.True(t, withData.data)
 	var c concretizer
 	require.Equal(t, 0, c.extensionByEval(&leafRec{eval: withData}, []*smt.Formula{smt.True()}), "with data in the leaf a true extension is still asked")
+}
+
+// TestLeafEvalRemembered: the answers a leaf remembers (holds) and the
+// scratch memo the concretizer lends from one leaf's closure to the next
+// (evalOf) give, asked in any order over several leaves, what a fresh
+// closure of each leaf's literals gives.
+func TestLeafEvalRemembered(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		refs := []smt.Ref{smt.Null, 1, 2, 3, 4}
+		ref := rapid.SampledFrom(refs)
+		var gen func(depth int) *smt.Formula
+		gen = func(depth int) *smt.Formula {
+			if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
+				return smt.Eq(ref.Draw(t, "a"), ref.Draw(t, "b"))
+			}
+			switch rapid.IntRange(0, 2).Draw(t, "op") {
+			case 0:
+				return smt.Not(gen(depth - 1))
+			case 1:
+				return smt.And(gen(depth-1), gen(depth-1))
+			}
+			return smt.Or(gen(depth-1), gen(depth-1))
+		}
+		recs := make([]*leafRec, rapid.IntRange(1, 3).Draw(t, "leaves"))
+		for i := range recs {
+			recs[i] = &leafRec{}
+			for range rapid.IntRange(0, 4).Draw(t, "lits") {
+				recs[i].lits = append(recs[i].lits, gen(1))
+			}
+		}
+		fs := make([]*smt.Formula, rapid.IntRange(1, 4).Draw(t, "formulas"))
+		for i := range fs {
+			fs[i] = gen(3)
+		}
+		var c concretizer
+		for range rapid.IntRange(1, 12).Draw(t, "questions") {
+			rec := recs[rapid.IntRange(0, len(recs)-1).Draw(t, "rec")]
+			f := fs[rapid.IntRange(0, len(fs)-1).Draw(t, "f")]
+			fresh := newLeafEval(rec.lits)
+			fresh.memo = map[*smt.Formula]int8{}
+			require.Equal(t, fresh.truth(f), c.evalOf(rec).holds(f), "%v under %v", f, rec.lits)
+		}
+	})
 }

@@ -328,6 +328,9 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 	}
 	// The leaf's literals as one assumption: its questions are relative to
 	// φ_q and them, as in the search that made the leaf.
+	if err := c.assumePhi(); err != nil {
+		return false, err
+	}
 	if err := c.solver.AssumeAll(rec.lits); err != nil {
 		return false, err
 	}

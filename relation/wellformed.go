@@ -3,7 +3,6 @@ package relation
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -54,33 +53,62 @@ const (
 // references overwritten by a field write are garbage: nothing can reach
 // them, so nothing is required of them.
 func RefsInUse(q *machine.State) []machine.Ref {
-	// Runs on every state of every pair: up to a few dozen references a
-	// linear scan of out finds a duplicate sooner than a set is built.
-	var seen map[machine.Ref]bool
-	out := make([]machine.Ref, 0, 16)
-	add := func(r machine.Ref) {
-		if seen == nil {
-			if !slices.Contains(out, r) {
+	return appendRefsInUse(make([]machine.Ref, 0, 16), q)
+}
+
+// appendRefsInUse appends RefsInUse(q) to out. It runs on every state of
+// every pair, mostly GSE states whose every unset field is r_un and whose
+// null fields share r_null: a reference is found met before in a bit set
+// on the stack (references index L, so they are small), not by a scan of
+// out or a map (a map only past refSetBits).
+func appendRefsInUse(out []machine.Ref, q *machine.State) []machine.Ref {
+	start := len(out)
+	out = q.AppendRoots(out) // each root once
+	var seen refSet
+	for _, r := range out[start:] {
+		seen.add(r)
+	}
+	nf := q.NumFields()
+	for l, info := range q.Locs {
+		row := q.R[l*nf : (l+1)*nf]
+		for _, fd := range info.Class.Fields {
+			if r := row[fd.ID]; seen.add(r) {
 				out = append(out, r)
 			}
-			if len(out) > 32 {
-				seen = make(map[machine.Ref]bool, 2*len(out))
-				for _, x := range out {
-					seen[x] = true
-				}
-			}
-			return
-		}
-		if !seen[r] {
-			seen[r] = true
-			out = append(out, r)
 		}
 	}
-	_ = eachRefInUse(q, func(r machine.Ref) error {
-		add(r)
-		return nil
-	})
 	return out
+}
+
+// refSetBits is how many references (r_un, r_null, then 0, 1, …) refSet
+// holds in its bits; a reference past them goes to a map.
+const refSetBits = 1024
+
+// refSet is a set of references: bits for the first refSetBits (a
+// reference r is bit r+2, as L is indexed), a map for the others.
+type refSet struct {
+	bits [refSetBits / 64]uint64
+	more map[machine.Ref]bool
+}
+
+// add puts r in the set and reports whether it was not there.
+func (s *refSet) add(r machine.Ref) bool {
+	if i := uint(int(r) + 2); i < refSetBits {
+		w, b := i/64, uint64(1)<<(i%64)
+		if s.bits[w]&b != 0 {
+			return false
+		}
+		s.bits[w] |= b
+		return true
+	}
+	if s.more[r] {
+		return false
+	}
+	if s.more == nil {
+		s.more = map[machine.Ref]bool{}
+	}
+	s.more[r] = true
+	return true
 }
 
 // eachRefInUse calls f with the references RefsInUse returns, in its
@@ -303,12 +331,20 @@ func Total(q *machine.State, solver *smt.Solver) (*Violation, error) {
 	if err := checkState(q); err != nil {
 		return nil, err
 	}
-	return total(q, RefsInUse(q), solver)
+	return total(q, RefsInUse(q), solver, nil)
 }
 
-// total is Total over the references in use, refs.
-func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation, error) {
-	phi := q.PathCondition()
+// total is Total over the references in use, refs, with the answers of
+// memo (nil: none) reused and kept (TotalityMemo).
+func total(q *machine.State, refs []machine.Ref, solver *smt.Solver, memo *TotalityMemo) (*Violation, error) {
+	if memo != nil && solver.Assumptions() > 0 {
+		memo = nil // the answers are relative to the assumptions
+	}
+	// φ is built at the first reference that needs it, and its reference
+	// part at the first question asked: a GSE state (every guard true)
+	// asks nothing, its path condition is a conjunction of its facts
+	// built anew, and the memo answers most questions from φ alone.
+	var phi, refPhi *smt.Formula
 	// With data in φ, the guards (reference formulas) nearly always
 	// exclude each other's absence on φ's reference conjuncts alone.
 	// Those conjuncts are implied by φ, so when they already make the
@@ -319,7 +355,6 @@ func total(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*Violation
 	// decider, past which the question goes to Z3 whole; asked here, a
 	// reference part past the decider's budget is Z3's reference
 	// question, without the data.
-	refPhi := referencePart(phi)
 refs:
 	for _, r := range refs {
 		g := q.Get(r)
@@ -328,20 +363,34 @@ refs:
 				continue refs // an entry always holds (a GSE value set)
 			}
 		}
-		guards := make([]*smt.Formula, len(g))
-		for i, e := range g {
-			guards[i] = e.Guard
+		var buf [8]*smt.Formula
+		guards := buf[:0]
+		for _, e := range g {
+			guards = append(guards, e.Guard)
 		}
 		none := smt.Not(smt.Or(guards...))
 		if none.IsFalse() {
 			continue
 		}
+		if phi == nil {
+			phi = q.PathCondition()
+		}
+		if memo != nil && memo.implied(phi, none) {
+			memo.Reused++
+			continue
+		}
 		sat, err := true, error(nil)
+		if refPhi == nil {
+			refPhi = referencePart(phi)
+		}
+		asked := phi // the question answered last
 		if refPhi != phi {
 			sat, err = solver.SatBoth(refPhi, none)
+			asked = refPhi
 		}
 		if err == nil && sat {
 			sat, err = solver.SatBoth(phi, none)
+			asked = phi
 		}
 		if err != nil {
 			return nil, fmt.Errorf("total: L(%s): %w", machine.RefString(r), err)
@@ -349,6 +398,9 @@ refs:
 		if sat {
 			return &Violation{Check: CheckTotal, Ref: r, Entries: append([]machine.Entry(nil), g...),
 				Reason: "under the path condition no guard need hold"}, nil
+		}
+		if memo != nil {
+			memo.unsat(asked, none)
 		}
 	}
 	return nil, nil
@@ -433,6 +485,16 @@ func WellFormed(q *machine.State, solver *smt.Solver) (*Violation, error) {
 // (a Check* constant; "" when everything held), so that every caller
 // charges a failure to the same lemma whatever path it took.
 func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check string, err error) {
+	return WellFormedChecksMemo(q, solver, nil)
+}
+
+// WellFormedChecksMemo is WellFormedChecks with the totality answers of
+// memo reused and kept (TotalityMemo); a nil memo is WellFormedChecks.
+// The answer is the one WellFormedChecks gives, except where the solver
+// could not have decided a question the memo answers (it is implied by
+// one the solver decided): then the memo's answer stands, not an
+// undecided check.
+func WellFormedChecksMemo(q *machine.State, solver *smt.Solver, memo *TotalityMemo) (v *Violation, check string, err error) {
 	if err := checkState(q); err != nil {
 		return nil, "", err
 	}
@@ -440,15 +502,16 @@ func WellFormedChecks(q *machine.State, solver *smt.Solver) (v *Violation, check
 		return v, CheckStackOnlyRoots, nil
 	}
 	// The references in use once for the three checks that read them
-	// (it runs on every state of every pair).
-	refs := RefsInUse(q)
+	// (it runs on every state of every pair), in a buffer on the stack.
+	var buf [64]machine.Ref
+	refs := appendRefsInUse(buf[:0], q)
 	if v := typeConsistent(q, refs); v != nil {
 		return v, CheckTypeConsistent, nil
 	}
 	if v, err := deterministic(q, refs, solver); v != nil || err != nil {
 		return v, CheckDeterministic, err
 	}
-	if v, err := total(q, refs, solver); v != nil || err != nil {
+	if v, err := total(q, refs, solver, memo); v != nil || err != nil {
 		return v, CheckTotal, err
 	}
 	return nil, "", nil
