@@ -68,12 +68,17 @@ func TestTwoOfMemoized(t *testing.T) {
 		}
 		return g
 	}
+	solver, err := smt.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer solver.Close()
 	for _, g := range []machine.GVS{gvs(a, b, c), gvs(c, b, a), gvs(a, b), gvs()} {
-		first := twoOfMemoized(g)
+		first := twoOfMemoized(g, solver)
 		if first != twoOf(g) {
 			t.Fatalf("memoized %v, built %v", first, twoOf(g))
 		}
-		if again := twoOfMemoized(g); again != first {
+		if again := twoOfMemoized(g, solver); again != first {
 			t.Fatalf("asked again: %v, first %v", again, first)
 		}
 	}

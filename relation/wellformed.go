@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -174,7 +173,7 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 			// have value sets of dozens of entries) were most of a large
 			// group's time. Only a yes is followed by the pairs, to name
 			// the first two, as before.
-			sat, err := solver.Sat(twoOfMemoized(g))
+			sat, err := solver.Sat(twoOfMemoized(g, solver))
 			if err != nil {
 				return nil, fmt.Errorf("deterministic: L(%s): %w", machine.RefString(r), err)
 			}
@@ -220,42 +219,21 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 // recur from state to state).
 const pairwiseUpTo = 4
 
-// twoOfMemoized is twoOf(g), remembered by the IDs of g's guards in their
-// order. Most value sets asked recur from state to state, and the
-// solver's cache answers them by the formula; but building the formula
-// again to look it up (interning Ors of every piece of the guards) was
-// three quarters of the determinism check on the successor tree at k = 3
-// (docs/PERFORMANCE.md). Formulas are hash-consed and an ID is never
-// reused, so a key names one sequence of guards, and the formula kept is
-// the one twoOf would build. The memo is shared by the workers (formulas
-// are) and starts again past twoOfMemoEntries.
-func twoOfMemoized(g machine.GVS) *smt.Formula {
+// twoOfMemoized is twoOf(g), remembered by the solver (smt.Solver.Built)
+// under the IDs of g's guards in their order. Most value sets asked recur
+// from state to state, and the solver's cache answers them by the
+// formula; but building the formula again to look it up (interning Ors of
+// every piece of the guards) was three quarters of the determinism check
+// on the successor tree at k = 3 (docs/PERFORMANCE.md). Formulas are
+// hash-consed and an ID is never reused, so a key names one sequence of
+// guards, and the formula kept is the one twoOf would build.
+func twoOfMemoized(g machine.GVS, solver *smt.Solver) *smt.Formula {
 	key := make([]byte, 8*len(g))
 	for i, e := range g {
 		binary.LittleEndian.PutUint64(key[8*i:], e.Guard.ID())
 	}
-	twoOfMemo.Lock()
-	f, ok := twoOfMemo.m[string(key)]
-	twoOfMemo.Unlock()
-	if ok {
-		return f
-	}
-	f = twoOf(g)
-	twoOfMemo.Lock()
-	if len(twoOfMemo.m) >= twoOfMemoEntries || twoOfMemo.m == nil {
-		twoOfMemo.m = make(map[string]*smt.Formula)
-	}
-	twoOfMemo.m[string(key)] = f
-	twoOfMemo.Unlock()
-	return f
+	return solver.Built(string(key), func() *smt.Formula { return twoOf(g) })
 }
-
-var twoOfMemo struct {
-	sync.Mutex
-	m map[string]*smt.Formula
-}
-
-const twoOfMemoEntries = 1 << 14
 
 // twoOf says that at least two of the guards of g hold: two in its first
 // half, or two in its second, or one in each. Asked as "some g_k with one

@@ -44,8 +44,9 @@ var cdclMaxConflicts = 20_000
 // constants). The DPLL answers nearly every question far below it, and
 // at once, since it needs no encoding; on the determinism questions it
 // spent its whole budget (200,000) and gave up, which cost as much as
-// the clause learning that answers them. Seed 1's reference-only stream
-// (docs/PERFORMANCE.md) was measured with 2,000, 20,000 and without it.
+// the clause learning that answers them. POSE-J on seed 1's
+// reference-only stream (docs/PERFORMANCE.md) took 9.5, 9.4 and 10.8 s of
+// CPU with 2,000, 20,000 and 200,000 (one run each, on a loaded machine).
 const learnAfter = 20_000
 
 // goDecide answers f in Go: by the DPLL (decide.go) and, past learnAfter,

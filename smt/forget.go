@@ -3,7 +3,9 @@ package smt
 // Forget drops what the solver keeps about the formulas it was asked
 // about: the Go decider's compiled formulas (decide.go: an arena that
 // points at every formula it compiled, and so keeps them and their
-// subformulas alive) and the answers cached by formula. A solver lives as
+// subformulas alive), clause learning's encoding (cdcl.go, keyed by the
+// formulas the same way), the formulas remembered by Built, and the
+// answers cached by formula. A solver lives as
 // long as a worker, across the programs of a stream; the checker calls
 // Forget when a run ends, so that nothing a run built outlives it (the
 // formulas of one program seldom recur in the next, and when they do they
@@ -19,4 +21,7 @@ func (s *Solver) Forget() {
 	}
 	clear(s.sat)
 	clear(s.pairs)
+	s.built = nil
+	// Clause learning's kept encoding points at every formula it encoded.
+	s.learn = nil
 }

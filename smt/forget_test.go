@@ -37,3 +37,30 @@ func TestForgetReleasesFormulas(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 }
+
+// TestForgetReleasesLearned: clause learning's kept encoding and the
+// formulas remembered by Built keep nothing past Forget either.
+func TestForgetReleasesLearned(t *testing.T) {
+	old := decideBudget
+	decideBudget = 10 // the DPLL gives up at once: clause learning answers
+	defer func() { decideBudget = old }()
+	s, err := NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	ask := func() (weak.Pointer[Formula], weak.Pointer[Formula]) {
+		or := Or(Eq(Ref(90101), Ref(90104)), Eq(Ref(90101), Null))
+		f := And(or, Or(Eq(Ref(90107), Ref(90110)), Neq(Ref(90113), Null)), Neq(Ref(90104), Ref(90107)))
+		ok, err := s.Sat(f)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, int64(1), s.Stats().Learned, "clause learning did not answer: the test tests nothing")
+		built := s.Built("k", func() *Formula { return Or(Eq(Ref(90116), Null), Eq(Ref(90119), Null)) })
+		return weak.Make(or), weak.Make(built)
+	}
+	wp, wb := ask()
+	s.Forget()
+	runtime.GC()
+	runtime.GC()
+	require.Nil(t, wp.Value(), "a formula clause learning encoded outlives Forget")
+	require.Nil(t, wb.Value(), "a formula remembered by Built outlives Forget")
+}

@@ -80,6 +80,9 @@ type Solver struct {
 	sat map[uint64]bool
 	// pairs caches SatBoth answers by the IDs of the two formulas.
 	pairs map[[2]uint64]bool
+	// built remembers formulas a caller built, by the key it names them
+	// with (Built).
+	built map[string]*Formula
 	// cases caches the reference cases D[σ] of questions with data
 	// (split.go).
 	cases map[caseKey]*Formula
@@ -366,6 +369,26 @@ func remember[K comparable](cache map[K]bool, k K, v bool, limit int) {
 		clear(cache)
 	}
 	cache[k] = v
+}
+
+// Built returns the formula remembered under key, or builds it with
+// build and remembers it. The caller names a formula it builds from
+// others by their IDs (an ID is never reused, so a key names one
+// sequence of formulas): relation's determinism check names "two guards
+// hold" by the guards of the value set, which recurs from state to state,
+// so that the formula is not interned again before Sat's cache answers it.
+// The memo is the solver's, bounded as its answer caches are and dropped
+// by Forget with them, so that it keeps no formula past a run.
+func (s *Solver) Built(key string, build func() *Formula) *Formula {
+	if f, ok := s.built[key]; ok {
+		return f
+	}
+	f := build()
+	if s.built == nil || len(s.built) >= s.satLimit/4 {
+		s.built = make(map[string]*Formula)
+	}
+	s.built[key] = f
+	return f
 }
 
 // SatBoth is Sat(And(a, b)), with its answers (without assumptions) cached
