@@ -1,6 +1,9 @@
 package relation
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -47,14 +50,15 @@ type leafEval struct {
 	// guards asked of leaves in 20 s, 14,000 distinct pairs of a leaf and
 	// a guard). A guard's truth under the closure depends on the two
 	// alone, so the answer is the same. Only the guards asked are kept,
-	// not their subformulas, in a short list (most leaves are asked a few
-	// guards, and a map for each leaf the cache keeps costs memory) that
-	// becomes a map past knownList entries. A guard is kept by its ID
-	// (formulas are hash-consed, and an ID is never given again), not by
-	// pointer: the cache's leaves outlive most states, and a pointer would
-	// keep their guards' formulas from being collected.
-	known    []knownTruth
-	knownMap map[uint64]int8
+	// not their subformulas, each answer packed with its guard's ID in
+	// one word, sorted by ID (binary search): LinkedList×4 at k = 3 keeps
+	// 43,613 answers on 2,872 leaves, a third of them past 16 answers,
+	// and a map per such leaf raised the check's peak memory by a
+	// twentieth. A guard is kept by its ID (formulas are hash-consed, and
+	// an ID is never given again), not by pointer: the cache's leaves
+	// outlive most states, and a pointer would keep their guards'
+	// formulas from being collected.
+	known []uint64 // ID<<2 | truth+1
 	// data: some literal has data, so the leaf's satisfiability with a
 	// data part of φ is not independent of its references.
 	data bool
@@ -175,43 +179,14 @@ func (e *leafEval) holds(f *smt.Formula) int {
 		return 0
 	}
 	id := f.ID()
-	if e.knownMap != nil {
-		if t, ok := e.knownMap[id]; ok {
-			return int(t)
-		}
-	} else {
-		for _, k := range e.known {
-			if k.id == id {
-				return int(k.t)
-			}
-		}
+	i, found := slices.BinarySearchFunc(e.known, id, func(k, id uint64) int { return cmp.Compare(k>>2, id) })
+	if found {
+		return int(e.known[i]&3) - 1
 	}
 	t := e.truth(f)
-	switch {
-	case e.knownMap != nil:
-		e.knownMap[id] = int8(t)
-	case len(e.known) < knownList:
-		e.known = append(e.known, knownTruth{id, int8(t)})
-	default:
-		e.knownMap = make(map[uint64]int8, 2*knownList)
-		for _, k := range e.known {
-			e.knownMap[k.id] = k.t
-		}
-		e.knownMap[id] = int8(t)
-		e.known = nil
-	}
+	e.known = slices.Insert(e.known, i, id<<2|uint64(t+1))
 	return t
 }
-
-// knownTruth is one answer of leafEval.known: the truth t of the formula
-// with ID id.
-type knownTruth struct {
-	id uint64
-	t  int8
-}
-
-// knownList bounds leafEval.known before it moves to knownMap.
-const knownList = 16
 
 func (e *leafEval) truthOf(f *smt.Formula) int {
 	switch f.Op() {
