@@ -34,6 +34,7 @@ type SymbolicCache struct {
 	m    map[string]*symbolicEntry
 	key  []byte
 	hits int
+	ands andMemo // the conjunctions of the Views it builds (symbolic.go)
 }
 
 // symbolicEntry is what Symbolic wrote of a View.
@@ -76,7 +77,7 @@ func (c *SymbolicCache) Symbolic(s *machine.State) (*machine.State, error) {
 		v.NextFresh = e.nextFresh
 		return v, nil
 	}
-	v, err := Symbolic(s)
+	v, err := symbolic(s, &c.ands)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,12 @@ import (
 // recompute, and entries with unsatisfiable guards are left for the
 // relations to ignore.
 func Symbolic(s *machine.State) (*machine.State, error) {
+	return symbolic(s, nil)
+}
+
+// symbolic is Symbolic with the conjunctions of canonGVS taken from ands
+// when it has them (nil: none).
+func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 	if s == nil || s.Prog == nil {
 		return nil, fmt.Errorf("view: nil state or program")
 	}
@@ -89,13 +95,13 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 	}
 	canonGVS := func(acc *machine.GVSBuilder, g machine.GVS, under *smt.Formula) {
 		for _, e := range g {
-			guard := smt.And(under, e.Guard)
+			guard := ands.and(under, e.Guard)
 			if guard.IsFalse() {
 				continue
 			}
 			if e.Loc >= 0 && isSymbolic(s.Locs[e.Loc]) {
 				for _, cn := range canons[e.Loc] {
-					acc.Add(smt.And(guard, cn.g), cn.to)
+					acc.Add(ands.and(guard, cn.g), cn.to)
 				}
 				continue
 			}
@@ -221,4 +227,36 @@ func notAll(fs []*smt.Formula) *smt.Formula {
 		out[i] = smt.Not(f)
 	}
 	return smt.And(out...)
+}
+
+// andMemo keeps And(a, b) by the IDs of a and b for the Views of one
+// engine. canonGVS conjoins every entry's guard with every canon(Y, Y′) of
+// its symbol, each a conjunction over the earlier symbols that And
+// flattens, sorts and interns again: on treemap_get under pose at k = 3
+// that was a quarter of the check, and consecutive states (a View the
+// SymbolicCache does not have is mostly one step from one it had) ask the
+// same pairs. The memo returns the formula And returned: the formulas are
+// hash-consed and the memo keeps the result alive, so it is the pointer
+// And(a, b) would give; a View built with it is the View built without.
+type andMemo struct {
+	m map[[2]uint64]*smt.Formula
+}
+
+// andMemoSize bounds the pairs kept; the memo starts again empty past it.
+const andMemoSize = 1 << 16
+
+func (a *andMemo) and(x, y *smt.Formula) *smt.Formula {
+	if a == nil {
+		return smt.And(x, y)
+	}
+	k := [2]uint64{x.ID(), y.ID()}
+	if f, ok := a.m[k]; ok {
+		return f
+	}
+	f := smt.And(x, y)
+	if a.m == nil || len(a.m) >= andMemoSize {
+		a.m = make(map[[2]uint64]*smt.Formula)
+	}
+	a.m[k] = f
+	return f
 }
