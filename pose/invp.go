@@ -39,6 +39,9 @@ func CheckINVP(s *machine.State, solver *smt.Solver) (*relation.Violation, error
 // checkINVP is CheckINVP skipping the questions that memo holds answered
 // unsat (memo nil: none), and adding to it the ones it answers so.
 func checkINVP(s *machine.State, solver *smt.Solver, memo *invpMemo) (*relation.Violation, error) {
+	if memo != nil && solver.Assumptions() > 0 {
+		memo = nil // answers under assumptions are not about the question alone (as relation.TotalityMemo)
+	}
 	phi := s.PathCondition()
 	for a := range s.Locs {
 		la := machine.Loc(a)

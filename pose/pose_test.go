@@ -177,4 +177,9 @@ func TestINVPMemo(t *testing.T) {
 	require.Nil(t, check(build(machine.Single(machine.LNull), notThis)))
 	require.Len(t, memo.held, 2)
 	require.NotNil(t, check(build(machine.Single(machine.LNull), notNull)), "another existence condition is asked anew")
+	// Under an assumption an answer is about the assumption too: not kept.
+	require.NoError(t, sol.Assume(smt.True()))
+	require.Nil(t, check(build(machine.Single(1), notThis)))
+	require.NoError(t, sol.Release())
+	require.Len(t, memo.held, 2, "nothing kept under an assumption")
 }
