@@ -113,21 +113,26 @@ type decider struct {
 	form  []*Formula // by node
 	kids  []int32
 	local map[*Formula]int32
+	// inModel[n] holds node n's value in up to modelWays models, each
+	// entry the model's id shifted left by one, or'ed with the value
+	// (0: empty); see evalIn. modelIDs numbers the models made.
+	inModel  [][modelWays]uint64
+	modelIDs uint64
 
 	levels []mark // one per Assume
 	// models[i] are models of the assumptions of levels 0..i (models.go).
-	models [][]model
+	models [][]*model
 	// found is the model of the last search that answered sat, when
 	// capture asks for it.
 	capture bool
-	found   model
+	found   *model
 	// fromModel counts questions answered from a kept model.
 	fromModel int64
 	// Constraint independence (models.go): base is the model of the
 	// assumptions a restricted search completes; rmark marks the classes
 	// of R (== rq); nrefs caches the constant indices of arena nodes;
 	// restricted counts the restricted searches.
-	base       model
+	base       *model
 	rmark      []uint32
 	rq         uint32
 	nrefs      [][]int32
@@ -291,6 +296,7 @@ func (d *decider) compile(f *Formula) int32 {
 	}
 	n := int32(len(d.nodes))
 	d.nodes = append(d.nodes, c)
+	d.inModel = append(d.inModel, [modelWays]uint64{})
 	d.form = append(d.form, f)
 	d.nrefs = append(d.nrefs, nil)
 	d.local[f] = n
@@ -757,6 +763,7 @@ func (d *decider) reset() {
 	d.ver, d.pv, d.pvAt = d.ver[:0], d.pv[:0], d.pvAt[:0]
 	clear(d.local)
 	d.nodes, d.kids = d.nodes[:0], d.kids[:0]
+	d.inModel = d.inModel[:0]
 	clear(d.nrefs)
 	d.nrefs = d.nrefs[:0]
 	clear(d.rmark)
