@@ -84,8 +84,8 @@ type plit struct {
 // stamp == the decider's epoch; see eval) is kept in the node itself, so
 // that evaluating a node reads one cache line, not three arrays.
 type cnode struct {
-	op     Op
-	memo   tri
+	op   Op
+	memo tri
 	// kept: the node's value is kept across search nodes (val, computed
 	// at clock at; see the node cache below eval).
 	kept   bool
@@ -121,9 +121,9 @@ type decider struct {
 	// inModel[n] holds node n's value in up to modelWays models, each
 	// entry the model's id shifted left by one, or'ed with the value
 	// (0: empty); see evalIn. modelIDs numbers the models made.
-	inModel  [][modelWays]uint64
+	inModel [][modelWays]uint64
 	// size1[n] is the size of node n as a tree (capped), for cnode.kept.
-	size1 []int32
+	size1    []int32
 	modelIDs uint64
 
 	levels []mark // one per Assume
