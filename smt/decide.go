@@ -118,12 +118,12 @@ type decider struct {
 	form  []*Formula // by node
 	kids  []int32
 	local map[*Formula]int32
+	// size1[n] is the size of node n as a tree (capped), for cnode.kept.
+	size1 []int32
 	// inModel[n] holds node n's value in up to modelWays models, each
 	// entry the model's id shifted left by one, or'ed with the value
 	// (0: empty); see evalIn. modelIDs numbers the models made.
-	inModel [][modelWays]uint64
-	// size1[n] is the size of node n as a tree (capped), for cnode.kept.
-	size1    []int32
+	inModel  [][modelWays]uint64
 	modelIDs uint64
 
 	levels []mark // one per Assume
