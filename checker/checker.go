@@ -470,6 +470,9 @@ type Report struct {
 	// totalReused the totality questions the run's relation.TotalityMemo
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
+	// gpcCarried counts the pairs whose GPC was carried from their
+	// predecessor (gsepc.go, reuseGPC).
+	gpcCarried int
 	// trail is the controls of the pair at which a per-step lemma failed,
 	// from the initial pair's successor on (nil: none recorded), and
 	// followed whether a check restricted to Options.follow reached its
@@ -540,6 +543,11 @@ type run struct {
 	// trails is whether pairs record their controls (pair.trail), for
 	// the re-check of a violation along its control flow (Run).
 	trails bool
+	// gpcFrom is, while step checks a successor pair, what GPC may carry
+	// from its predecessor (nil elsewhere), and gpcLast the pair checkGPC
+	// last found GPC to hold for (gsepc.go).
+	gpcFrom *gpcCarry
+	gpcLast *gpcHeldPair
 }
 
 // solverFor is solver, or when it is nil a new one bound to ctx, with
@@ -810,6 +818,9 @@ type pair struct {
 	// seq is the control-flow hash of q's path up to q (seqHash), when
 	// run.walked collects the engine's sequences.
 	seq uint64
+	// gpc is the pair itself when GPC held for it (checkGPC), for its
+	// successors (gpcCarry); nil when it was not checked.
+	gpc *gpcHeldPair
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -846,7 +857,7 @@ func (r *run) lockstep() error {
 	if err := r.checkPair([]*machine.State{p0}, q0, nil, "initial state"); err != nil {
 		return err
 	}
-	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}}}
+	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}, gpc: r.gpcLast}}
 	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
 		r.walked = &walkedSequences{seqs: map[uint64]int{}}
 		work[0].seq = seqHash(0, q0.ControlKey())
@@ -931,6 +942,10 @@ type group struct {
 	states []*machine.State
 	ids    []uint64 // the GSE path of each state (pair.ids)
 	rule   string
+	// phi and facts are, per state, its predecessor's φ and fact list
+	// before the step (gpcCarry), when the predecessor pair's GPC held.
+	phi   []*smt.Formula
+	facts []*machine.Fact
 }
 
 // step advances one pair by one step on both sides and matches the
@@ -976,6 +991,10 @@ func (r *run) step(pr pair) ([]pair, error) {
 			}
 			g.states = append(g.states, s.S)
 			g.ids = append(g.ids, pathID(pr.ids[pi], si))
+			if pr.gpc != nil {
+				g.phi = append(g.phi, saved.Phi)
+				g.facts = append(g.facts, saved.Facts)
+			}
 		}
 	}
 	qc := pr.q.Clone()
@@ -1037,12 +1056,15 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, err
 		}
 		r.sameControl = keys[i] // every member of g has it: grouped by it above
+		if pr.gpc != nil {
+			r.gpcFrom = &gpcCarry{held: pr.gpc, phi: g.phi, facts: g.facts}
+		}
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
-		r.sameControl = ""
+		r.sameControl, r.gpcFrom = "", nil
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i]})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -1123,6 +1145,7 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // (determinism charged to the rule's lemma) of the View of q, and
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
+	r.gpcLast = nil
 	step := eq.Steps
 	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go

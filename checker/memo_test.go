@@ -258,3 +258,44 @@ func TestTotalityReuseSameVerdicts(t *testing.T) {
 	}
 	require.Positive(t, reused, "no totality question was answered by the memo")
 }
+
+// TestGPCCarriedSameVerdicts: on programs of both streams of seed 1 under
+// summary:fixed and uber, carrying GPC from a pair to its successors
+// (gsepc.go, reuseGPC) gives every program the verdict, failing step and
+// per-lemma counts of checking GPC at every pair, and it does carry; so it
+// does with GSE's E′ recording r0 = r1 (a wrong fact GPC must catch), on
+// the programs where that breaks GPC.
+func TestGPCCarriedSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { reuseGPC = true }()
+	carried, caught := 0, 0
+	last := 9
+	if testing.Short() {
+		last = 5
+	}
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
+			opt := DefaultOptions()
+			opt.Engine = eng
+			opt.Steps = 120
+			opt.MaxGroup, opt.MaxPairs = 150, 4000
+			opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+			opt.Semantics.Mutation = m
+			for i := 0; i <= last; i++ {
+				for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
+					off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, func(on bool) { reuseGPC = on }, i)
+					require.Zero(t, off.gpcCarried)
+					require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+					require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+					carried += on.gpcCarried
+					if m.GSEEqualsNotRecordsEq && on.Verdict.Lemma == GPC {
+						caught++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("GPC carried at %d pairs; the wrong fact caught by GPC on %d programs", carried, caught)
+	require.Positive(t, carried, "GPC was never carried")
+	require.Positive(t, caught, "the wrong fact broke GPC on no program")
+}
