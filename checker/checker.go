@@ -471,8 +471,10 @@ type Report struct {
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
 	// gpcCarried counts the pairs whose GPC was carried from their
-	// predecessor (gsepc.go, reuseGPC).
-	gpcCarried int
+	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
+	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
+	// those whose heap it summed.
+	gpcCarried, heapsReused, heapsSummed int
 	// trail is the controls of the pair at which a per-step lemma failed,
 	// from the initial pair's successor on (nil: none recorded), and
 	// followed whether a check restricted to Options.follow reached its
@@ -728,6 +730,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if r.totality != nil {
 		r.rep.totalReused = r.totality.Reused
 	}
+	r.rep.heapsReused, r.rep.heapsSummed = r.keyHash.reused, r.keyHash.summed
 	if errors.Is(err, errStop) {
 		return r.rep, nil
 	}
@@ -821,6 +824,10 @@ type pair struct {
 	// gpc is the pair itself when GPC held for it (checkGPC), for its
 	// successors (gpcCarry); nil when it was not checked.
 	gpc *gpcHeldPair
+	// heaps are the heap sums of P's members when the pair's exactness
+	// key was computed (memo.go, heapRec), for their successors and
+	// initializations; nil when it was not.
+	heaps []heapRec
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -946,6 +953,9 @@ type group struct {
 	// before the step (gpcCarry), when the predecessor pair's GPC held.
 	phi   []*smt.Formula
 	facts []*machine.Fact
+	// heaps are, per state, its predecessor's heap sum (pair.heaps), when
+	// the predecessor pair has them.
+	heaps []heapRec
 }
 
 // step advances one pair by one step on both sides and matches the
@@ -994,6 +1004,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 			if pr.gpc != nil {
 				g.phi = append(g.phi, saved.Phi)
 				g.facts = append(g.facts, saved.Facts)
+			}
+			if pr.heaps != nil {
+				g.heaps = append(g.heaps, pr.heaps[pi])
 			}
 		}
 	}
@@ -1059,12 +1072,13 @@ func (r *run) step(pr pair) ([]pair, error) {
 		if pr.gpc != nil {
 			r.gpcFrom = &gpcCarry{held: pr.gpc, phi: g.phi, facts: g.facts}
 		}
+		r.keyHash.prev = g.heaps // each state's is its predecessor's (heapRec)
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
-		r.sameControl, r.gpcFrom = "", nil
+		r.sameControl, r.gpcFrom, r.keyHash.prev = "", nil, nil
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast, heaps: r.keyHash.recsFor(g.states)})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -1145,7 +1159,7 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // (determinism charged to the rule's lemma) of the View of q, and
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
-	r.gpcLast = nil
+	r.gpcLast, r.keyHash.lastQ = nil, nil
 	step := eq.Steps
 	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go
@@ -1267,20 +1281,30 @@ func (r *run) checkInit(pr pair) error {
 	}
 	rv := q.Val.Ref()
 	var P []*machine.State
-	for _, p := range pr.P {
+	// heaps are, per member of P, the heap sum of the member of pr it
+	// is, or was initialized from (heapRec: the member is read as it is,
+	// an initialization is made from a clone of it).
+	var heaps []heapRec
+	for j, p := range pr.P {
 		l := p.Get(rv)[0].Loc
 		if l == machine.LNull {
 			continue
 		}
+		n := len(P)
 		if !gse.Uninitialized(p, l, fa.Field) {
 			// →I* leaves an initialized field as it is (gse.Initialize
 			// returns the state itself), and nothing here changes a GSE
 			// state: p is its own initialization, read as it is. Cloning
 			// every member for that was a twentieth of a check.
 			P = append(P, p)
-			continue
+		} else {
+			P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 		}
-		P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
+		if pr.heaps != nil {
+			for range P[n:] {
+				heaps = append(heaps, pr.heaps[j])
+			}
+		}
 	}
 	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
 	if err != nil {
@@ -1298,6 +1322,7 @@ func (r *run) checkInit(pr pair) error {
 		return &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d initialized GSE states exceeds the bound %d", len(P), r.opt.MaxGroup)}
 	}
 	rule := machine.RuleSummarize
+	r.keyHash.lastQ = nil
 	qs, err := r.view(P, eqs, q, rule)
 	if err != nil {
 		return err
@@ -1309,8 +1334,9 @@ func (r *run) checkInit(pr pair) error {
 	// Every member of P has the control of pr's group (→I* changes only
 	// the heap): the memo key compares only qs's with it (exactKey).
 	r.sameControl = pr.key
+	r.keyHash.prev = heaps
 	res := r.exact(P, qs)
-	r.sameControl = ""
+	r.sameControl, r.keyHash.prev = "", nil
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++

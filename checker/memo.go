@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Exactness held once is not checked again for the same (P, q).
@@ -50,7 +51,97 @@ var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // keyHash collects the sums of a pair's states and sums them into a
 // stateKey (hash/maphash under two process seeds). Its buffer is reused.
-type keyHash struct{ buf []byte }
+//
+// prev, when the caller sets it, is aligned with the P of the next
+// exactKey: prev[i] is the heap sum an ancestor of P[i] had (heapRec),
+// which exactKey takes when P[i] still has that heap. cur is what exactKey
+// last computed, for the states of curP: the data half's key of the same
+// pair takes the heap sums from it. lastQ and lastQSum are the state
+// wellFormedMemoized last computed the sum of, and the sum, for the
+// exactness key of the same pair (exactKey takes it once).
+type keyHash struct {
+	buf      []byte
+	prev     []heapRec
+	cur      []heapRec
+	curP     []*machine.State
+	lastQ    *machine.State
+	lastQSum stateKey
+	// reused and summed count the members whose heap sum was taken
+	// from a record and those whose heap was summed.
+	reused, summed int
+}
+
+// recsFor is a copy of the heap records exactKey last computed when they
+// are of the states of P (in order), else nil.
+func (h *keyHash) recsFor(P []*machine.State) []heapRec {
+	if len(h.curP) != len(P) || len(h.cur) != len(P) || !reuseHeapSums {
+		return nil
+	}
+	for i, p := range P {
+		if h.curP[i] != p {
+			return nil
+		}
+	}
+	return slices.Clone(h.cur)
+}
+
+// heapRec is the heap sum of a GSE state (relation.HeapSum) with what
+// tells whether a state made from it by steps and clones still has that
+// heap: its count of writes (machine.State.HeapWrites), φ and facts.
+//
+// Why that is exact: the heap sum reads φ, the facts, the locations, R
+// and L of R's references (and of r_un), none of them a stack reference
+// when a record is kept (recOf). Every write a GSE step makes to L of
+// another reference, to R, the locations or the facts goes through the
+// machine.State methods that count it (the
+// rules of machine and gse write nothing else of a state; gse's own
+// copy-free explorer, which restores slices, never hands a state to the
+// checker), and a clone starts from its original's count. A state whose
+// count is its ancestor's count at the record has had no write since, on
+// itself or on the states it was cloned from after the record (counts
+// only grow along the line), so its heap is the one summed. φ and the
+// facts are compared too, as they are read (their pointers): a rule that
+// set φ without a method would be seen. The line matters: two branches
+// of one initialization make the same number of writes to different
+// cells, so a record is only ever compared with a state made from the
+// state it was taken of (step: the successors of the member it was
+// taken of; checkInit: the member itself and its initializations).
+// reuseHeapSums turns this off (TestHeapSumsSameVerdicts compares with
+// it off).
+type heapRec struct {
+	sum    [2]uint64
+	writes uint64
+	phi    *smt.Formula
+	facts  *machine.Fact
+	ok     bool
+}
+
+// reuseHeapSums lets exactKey take a GSE state's heap sum from its
+// ancestor's (heapRec).
+var reuseHeapSums = true
+
+// heapReuseHook, when not nil, is called with every state whose heap sum
+// exactKey takes from its ancestor's record, and that sum (tests).
+var heapReuseHook func(p *machine.State, heap [2]uint64)
+
+// recOf is the heapRec of p, whose heap sum is sum. It is kept only when
+// no cell of R holds a stack reference: the heap sum reads L of R's
+// references, and a stack reference's L is written without a count
+// (machine.State.HeapWrites). Once taken, R changes only with a count.
+func recOf(p *machine.State, sum [2]uint64) heapRec {
+	for _, r := range p.R {
+		if machine.PartitionOf(r) == machine.PartStack {
+			return heapRec{}
+		}
+	}
+	return heapRec{sum: sum, writes: p.HeapWrites(), phi: p.Phi, facts: p.Facts, ok: true}
+}
+
+// fits reports whether p, made from the state h was taken of by steps and
+// clones, still has its heap.
+func (h heapRec) fits(p *machine.State) bool {
+	return h.ok && reuseHeapSums && p.HeapWrites() == h.writes && p.Phi == h.phi && p.Facts == h.facts
+}
 
 func (h *keyHash) key() stateKey {
 	return stateKey{maphash.Bytes(keySeeds[0], h.buf), maphash.Bytes(keySeeds[1], h.buf)}
@@ -69,15 +160,59 @@ func stateSum(s *machine.State, data bool) stateKey {
 // shared, when not "", is the control every member of P is known to have
 // (the driver grouped them by it): then only q's is computed and compared.
 func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool, shared string) (stateKey, bool) {
+	lastQ := h.lastQ
+	h.lastQ = nil
 	ck := q.ControlKey()
 	known := shared != "" && shared == ck
 	var buf [64]stateKey
 	sums := buf[:0]
-	for _, p := range P {
+	same := len(h.curP) == len(P) && len(h.cur) == len(P)
+	for i, p := range P {
 		if !known && p.ControlKey() != ck {
 			return stateKey{}, false
 		}
-		sums = append(sums, stateSum(p, data))
+		if same && h.curP[i] != p {
+			same = false
+		}
+	}
+	if !same {
+		h.cur = h.cur[:0]
+		h.curP = append(h.curP[:0], P...)
+	}
+	for i, p := range P {
+		var (
+			rec          heapRec // what the state's successors may take
+			heap         [2]uint64
+			taken, whole bool
+		)
+		switch {
+		case same && h.cur[i].fits(p):
+			rec, heap, taken = h.cur[i], h.cur[i].sum, true
+		case i < len(h.prev) && h.prev[i].fits(p):
+			rec, heap, taken = h.prev[i], h.prev[i].sum, true
+		case relation.Readable(p):
+			heap = relation.HeapSum(p)
+			rec = recOf(p, heap)
+			h.summed++
+		default: // no heap part: summed whole
+			whole = true
+		}
+		if same {
+			h.cur[i] = rec
+		} else {
+			h.cur = append(h.cur, rec)
+		}
+		if taken {
+			h.reused++
+			if heapReuseHook != nil {
+				heapReuseHook(p, heap)
+			}
+		}
+		if whole {
+			sums = append(sums, stateSum(p, data))
+			continue
+		}
+		sums = append(sums, stateKey(relation.FingerprintSumHeap(p, heap, data)))
 	}
 	slices.SortFunc(sums, func(a, b stateKey) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {
@@ -85,7 +220,12 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 		}
 		return cmp.Compare(a[1], b[1])
 	})
-	qs := stateSum(q, data)
+	var qs stateKey
+	if lastQ == q && !data {
+		qs = h.lastQSum
+	} else {
+		qs = stateSum(q, data)
+	}
 	h.buf = h.buf[:0]
 	switch {
 	case data:
@@ -188,6 +328,11 @@ func (r *run) wellFormedMemoized(q *machine.State) (*relation.Violation, string,
 		return relation.WellFormedChecksMemo(q, r.solver, memo)
 	}
 	key := stateSum(q, false)
+	// The exactness key of the pair sums q again unless it is given this
+	// one; nothing changes q between its well-formedness and its
+	// exactness (checkPair, checkInit), and exactKey takes it only for the
+	// same state, once.
+	r.keyHash.lastQ, r.keyHash.lastQSum = q, key
 	if r.wellFormedHeld[key] {
 		r.rep.wellFormedReused++
 		return nil, "", nil

@@ -14,6 +14,7 @@ import (
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -298,4 +299,43 @@ func TestGPCCarriedSameVerdicts(t *testing.T) {
 	t.Logf("GPC carried at %d pairs; the wrong fact caught by GPC on %d programs", carried, caught)
 	require.Positive(t, carried, "GPC was never carried")
 	require.Positive(t, caught, "the wrong fact broke GPC on no program")
+}
+
+// TestHeapSumsSameVerdicts: a GSE state's heap sum taken from its
+// ancestor's record (memo.go, heapRec) is the sum of its heap, on every
+// member it is taken for along LinkedList×4 at k = 2 and on programs of
+// both streams of seed 1, under summary:fixed and uber; and the checks
+// give the verdicts and per-lemma counts of summing every heap.
+func TestHeapSumsSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { reuseHeapSums, heapReuseHook = true, nil }()
+	taken := 0
+	heapReuseHook = func(p *machine.State, heap [2]uint64) {
+		taken++
+		if heap != relation.HeapSum(p) {
+			t.Fatalf("a reused heap sum is not the state's: %s", p.ControlString())
+		}
+	}
+	set := func(on bool) { reuseHeapSums = on }
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		opt := DefaultOptions()
+		opt.Engine = eng
+		opt.Steps = 120
+		opt.MaxGroup, opt.MaxPairs = 150, 4000
+		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		for i := 0; i <= 7; i++ {
+			for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
+				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, set, i)
+				require.Zero(t, off.heapsReused)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+			}
+		}
+		opt.K, opt.Steps = 2, 200
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+		require.Equal(t, Holds, on.Verdict.Status, on.Text(false))
+		require.Zero(t, off.heapsReused)
+		require.Positive(t, on.heapsReused, eng)
+	}
+	t.Logf("%d heap sums taken from records", taken)
+	require.Positive(t, taken)
 }
