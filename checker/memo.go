@@ -71,16 +71,62 @@ type keyHash struct {
 	reused, summed int
 }
 
-// recsFor is a copy of the heap records exactKey last computed when they
-// are of the states of P (in order), else nil.
-func (h *keyHash) recsFor(P []*machine.State) []heapRec {
-	if len(h.curP) != len(P) || len(h.cur) != len(P) || !reuseHeapSums {
-		return nil
+// sameHeaps tells the step's heap cache, for every member of P (the
+// states of the key just computed) whose record has a heap, that the
+// member has that heap's heap part (heapRec): exactness then builds the
+// member's heap from it.
+func (h *keyHash) sameHeaps(P []*machine.State, c *relation.HeapCache) {
+	if !h.of(P) || !reuseHeaps {
+		return
+	}
+	for i, p := range P {
+		if h.cur[i].heap != nil {
+			c.Same(p, h.cur[i].heap)
+			if heapReuseHook != nil {
+				heapReuseHook(p, h.cur[i].sum, h.cur[i].heap)
+			}
+		}
+	}
+}
+
+// builtHeaps keeps in the records of P's members (the states of the key
+// just computed) the heaps exactness built for them.
+func (h *keyHash) builtHeaps(P []*machine.State, c *relation.HeapCache) {
+	if !h.of(P) || !reuseHeaps {
+		return
+	}
+	for i, p := range P {
+		if h.cur[i].ok {
+			if b := c.Built(p); b != nil {
+				h.cur[i].heap = b
+			}
+		}
+	}
+}
+
+// of reports whether cur holds the records of the states of P.
+func (h *keyHash) of(P []*machine.State) bool {
+	if len(h.curP) != len(P) || len(h.cur) != len(P) {
+		return false
 	}
 	for i, p := range P {
 		if h.curP[i] != p {
-			return nil
+			return false
 		}
+	}
+	return true
+}
+
+// reuseHeaps lets exactness build a member's heap from its ancestor's
+// (heapRec.heap, relation.HeapOfSame); TestHeapSumsSameVerdicts compares
+// with it off.
+var reuseHeaps = true
+
+// recsFor is a copy of the heap records exactKey last computed when they
+// are of the states of P (in order), else nil.
+func (h *keyHash) recsFor(P []*machine.State) []heapRec {
+	if !h.of(P) || !reuseHeapSums {
+		return nil
 	}
 	return slices.Clone(h.cur)
 }
@@ -108,11 +154,17 @@ func (h *keyHash) recsFor(P []*machine.State) []heapRec {
 // taken of; checkInit: the member itself and its initializations).
 // reuseHeapSums turns this off (TestHeapSumsSameVerdicts compares with
 // it off).
+//
+// heap, when not nil, is the concrete heap (relation.HeapOf) of a state
+// that had the record's heap part: exactness builds a member's heap from
+// it (relation.HeapOfSame, which resolves only the roots), or takes it
+// as it is when the roots are its too.
 type heapRec struct {
 	sum    [2]uint64
 	writes uint64
 	phi    *smt.Formula
 	facts  *machine.Fact
+	heap   *relation.Heap
 	ok     bool
 }
 
@@ -121,8 +173,10 @@ type heapRec struct {
 var reuseHeapSums = true
 
 // heapReuseHook, when not nil, is called with every state whose heap sum
-// exactKey takes from its ancestor's record, and that sum (tests).
-var heapReuseHook func(p *machine.State, heap [2]uint64)
+// exactKey takes from its ancestor's record, and that sum, and with every
+// state whose heap exactness is to build from an ancestor's heap, with
+// the record's sum and that heap (tests).
+var heapReuseHook func(p *machine.State, sum [2]uint64, heap *relation.Heap)
 
 // recOf is the heapRec of p, whose heap sum is sum. It is kept only when
 // no cell of R holds a stack reference: the heap sum reads L of R's
@@ -205,7 +259,7 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 		if taken {
 			h.reused++
 			if heapReuseHook != nil {
-				heapReuseHook(p, heap)
+				heapReuseHook(p, heap, nil)
 			}
 		}
 		if whole {
@@ -295,7 +349,13 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 			return res
 		}
 	}
+	if ok {
+		r.keyHash.sameHeaps(P, r.heaps)
+	}
 	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
+	if ok {
+		r.keyHash.builtHeaps(P, r.heaps)
+	}
 	if ok && res.Outcome == relation.Holds {
 		if r.exactHeld == nil {
 			r.exactHeld = exactMemo{}

@@ -302,21 +302,38 @@ func TestGPCCarriedSameVerdicts(t *testing.T) {
 }
 
 // TestHeapSumsSameVerdicts: a GSE state's heap sum taken from its
-// ancestor's record (memo.go, heapRec) is the sum of its heap, on every
-// member it is taken for along LinkedList×4 at k = 2 and on programs of
-// both streams of seed 1, under summary:fixed and uber; and the checks
-// give the verdicts and per-lemma counts of summing every heap.
+// ancestor's record (memo.go, heapRec) is the sum of its heap, and a
+// heap built from its ancestor's heap (relation.HeapOfSame) is the heap
+// relation.HeapOf builds, on every member it is done for along
+// LinkedList×4 at k = 2 and on programs of both streams of seed 1, under
+// summary:fixed and uber; and the checks give the verdicts and per-lemma
+// counts of summing and building every heap.
 func TestHeapSumsSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
-	defer func() { reuseHeapSums, heapReuseHook = true, nil }()
-	taken := 0
-	heapReuseHook = func(p *machine.State, heap [2]uint64) {
+	defer func() { reuseHeapSums, reuseHeaps, heapReuseHook = true, true, nil }()
+	taken, built := 0, 0
+	heapReuseHook = func(p *machine.State, sum [2]uint64, heap *relation.Heap) {
 		taken++
-		if heap != relation.HeapSum(p) {
+		if sum != relation.HeapSum(p) {
 			t.Fatalf("a reused heap sum is not the state's: %s", p.ControlString())
 		}
+		if heap == nil {
+			return
+		}
+		built++
+		want, err := relation.HeapOf(p)
+		require.NoError(t, err)
+		got, err := relation.HeapOfSame(p, heap)
+		require.NoError(t, err)
+		require.Equal(t, relation.Canonical(want), relation.Canonical(got), p.ControlString())
+		require.Equal(t, want.Roots, got.Roots)
+		require.Equal(t, len(want.Locs), len(got.Locs))
+		for i := range want.Locs {
+			require.Equal(t, want.Locs[i].Fields, got.Locs[i].Fields)
+			require.Equal(t, want.Locs[i].Orig, got.Locs[i].Orig)
+		}
 	}
-	set := func(on bool) { reuseHeapSums = on }
+	set := func(on bool) { reuseHeapSums, reuseHeaps = on, on }
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		opt := DefaultOptions()
 		opt.Engine = eng
@@ -336,6 +353,7 @@ func TestHeapSumsSameVerdicts(t *testing.T) {
 		require.Zero(t, off.heapsReused)
 		require.Positive(t, on.heapsReused, eng)
 	}
-	t.Logf("%d heap sums taken from records", taken)
+	t.Logf("%d heap sums taken from records, %d heaps built from an ancestor's", taken, built)
 	require.Positive(t, taken)
+	require.Positive(t, built)
 }
