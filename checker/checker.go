@@ -475,6 +475,9 @@ type Report struct {
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
 	// those whose heap it summed.
 	gpcCarried, heapsReused, heapsSummed int
+	// gseWalked is whether GSE's control-flow sequences were collected
+	// along the walk (sequences.go), not explored on their own.
+	gseWalked bool
 	// trail is the controls of the pair at which a per-step lemma failed,
 	// from the initial pair's successor on (nil: none recorded), and
 	// followed whether a check restricted to Options.follow reached its
@@ -866,7 +869,7 @@ func (r *run) lockstep() error {
 	}
 	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}, gpc: r.gpcLast}}
 	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
-		r.walked = &walkedSequences{seqs: map[uint64]int{}}
+		r.walked = &walkedSequences{seqs: map[uint64]int{}, gse: &walkedSequences{seqs: map[uint64]int{}}}
 		work[0].seq = seqHash(0, q0.ControlKey())
 	}
 	for len(work) > 0 {
@@ -884,7 +887,7 @@ func (r *run) lockstep() error {
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
 			if r.walked != nil {
-				r.walked.end(pr.seq)
+				r.walked.endPair(pr, r.opt.Steps)
 			}
 			r.rep.EndGSE += int64(len(pr.P))
 			if r.partition {
@@ -986,6 +989,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 		if err != nil {
 			before := saved
 			return nil, r.gseFailed(&before, err) // oracle.go
+		}
+		if len(succ) == 0 {
+			r.walked.noSuccessor(pr, p.Pruned()) // sequences.go
 		}
 		for si, s := range succ {
 			// The key's bytes on the stack; a string is made only for a

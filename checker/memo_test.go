@@ -205,15 +205,16 @@ func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver
 	return off, on
 }
 
-// TestWalkedSequencesSame: the engine's control-flow sequences, paths and
-// pruned ends collected along the lockstep walk (sequences.go) are the
-// ones its own exploration gives: same verdicts, counts, path and
-// sequence numbers and pruned ends, on the first programs of both streams
-// under summary:fixed and uber, with a step bound that cuts paths.
+// TestWalkedSequencesSame: the engine's and GSE's control-flow
+// sequences, paths and pruned ends collected along the lockstep walk
+// (sequences.go) are the ones their own explorations give: same verdicts,
+// counts, path and sequence numbers and pruned ends, on the first
+// programs of both streams under summary:fixed and uber, with a step
+// bound that cuts paths.
 func TestWalkedSequencesSame(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { noWalkedSequences = false }()
-	walked := 0
+	walked, pruned := 0, int64(0)
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		opt := DefaultOptions()
 		opt.Engine = eng
@@ -227,6 +228,13 @@ func TestWalkedSequencesSame(t *testing.T) {
 				require.Equal(t, off.SummaryPaths, on.SummaryPaths, "%s program %d", eng, i)
 				require.Equal(t, off.GSESequences, on.GSESequences, "%s program %d", eng, i)
 				require.Equal(t, off.EnginePruned, on.EnginePruned, "%s program %d", eng, i)
+				require.Equal(t, off.GSEPaths, on.GSEPaths, "%s program %d", eng, i)
+				require.Equal(t, off.GSEPruned, on.GSEPruned, "%s program %d", eng, i)
+				pruned += on.GSEPruned
+				require.False(t, off.gseWalked)
+				if on.Verdict.Status == Holds {
+					require.True(t, on.gseWalked, "%s program %d", eng, i)
+				}
 				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
 				if on.Verdict.Status == Holds {
 					walked++
@@ -235,6 +243,8 @@ func TestWalkedSequencesSame(t *testing.T) {
 		}
 	}
 	require.Positive(t, walked)
+	t.Logf("%d checks held; %d GSE ends pruned", walked, pruned)
+	require.Positive(t, pruned, "no GSE path was pruned")
 }
 
 // TestTotalityReuseSameVerdicts: on programs of both streams of seed 1,
