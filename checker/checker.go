@@ -864,10 +864,11 @@ func pathID(id uint64, i int) uint64 {
 func (r *run) lockstep() error {
 	p0 := machine.Initial(r.rep.Program)
 	q0 := machine.Initial(r.rep.Program)
-	if err := r.checkPair([]*machine.State{p0}, q0, nil, "initial state"); err != nil {
+	P0 := []*machine.State{p0}
+	if err := r.checkPair(P0, q0, nil, "initial state"); err != nil {
 		return err
 	}
-	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}, gpc: r.gpcLast}}
+	work := []pair{{P: P0, q: q0, ids: []uint64{0}, gpc: r.gpcLast, heaps: r.keyHash.recsFor(P0)}}
 	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
 		r.walked = &walkedSequences{seqs: map[uint64]int{}, gse: &walkedSequences{seqs: map[uint64]int{}}}
 		work[0].seq = seqHash(0, q0.ControlKey())
@@ -952,13 +953,9 @@ type group struct {
 	states []*machine.State
 	ids    []uint64 // the GSE path of each state (pair.ids)
 	rule   string
-	// phi and facts are, per state, its predecessor's φ and fact list
-	// before the step (gpcCarry), when the predecessor pair's GPC held.
-	phi   []*smt.Formula
-	facts []*machine.Fact
-	// heaps are, per state, its predecessor's heap sum (pair.heaps), when
-	// the predecessor pair has them.
-	heaps []heapRec
+	// from is, per state, the index of its predecessor in the stepped
+	// pair's P (for what the pair knew of it: pair.heaps).
+	from []int32
 }
 
 // step advances one pair by one step on both sides and matches the
@@ -1007,13 +1004,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			}
 			g.states = append(g.states, s.S)
 			g.ids = append(g.ids, pathID(pr.ids[pi], si))
-			if pr.gpc != nil {
-				g.phi = append(g.phi, saved.Phi)
-				g.facts = append(g.facts, saved.Facts)
-			}
-			if pr.heaps != nil {
-				g.heaps = append(g.heaps, pr.heaps[pi])
-			}
+			g.from = append(g.from, int32(pi))
 		}
 	}
 	qc := pr.q.Clone()
@@ -1075,12 +1066,13 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, err
 		}
 		r.sameControl = keys[i] // every member of g has it: grouped by it above
-		if pr.gpc != nil {
-			r.gpcFrom = &gpcCarry{held: pr.gpc, phi: g.phi, facts: g.facts}
+		if pr.gpc != nil && pr.heaps != nil {
+			r.gpcFrom = &gpcCarry{held: pr.gpc, recs: pr.heaps, from: g.from}
 		}
-		r.keyHash.prev = g.heaps // each state's is its predecessor's (heapRec)
+		// Each state's record is its predecessor's (heapRec).
+		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
-		r.sameControl, r.gpcFrom, r.keyHash.prev = "", nil, nil
+		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from = "", nil, nil, nil
 		if err != nil {
 			return nil, err
 		}
@@ -1287,10 +1279,10 @@ func (r *run) checkInit(pr pair) error {
 	}
 	rv := q.Val.Ref()
 	var P []*machine.State
-	// heaps are, per member of P, the heap sum of the member of pr it
-	// is, or was initialized from (heapRec: the member is read as it is,
-	// an initialization is made from a clone of it).
-	var heaps []heapRec
+	// from is, per member of P, the index in pr.P of the member it is, or
+	// was initialized from (its record is that one's, heapRec: the member
+	// is read as it is, an initialization is made from a clone of it).
+	var from []int32
 	for j, p := range pr.P {
 		l := p.Get(rv)[0].Loc
 		if l == machine.LNull {
@@ -1306,10 +1298,8 @@ func (r *run) checkInit(pr pair) error {
 		} else {
 			P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 		}
-		if pr.heaps != nil {
-			for range P[n:] {
-				heaps = append(heaps, pr.heaps[j])
-			}
+		for range P[n:] {
+			from = append(from, int32(j))
 		}
 	}
 	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
@@ -1340,9 +1330,9 @@ func (r *run) checkInit(pr pair) error {
 	// Every member of P has the control of pr's group (→I* changes only
 	// the heap): the memo key compares only qs's with it (exactKey).
 	r.sameControl = pr.key
-	r.keyHash.prev = heaps
+	r.keyHash.prev, r.keyHash.from = pr.heaps, from
 	res := r.exact(P, qs)
-	r.sameControl, r.keyHash.prev = "", nil
+	r.sameControl, r.keyHash.prev, r.keyHash.from = "", nil, nil
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++

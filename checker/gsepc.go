@@ -178,21 +178,23 @@ type gpcHeldPair struct {
 
 // gpcCarry is what step gives checkGPC of a successor pair: the pair GPC
 // held for, and per member of the successor group, its predecessor's φ
-// and fact list as they were when that pair was checked.
+// and fact list as they were when that pair was checked: in the
+// predecessor pair's records (recs, taken by its exactness key just
+// before its GPC; memo.go, heapRec), the one of index from[i].
 type gpcCarry struct {
-	held  *gpcHeldPair
-	phi   []*smt.Formula
-	facts []*machine.Fact
+	held *gpcHeldPair
+	recs []heapRec
+	from []int32
 }
 
 // carries reports whether GPC of (P, q) is GPC of c.held's pair carried
 // (see reuseGPC).
 func (c *gpcCarry) carries(P []*machine.State, q *machine.State) bool {
-	if len(P) != len(c.facts) || len(P) != len(c.phi) {
+	if len(P) != len(c.from) {
 		return false
 	}
 	for i, p := range P {
-		if p.Phi != c.phi[i] || p.Facts != c.facts[i] {
+		if j := c.from[i]; int(j) >= len(c.recs) || p.Phi != c.recs[j].phi || p.Facts != c.recs[j].facts {
 			return false
 		}
 	}

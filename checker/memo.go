@@ -52,9 +52,9 @@ var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // keyHash collects the sums of a pair's states and sums them into a
 // stateKey (hash/maphash under two process seeds). Its buffer is reused.
 //
-// prev, when the caller sets it, is aligned with the P of the next
-// exactKey: prev[i] is the heap sum an ancestor of P[i] had (heapRec),
-// which exactKey takes when P[i] still has that heap. cur is what exactKey
+// prev and from, when the caller sets them, are for the P of the next
+// exactKey: prev[from[i]] is the record of an ancestor of P[i] (heapRec),
+// whose heap sum exactKey takes when P[i] still has that heap. cur is what exactKey
 // last computed, for the states of curP: the data half's key of the same
 // pair takes the heap sums from it. lastQ and lastQSum are the state
 // wellFormedMemoized last computed the sum of, and the sum, for the
@@ -62,6 +62,7 @@ var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 type keyHash struct {
 	buf      []byte
 	prev     []heapRec
+	from     []int32
 	cur      []heapRec
 	curP     []*machine.State
 	lastQ    *machine.State
@@ -182,13 +183,16 @@ var heapReuseHook func(p *machine.State, sum [2]uint64, heap *relation.Heap)
 // no cell of R holds a stack reference: the heap sum reads L of R's
 // references, and a stack reference's L is written without a count
 // (machine.State.HeapWrites). Once taken, R changes only with a count.
+// (φ and the facts are kept either way: GPC reads them, gsepc.go.)
 func recOf(p *machine.State, sum [2]uint64) heapRec {
+	ok := true
 	for _, r := range p.R {
 		if machine.PartitionOf(r) == machine.PartStack {
-			return heapRec{}
+			ok = false
+			break
 		}
 	}
-	return heapRec{sum: sum, writes: p.HeapWrites(), phi: p.Phi, facts: p.Facts, ok: true}
+	return heapRec{sum: sum, writes: p.HeapWrites(), phi: p.Phi, facts: p.Facts, ok: ok}
 }
 
 // fits reports whether p, made from the state h was taken of by steps and
@@ -242,8 +246,8 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 		switch {
 		case same && h.cur[i].fits(p):
 			rec, heap, taken = h.cur[i], h.cur[i].sum, true
-		case i < len(h.prev) && h.prev[i].fits(p):
-			rec, heap, taken = h.prev[i], h.prev[i].sum, true
+		case i < len(h.from) && int(h.from[i]) < len(h.prev) && h.prev[h.from[i]].fits(p):
+			rec, heap, taken = h.prev[h.from[i]], h.prev[h.from[i]].sum, true
 		case relation.Readable(p):
 			heap = relation.HeapSum(p)
 			rec = recOf(p, heap)
