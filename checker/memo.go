@@ -179,6 +179,10 @@ var reuseHeapSums = true
 // the record's sum and that heap (tests).
 var heapReuseHook func(p *machine.State, sum [2]uint64, heap *relation.Heap)
 
+// memberSumHook, when not nil, is called with every member whose sum
+// exactKey computed from a heap sum, and that sum (tests).
+var memberSumHook func(p *machine.State, data bool, sum stateKey)
+
 // recOf is the heapRec of p, whose heap sum is sum. It is kept only when
 // no cell of R holds a stack reference: the heap sum reads L of R's
 // references, and a stack reference's L is written without a count
@@ -237,6 +241,10 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 		h.cur = h.cur[:0]
 		h.curP = append(h.curP[:0], P...)
 	}
+	// Every member has q's control key (checked above, or known), so
+	// their roots are q's (relation.ControlRoots): collected once.
+	var rootBuf [32]machine.Ref
+	cr := relation.ControlRootsOf(q, rootBuf[:0])
 	for i, p := range P {
 		var (
 			rec          heapRec // what the state's successors may take
@@ -270,7 +278,16 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 			sums = append(sums, stateSum(p, data))
 			continue
 		}
-		sums = append(sums, stateKey(relation.FingerprintSumHeap(p, heap, data)))
+		var sum stateKey
+		if reuseHeapSums {
+			sum = stateKey(relation.FingerprintSumRoots(p, heap, cr, data))
+		} else {
+			sum = stateKey(relation.FingerprintSumHeap(p, heap, data)) // the member's own roots
+		}
+		if memberSumHook != nil {
+			memberSumHook(p, data, sum)
+		}
+		sums = append(sums, sum)
 	}
 	slices.SortFunc(sums, func(a, b stateKey) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {

@@ -312,7 +312,9 @@ func TestGPCCarriedSameVerdicts(t *testing.T) {
 }
 
 // TestHeapSumsSameVerdicts: a GSE state's heap sum taken from its
-// ancestor's record (memo.go, heapRec) is the sum of its heap, and a
+// ancestor's record (memo.go, heapRec) is the sum of its heap, a member's
+// sum from its group's roots (relation.ControlRoots) is its fingerprint's
+// (relation.FingerprintSum), and a
 // heap built from its ancestor's heap (relation.HeapOfSame) is the heap
 // relation.HeapOf builds, on every member it is done for along
 // LinkedList×4 at k = 2 and on programs of both streams of seed 1, under
@@ -320,8 +322,14 @@ func TestGPCCarriedSameVerdicts(t *testing.T) {
 // counts of summing and building every heap.
 func TestHeapSumsSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
-	defer func() { reuseHeapSums, reuseHeaps, heapReuseHook = true, true, nil }()
-	taken, built := 0, 0
+	defer func() { reuseHeapSums, reuseHeaps, heapReuseHook, memberSumHook = true, true, nil, nil }()
+	taken, built, summed := 0, 0, 0
+	memberSumHook = func(p *machine.State, data bool, sum stateKey) {
+		summed++
+		if sum != stateSum(p, data) {
+			t.Fatalf("a member's sum is not its fingerprint's: %s", p.ControlString())
+		}
+	}
 	heapReuseHook = func(p *machine.State, sum [2]uint64, heap *relation.Heap) {
 		taken++
 		if sum != relation.HeapSum(p) {
@@ -363,7 +371,7 @@ func TestHeapSumsSameVerdicts(t *testing.T) {
 		require.Zero(t, off.heapsReused)
 		require.Positive(t, on.heapsReused, eng)
 	}
-	t.Logf("%d heap sums taken from records, %d heaps built from an ancestor's", taken, built)
+	t.Logf("%d heap sums taken from records, %d heaps built from an ancestor's, %d members' sums checked", taken, built, summed)
 	require.Positive(t, taken)
 	require.Positive(t, built)
 }

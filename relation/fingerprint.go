@@ -20,28 +20,45 @@ func (w *fpWriter) fingerprint(s *machine.State) {
 		w.str(err.Error())
 		return
 	}
-	w.roots(s, HeapSum(s))
+	var rootBuf [rootsOnStack]machine.Ref
+	w.roots(s, HeapSum(s), ControlRootsOf(s, rootBuf[:0]))
+}
+
+// ControlRoots is what a fingerprint reads of a state's control (η, e and
+// k) besides the values of its references: its roots (AppendRoots, in
+// their order) and whether StackOnlyRoots finds a violation (it reads
+// values that the roots skip, invalid ones). Both are functions of η, e
+// and k alone, so two states whose control keys are equal
+// (machine.State.ControlKey: equal exactly when η, e and k are) have
+// equal ControlRoots: a caller with a group of such states takes them
+// from one (FingerprintSumRoots).
+type ControlRoots struct {
+	Refs     []machine.Ref
+	NotStack bool
+}
+
+// ControlRootsOf is s's ControlRoots, the roots appended to buf.
+func ControlRootsOf(s *machine.State, buf []machine.Ref) ControlRoots {
+	return ControlRoots{Refs: s.AppendRoots(buf), NotStack: StackOnlyRoots(s) != nil}
 }
 
 // roots writes the fingerprint stream of a readable state s whose heap's
-// sum is heap: the sum, the roots and their guarded value sets.
-func (w *fpWriter) roots(s *machine.State, heap [2]uint64) {
+// sum is heap and whose ControlRoots are cr: the sum, the roots and
+// their guarded value sets.
+func (w *fpWriter) roots(s *machine.State, heap [2]uint64, cr ControlRoots) {
 	w.num(int64(heap[0]))
 	w.num(int64(heap[1]))
-	// StackOnlyRoots reads values that Roots skips (invalid ones).
-	if StackOnlyRoots(s) != nil {
+	if cr.NotStack {
 		w.num(-2)
 	}
-	var rootBuf [rootsOnStack]machine.Ref
-	roots := s.AppendRoots(rootBuf[:0])
-	w.num(int64(len(roots)))
-	for _, r := range roots {
+	w.num(int64(len(cr.Refs)))
+	for _, r := range cr.Refs {
 		w.num(int64(r))
 	}
 	// The guarded value sets of the roots, a reference as often as it
 	// occurs (RefsInUse without its set, which was a quarter of the time
 	// of a fingerprint; equal states still write equal streams).
-	w.refs(s, roots)
+	w.refs(s, cr.Refs)
 }
 
 // heap writes the stream of the heap of a readable state s: φ and the
@@ -289,9 +306,16 @@ func Readable(s *machine.State) bool { return checkState(s) == nil }
 // again. A caller that passes another state's heap sum gets that of the
 // state with the other's heap and s's roots.
 func FingerprintSumHeap(s *machine.State, heap [2]uint64, data bool) [2]uint64 {
+	var rootBuf [rootsOnStack]machine.Ref
+	return FingerprintSumRoots(s, heap, ControlRootsOf(s, rootBuf[:0]), data)
+}
+
+// FingerprintSumRoots is FingerprintSumHeap for an s whose ControlRoots
+// are cr (those of a state with s's control key).
+func FingerprintSumRoots(s *machine.State, heap [2]uint64, cr ControlRoots, data bool) [2]uint64 {
 	var w fpWriter
 	w.start()
-	w.roots(s, heap)
+	w.roots(s, heap, cr)
 	if data {
 		w.num(-4) // the data fingerprint follows
 		w.data(s)
