@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"hash/maphash"
@@ -61,6 +62,7 @@ var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // exactness key of the same pair (exactKey takes it once).
 type keyHash struct {
 	buf      []byte
+	slab     []heapRec // recsFor's chunk
 	prev     []heapRec
 	from     []int32
 	cur      []heapRec
@@ -129,8 +131,21 @@ func (h *keyHash) recsFor(P []*machine.State) []heapRec {
 	if !h.of(P) || !reuseHeapSums {
 		return nil
 	}
-	return slices.Clone(h.cur)
+	// From a chunk shared by the pairs of many steps (a slice each was a
+	// thirtieth of the check's allocations); a chunk lives as long as a
+	// pair holds a part of it.
+	n := len(h.cur)
+	if n > len(h.slab) {
+		h.slab = make([]heapRec, max(recChunk, n))
+	}
+	out := h.slab[:n:n]
+	h.slab = h.slab[n:]
+	copy(out, h.cur)
+	return out
 }
+
+// recChunk is the number of records recsFor allocates at once.
+const recChunk = 1024
 
 // heapRec is the heap sum of a GSE state (relation.HeapSum) with what
 // tells whether a state made from it by steps and clones still has that
@@ -224,13 +239,15 @@ func stateSum(s *machine.State, data bool) stateKey {
 func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data bool, shared string) (stateKey, bool) {
 	lastQ := h.lastQ
 	h.lastQ = nil
-	ck := q.ControlKey()
-	known := shared != "" && shared == ck
+	// Control keys as bytes on the stack: no string is made.
+	var qkb, pkb [256]byte
+	ck := q.AppendControlKey(qkb[:0])
+	known := shared != "" && shared == string(ck)
 	var buf [64]stateKey
 	sums := buf[:0]
 	same := len(h.curP) == len(P) && len(h.cur) == len(P)
 	for i, p := range P {
-		if !known && p.ControlKey() != ck {
+		if !known && !bytes.Equal(p.AppendControlKey(pkb[:0]), ck) {
 			return stateKey{}, false
 		}
 		if same && h.curP[i] != p {
