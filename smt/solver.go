@@ -112,6 +112,9 @@ type Solver struct {
 	// learning one behind it (cdcl.go), made at its first question.
 	dec   *decider
 	learn *cdcl
+	// refModels are the last models clause learning found for the
+	// questions without data of satRefCases (split.go).
+	refModels []refModel
 
 	stats Stats
 
