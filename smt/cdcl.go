@@ -160,7 +160,7 @@ type cdcl struct {
 	learnt    []clit
 	keep      []clit
 	tmp       []clit
-	conflicts int   // of the last question
+	conflicts int // of the last question
 	// wantModel asks decide to record the classes of a satisfying
 	// assignment in model (satRefCases keeps them).
 	wantModel bool
