@@ -73,7 +73,7 @@ const (
 	caseBudget = 20_000
 	// caseBudgetShort is the decider's budget for the cases of a
 	// question that satRefCases can take instead (satCases).
-	caseBudgetShort = 2_000
+	caseBudgetShort = 500
 )
 
 // satParts answers the question f with data in parts. done is false when
@@ -683,7 +683,7 @@ type refModel struct {
 }
 
 // refModelsKept bounds the models satRefCases keeps.
-const refModelsKept = 4
+const refModelsKept = 16
 
 // keepRefModel keeps m, dropping the oldest past the bound.
 func (s *Solver) keepRefModel(m refModel) {
