@@ -36,6 +36,20 @@ import (
 //     and the null guards ask φ ∧ g for many reference guards g, with one
 //     D), so they are remembered by D and σ.
 //
+//   - The data's cases first. When the decider cannot settle R, or the
+//     cases under it, within a small budget (R is then a guard of many
+//     references nested in disjunctions, as on a long path of the BST
+//     delete at k = 3), and D has at most refCaseAtoms atoms, the cases
+//     are taken the other way round (satRefCases): every valuation σ of
+//     A that equality allows has D[σ] asked (cached as above), and
+//     R ∧ D is satisfiable iff R ∧ (σ1 ∨ … ∨ σm) is, over the σi with
+//     D[σi] satisfiable, by the same argument. That is one question
+//     without data, answered by a model kept from an earlier one of these
+//     (a witness) or by clause learning (cdcl.go), whose learned clauses
+//     carry over from one question to the next, and only past its bounds
+//     by the whole route (DPLL, Z3's reference solver). Z3 then sees only
+//     D[σ], small questions without references.
+//
 //   - Constraint independence (KLEE's). Conjuncts are grouped by the free
 //     symbols they share: references (r_null too, a constant like the
 //     others) and input symbols α(r, f) (whose r only names the symbol: it
