@@ -470,6 +470,14 @@ type Report struct {
 	// totalReused the totality questions the run's relation.TotalityMemo
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
+	// gpcCarried counts the pairs whose GPC was carried from their
+	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
+	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
+	// those whose heap it summed.
+	gpcCarried, heapsReused, heapsSummed int
+	// gseWalked is whether GSE's control-flow sequences were collected
+	// along the walk (sequences.go), not explored on their own.
+	gseWalked bool
 	// trail is the controls of the pair at which a per-step lemma failed,
 	// from the initial pair's successor on (nil: none recorded), and
 	// followed whether a check restricted to Options.follow reached its
@@ -540,6 +548,11 @@ type run struct {
 	// trails is whether pairs record their controls (pair.trail), for
 	// the re-check of a violation along its control flow (Run).
 	trails bool
+	// gpcFrom is, while step checks a successor pair, what GPC may carry
+	// from its predecessor (nil elsewhere), and gpcLast the pair checkGPC
+	// last found GPC to hold for (gsepc.go).
+	gpcFrom *gpcCarry
+	gpcLast *gpcHeldPair
 }
 
 // solverFor is solver, or when it is nil a new one bound to ctx, with
@@ -720,6 +733,7 @@ func runOnce(ctx context.Context, p *javalite.Program, opt Options, solver *smt.
 	if r.totality != nil {
 		r.rep.totalReused = r.totality.Reused
 	}
+	r.rep.heapsReused, r.rep.heapsSummed = r.keyHash.reused, r.keyHash.summed
 	if errors.Is(err, errStop) {
 		return r.rep, nil
 	}
@@ -810,6 +824,13 @@ type pair struct {
 	// seq is the control-flow hash of q's path up to q (seqHash), when
 	// run.walked collects the engine's sequences.
 	seq uint64
+	// gpc is the pair itself when GPC held for it (checkGPC), for its
+	// successors (gpcCarry); nil when it was not checked.
+	gpc *gpcHeldPair
+	// heaps are the heap sums of P's members when the pair's exactness
+	// key was computed (memo.go, heapRec), for their successors and
+	// initializations; nil when it was not.
+	heaps []heapRec
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -843,12 +864,13 @@ func pathID(id uint64, i int) uint64 {
 func (r *run) lockstep() error {
 	p0 := machine.Initial(r.rep.Program)
 	q0 := machine.Initial(r.rep.Program)
-	if err := r.checkPair([]*machine.State{p0}, q0, nil, "initial state"); err != nil {
+	P0 := []*machine.State{p0}
+	if err := r.checkPair(P0, q0, nil, "initial state"); err != nil {
 		return err
 	}
-	work := []pair{{P: []*machine.State{p0}, q: q0, ids: []uint64{0}}}
+	work := []pair{{P: P0, q: q0, ids: []uint64{0}, gpc: r.gpcLast, heaps: r.keyHash.recsFor(P0)}}
 	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
-		r.walked = &walkedSequences{seqs: map[uint64]int{}}
+		r.walked = &walkedSequences{seqs: map[uint64]int{}, gse: &walkedSequences{seqs: map[uint64]int{}}}
 		work[0].seq = seqHash(0, q0.ControlKey())
 	}
 	for len(work) > 0 {
@@ -866,7 +888,7 @@ func (r *run) lockstep() error {
 		}
 		if pr.q.Terminal() || (r.opt.Steps >= 0 && pr.q.Steps >= r.opt.Steps) {
 			if r.walked != nil {
-				r.walked.end(pr.seq)
+				r.walked.endPair(pr, r.opt.Steps)
 			}
 			r.rep.EndGSE += int64(len(pr.P))
 			if r.partition {
@@ -931,6 +953,9 @@ type group struct {
 	states []*machine.State
 	ids    []uint64 // the GSE path of each state (pair.ids)
 	rule   string
+	// from is, per state, the index of its predecessor in the stepped
+	// pair's P (for what the pair knew of it: pair.heaps).
+	from []int32
 }
 
 // step advances one pair by one step on both sides and matches the
@@ -962,6 +987,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 			before := saved
 			return nil, r.gseFailed(&before, err) // oracle.go
 		}
+		if len(succ) == 0 {
+			r.walked.noSuccessor(pr, p.Pruned()) // sequences.go
+		}
 		for si, s := range succ {
 			// The key's bytes on the stack; a string is made only for a
 			// new group (a lookup by string(kb) makes none).
@@ -976,6 +1004,7 @@ func (r *run) step(pr pair) ([]pair, error) {
 			}
 			g.states = append(g.states, s.S)
 			g.ids = append(g.ids, pathID(pr.ids[pi], si))
+			g.from = append(g.from, int32(pi))
 		}
 	}
 	qc := pr.q.Clone()
@@ -1037,12 +1066,17 @@ func (r *run) step(pr pair) ([]pair, error) {
 			return nil, err
 		}
 		r.sameControl = keys[i] // every member of g has it: grouped by it above
+		if pr.gpc != nil && pr.heaps != nil {
+			r.gpcFrom = &gpcCarry{held: pr.gpc, recs: pr.heaps, from: g.from}
+		}
+		// Each state's record is its predecessor's (heapRec).
+		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
-		r.sameControl = ""
+		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from = "", nil, nil, nil
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i]})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast, heaps: r.keyHash.recsFor(g.states)})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -1123,6 +1157,7 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // (determinism charged to the rule's lemma) of the View of q, and
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
+	r.gpcLast, r.keyHash.lastQ = nil, nil
 	step := eq.Steps
 	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go
@@ -1244,20 +1279,28 @@ func (r *run) checkInit(pr pair) error {
 	}
 	rv := q.Val.Ref()
 	var P []*machine.State
-	for _, p := range pr.P {
+	// from is, per member of P, the index in pr.P of the member it is, or
+	// was initialized from (its record is that one's, heapRec: the member
+	// is read as it is, an initialization is made from a clone of it).
+	var from []int32
+	for j, p := range pr.P {
 		l := p.Get(rv)[0].Loc
 		if l == machine.LNull {
 			continue
 		}
+		n := len(P)
 		if !gse.Uninitialized(p, l, fa.Field) {
 			// →I* leaves an initialized field as it is (gse.Initialize
 			// returns the state itself), and nothing here changes a GSE
 			// state: p is its own initialization, read as it is. Cloning
 			// every member for that was a twentieth of a check.
 			P = append(P, p)
-			continue
+		} else {
+			P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 		}
-		P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
+		for range P[n:] {
+			from = append(from, int32(j))
+		}
 	}
 	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
 	if err != nil {
@@ -1275,6 +1318,7 @@ func (r *run) checkInit(pr pair) error {
 		return &inconclusive{lemma: T11, reason: fmt.Sprintf("a group of %d initialized GSE states exceeds the bound %d", len(P), r.opt.MaxGroup)}
 	}
 	rule := machine.RuleSummarize
+	r.keyHash.lastQ = nil
 	qs, err := r.view(P, eqs, q, rule)
 	if err != nil {
 		return err
@@ -1286,8 +1330,9 @@ func (r *run) checkInit(pr pair) error {
 	// Every member of P has the control of pr's group (→I* changes only
 	// the heap): the memo key compares only qs's with it (exactKey).
 	r.sameControl = pr.key
+	r.keyHash.prev, r.keyHash.from = pr.heaps, from
 	res := r.exact(P, qs)
-	r.sameControl = ""
+	r.sameControl, r.keyHash.prev, r.keyHash.from = "", nil, nil
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++

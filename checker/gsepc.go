@@ -29,9 +29,18 @@ import (
 // recorded, and GSE never rebinds a reference, so (a) is decided once per
 // fact (memo r.gpcHeld, keyed by the shared list node).
 
-// checkGPC checks GPC on a pair whose exactness holds.
+// checkGPC checks GPC on a pair whose exactness holds. When GPC holds,
+// r.gpcLast is what the pair's successors need to have it carried to them
+// (gpcCarried); else it is nil.
 func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string) error {
+	r.gpcLast = nil
 	if r.opt.NoGPC {
+		return nil
+	}
+	if c := r.gpcFrom; c != nil && reuseGPC && c.carries(P, q) {
+		r.rep.gpcCarried++
+		r.rep.Checked[GPC]++
+		r.gpcLast = c.held
 		return nil
 	}
 	if r.gpcHeld == nil {
@@ -101,7 +110,9 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		r.gpcImplied = map[[2]*smt.Formula]bool{}
 	}
 	lift := gpcLifter{q: q, memo: &r.gpcLift}
+	held := &gpcHeldPair{q: q}
 	for _, f := range order {
+		held.refs = append(held.refs, f.Refs()...)
 		lifted, err := lift.fact(f)
 		if err != nil {
 			return fail(facts[f], "(b) "+err.Error())
@@ -123,7 +134,80 @@ func (r *run) checkGPC(P []*machine.State, q, before *machine.State, rule string
 		r.gpcImplied[key] = true
 	}
 	r.rep.Checked[GPC]++
+	slices.Sort(held.refs)
+	held.refs = slices.Compact(held.refs)
+	r.gpcLast = held
 	return nil
+}
+
+// GPC carried from a pair to its successor.
+//
+// Most steps leave a GSE state's path condition as it was (only a
+// comparison adds a fact) and the engine's path condition and value sets
+// too, and GPC would then walk the same fact lists and ask the same
+// questions of the memos at every step (an eighth of the check of
+// LinkedList×4). A successor pair (P, q) of a pair (P′, q′) for which
+// GPC held holds it too, without a look at its facts, when
+//
+//   - every member p of P has the φ and the fact list (the same list
+//     node: lists are persistent, a node never changes) that its
+//     predecessor p′ ∈ P′ had when (P′, q′) was checked, and
+//   - q has q′'s path condition (the same hash-consed formula) and, for
+//     every reference of every fact of P′ (refs), the same guarded value
+//     set as q′ (entry by entry, guard and location).
+//
+// Why that is exact: (a) p's φ and facts are p′'s, and their references
+// denote in p the locations they denoted in p′ (GSE never rebinds a
+// reference, the premise r.gpcHeld already rests on), so they evaluate as
+// they did. (b) The fact formulas of P are among those of P′; lifting one
+// into q reads only φ_q's pointer and the value sets of its references,
+// which are q′'s, so it lifts to the formula it lifted to in q′ (liftAtom
+// is a function of the entries, in order, and formulas are hash-consed),
+// and φ_q ∧ ¬lifted is the question found unsatisfiable for (P′, q′).
+// The carried facts (refs) stay P′'s, a superset of P's references: a
+// superset only makes the comparison stricter. reuseGPC turns this off
+// (TestGPCCarriedSameVerdicts compares verdicts and counts with it off).
+var reuseGPC = true
+
+// gpcHeldPair is a pair for which GPC held: its engine state (the View
+// checked) and the references of its group's facts, sorted, each once.
+type gpcHeldPair struct {
+	q    *machine.State
+	refs []smt.Ref
+}
+
+// gpcCarry is what step gives checkGPC of a successor pair: the pair GPC
+// held for, and per member of the successor group, its predecessor's φ
+// and fact list as they were when that pair was checked: in the
+// predecessor pair's records (recs, taken by its exactness key just
+// before its GPC; memo.go, heapRec), the one of index from[i].
+type gpcCarry struct {
+	held *gpcHeldPair
+	recs []heapRec
+	from []int32
+}
+
+// carries reports whether GPC of (P, q) is GPC of c.held's pair carried
+// (see reuseGPC).
+func (c *gpcCarry) carries(P []*machine.State, q *machine.State) bool {
+	if len(P) != len(c.from) {
+		return false
+	}
+	for i, p := range P {
+		if j := c.from[i]; int(j) >= len(c.recs) || p.Phi != c.recs[j].phi || p.Facts != c.recs[j].facts {
+			return false
+		}
+	}
+	q0 := c.held.q
+	if q.PathCondition() != q0.PathCondition() {
+		return false
+	}
+	for _, x := range c.held.refs {
+		if !sameGVS(q.Get(x), q0.Get(x)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Part (b) is asked of the same facts at every step of a GSE path, against

@@ -14,6 +14,7 @@ import (
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
@@ -204,15 +205,16 @@ func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver
 	return off, on
 }
 
-// TestWalkedSequencesSame: the engine's control-flow sequences, paths and
-// pruned ends collected along the lockstep walk (sequences.go) are the
-// ones its own exploration gives: same verdicts, counts, path and
-// sequence numbers and pruned ends, on the first programs of both streams
-// under summary:fixed and uber, with a step bound that cuts paths.
+// TestWalkedSequencesSame: the engine's and GSE's control-flow
+// sequences, paths and pruned ends collected along the lockstep walk
+// (sequences.go) are the ones their own explorations give: same verdicts,
+// counts, path and sequence numbers and pruned ends, on the first
+// programs of both streams under summary:fixed and uber, with a step
+// bound that cuts paths.
 func TestWalkedSequencesSame(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { noWalkedSequences = false }()
-	walked := 0
+	walked, pruned := 0, int64(0)
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		opt := DefaultOptions()
 		opt.Engine = eng
@@ -226,6 +228,13 @@ func TestWalkedSequencesSame(t *testing.T) {
 				require.Equal(t, off.SummaryPaths, on.SummaryPaths, "%s program %d", eng, i)
 				require.Equal(t, off.GSESequences, on.GSESequences, "%s program %d", eng, i)
 				require.Equal(t, off.EnginePruned, on.EnginePruned, "%s program %d", eng, i)
+				require.Equal(t, off.GSEPaths, on.GSEPaths, "%s program %d", eng, i)
+				require.Equal(t, off.GSEPruned, on.GSEPruned, "%s program %d", eng, i)
+				pruned += on.GSEPruned
+				require.False(t, off.gseWalked)
+				if on.Verdict.Status == Holds {
+					require.True(t, on.gseWalked, "%s program %d", eng, i)
+				}
 				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
 				if on.Verdict.Status == Holds {
 					walked++
@@ -234,6 +243,8 @@ func TestWalkedSequencesSame(t *testing.T) {
 		}
 	}
 	require.Positive(t, walked)
+	t.Logf("%d checks held; %d GSE ends pruned", walked, pruned)
+	require.Positive(t, pruned, "no GSE path was pruned")
 }
 
 // TestTotalityReuseSameVerdicts: on programs of both streams of seed 1,
@@ -257,4 +268,110 @@ func TestTotalityReuseSameVerdicts(t *testing.T) {
 		}
 	}
 	require.Positive(t, reused, "no totality question was answered by the memo")
+}
+
+// TestGPCCarriedSameVerdicts: on programs of both streams of seed 1 under
+// summary:fixed and uber, carrying GPC from a pair to its successors
+// (gsepc.go, reuseGPC) gives every program the verdict, failing step and
+// per-lemma counts of checking GPC at every pair, and it does carry; so it
+// does with GSE's E′ recording r0 = r1 (a wrong fact GPC must catch), on
+// the programs where that breaks GPC.
+func TestGPCCarriedSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { reuseGPC = true }()
+	carried, caught := 0, 0
+	last := 9
+	if testing.Short() {
+		last = 5
+	}
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
+			opt := DefaultOptions()
+			opt.Engine = eng
+			opt.Steps = 120
+			opt.MaxGroup, opt.MaxPairs = 150, 4000
+			opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+			opt.Semantics.Mutation = m
+			for i := 0; i <= last; i++ {
+				for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
+					off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, func(on bool) { reuseGPC = on }, i)
+					require.Zero(t, off.gpcCarried)
+					require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+					require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+					carried += on.gpcCarried
+					if m.GSEEqualsNotRecordsEq && on.Verdict.Lemma == GPC {
+						caught++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("GPC carried at %d pairs; the wrong fact caught by GPC on %d programs", carried, caught)
+	require.Positive(t, carried, "GPC was never carried")
+	require.Positive(t, caught, "the wrong fact broke GPC on no program")
+}
+
+// TestHeapSumsSameVerdicts: a GSE state's heap sum taken from its
+// ancestor's record (memo.go, heapRec) is the sum of its heap, a member's
+// sum from its group's roots (relation.ControlRoots) is its fingerprint's
+// (relation.FingerprintSum), and a
+// heap built from its ancestor's heap (relation.HeapOfSame) is the heap
+// relation.HeapOf builds, on every member it is done for along
+// LinkedList×4 at k = 2 and on programs of both streams of seed 1, under
+// summary:fixed and uber; and the checks give the verdicts and per-lemma
+// counts of summing and building every heap.
+func TestHeapSumsSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { reuseHeapSums, reuseHeaps, heapReuseHook, memberSumHook = true, true, nil, nil }()
+	taken, built, summed := 0, 0, 0
+	memberSumHook = func(p *machine.State, data bool, sum stateKey) {
+		summed++
+		if sum != stateSum(p, data) {
+			t.Fatalf("a member's sum is not its fingerprint's: %s", p.ControlString())
+		}
+	}
+	heapReuseHook = func(p *machine.State, sum [2]uint64, heap *relation.Heap) {
+		taken++
+		if sum != relation.HeapSum(p) {
+			t.Fatalf("a reused heap sum is not the state's: %s", p.ControlString())
+		}
+		if heap == nil {
+			return
+		}
+		built++
+		want, err := relation.HeapOf(p)
+		require.NoError(t, err)
+		got, err := relation.HeapOfSame(p, heap)
+		require.NoError(t, err)
+		require.Equal(t, relation.Canonical(want), relation.Canonical(got), p.ControlString())
+		require.Equal(t, want.Roots, got.Roots)
+		require.Equal(t, len(want.Locs), len(got.Locs))
+		for i := range want.Locs {
+			require.Equal(t, want.Locs[i].Fields, got.Locs[i].Fields)
+			require.Equal(t, want.Locs[i].Orig, got.Locs[i].Orig)
+		}
+	}
+	set := func(on bool) { reuseHeapSums, reuseHeaps = on, on }
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		opt := DefaultOptions()
+		opt.Engine = eng
+		opt.Steps = 120
+		opt.MaxGroup, opt.MaxPairs = 150, 4000
+		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		for i := 0; i <= 7; i++ {
+			for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
+				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, set, i)
+				require.Zero(t, off.heapsReused)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+			}
+		}
+		opt.K, opt.Steps = 2, 200
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+		require.Equal(t, Holds, on.Verdict.Status, on.Text(false))
+		require.Zero(t, off.heapsReused)
+		require.Positive(t, on.heapsReused, eng)
+	}
+	t.Logf("%d heap sums taken from records, %d heaps built from an ancestor's, %d members' sums checked", taken, built, summed)
+	require.Positive(t, taken)
+	require.Positive(t, built)
 }

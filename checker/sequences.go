@@ -58,7 +58,18 @@ func (r *run) controlSequences(eng machine.Engine) (map[uint64]int, int64, error
 // (P3): a Partition engine has several paths per control-flow sequence by
 // design.
 func (r *run) sequences() error {
-	gseq, gpaths, err := r.controlSequences(r.gse)
+	var (
+		gseq   map[uint64]int
+		gpaths int64
+		err    error
+	)
+	if w := r.walked; w != nil && w.gse != nil {
+		gseq, gpaths, err = w.gse.result(r.gse.Name(), r.opt.MaxPaths)
+		r.lastPruned = w.gse.pruned
+		r.rep.gseWalked = true
+	} else {
+		gseq, gpaths, err = r.controlSequences(r.gse)
+	}
 	if err != nil {
 		return err
 	}
@@ -133,16 +144,64 @@ func seqHash(prev uint64, key string) uint64 {
 // the paths and the pruned ends are the exploration's, and the engine is
 // not explored a second time for C12 (which was about a tenth of a check
 // of the LinkedList drivers, and as much as the run of the engine alone).
+//
+// GSE's sequences are collected along the walk too (gse): every GSE state
+// of the exploration is a member of a pair's group (the initial state,
+// and every successor of a member, which step puts in the group of its
+// control, and forward then requires every group to be a pair), so each
+// GSE path is a member's line of pairs. A member's control is its pair's
+// at every step (groups are by control key), so its path's hash is its
+// pair's (seq), and the path ends where GSE's explorer ends it: at a pair
+// whose engine state ends a path (terminal or at the step bound), where
+// every member is terminal or at the bound too (checked: a member that is
+// not makes the walk's GSE sequences unusable, and GSE is explored on its
+// own), or at a member with no successor, pruned (counted apart, as the
+// explorer counts it) or stuck (a path of its pair's hash, as the
+// explorer's EndStuck is). GSE's own exploration was as much as a
+// twentieth of a check of LinkedList×4; TestWalkedSequencesSame compares
+// the paths, sequences and pruned ends with it.
 type walkedSequences struct {
 	seqs   map[uint64]int
 	paths  int64
 	pruned int64
+	// gse is GSE's sequences, nil when they cannot be had from the walk.
+	gse *walkedSequences
 }
 
 // end counts the end of a path whose hash is seq.
 func (w *walkedSequences) end(seq uint64) {
 	w.seqs[seq]++
 	w.paths++
+}
+
+// endPair counts the ends of the engine's path and of its group's GSE
+// paths at pr, where the engine's path ends (bound: the step bound).
+func (w *walkedSequences) endPair(pr pair, bound int) {
+	w.end(pr.seq)
+	if w.gse == nil {
+		return
+	}
+	for _, p := range pr.P {
+		if !p.Terminal() && (bound < 0 || p.Steps < bound) {
+			w.gse = nil // not an end of GSE's explorer: GSE is explored on its own
+			return
+		}
+	}
+	w.gse.seqs[pr.seq] += len(pr.P)
+	w.gse.paths += int64(len(pr.P))
+}
+
+// noSuccessor counts a GSE member of pr that has no successor: a pruned
+// end, or a stuck path's end.
+func (w *walkedSequences) noSuccessor(pr pair, pruned bool) {
+	if w == nil || w.gse == nil {
+		return
+	}
+	if pruned {
+		w.gse.pruned++
+		return
+	}
+	w.gse.end(pr.seq)
 }
 
 // result is controlSequences' answer for the engine named name.

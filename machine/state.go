@@ -349,7 +349,28 @@ type State struct {
 	pc      *smt.Formula
 	pcPhi   *smt.Formula
 	pcFacts *Fact
+
+	// writes counts the writes made through Set (of a reference that is
+	// not a stack reference), SetField, SetPrimField, NewLoc and AddFact
+	// (HeapWrites). Clone copies it.
+	writes uint64
 }
+
+// HeapWrites is the number of writes to R, to L(r) of references r that
+// are not stack references, to the locations, the primitive fields and
+// the facts made through the State's methods (Set, SetField,
+// SetPrimField, NewLoc, AddFact) since the state was made, counting those
+// of the states it was cloned from; a stack reference's L is not counted
+// (most steps bind one, and the heap is about the other references). A
+// state whose count is the one its original had at some moment, and that
+// was made from that original by steps and clones only, has the
+// original's R, locations, facts and L of every reference but the stack's
+// of that moment, if every write to them went through those methods,
+// which the rules of machine and gse do (a writer of the exported fields,
+// such as an engine that sets φ or a location's guard itself, is not
+// counted: a caller relying on the count checks what it can see besides,
+// such as φ's pointer).
+func (s *State) HeapWrites() uint64 { return s.writes }
 
 // Fact is a persistent list of path-condition conjuncts.
 type Fact struct {
@@ -371,6 +392,9 @@ func (s *State) Get(r Ref) GVS {
 
 // Set makes L(r) = g. g must not be modified afterwards.
 func (s *State) Set(r Ref, g GVS) {
+	if PartitionOf(r) != PartStack {
+		s.writes++
+	}
 	i := int(r) + 2
 	for i >= len(s.L) {
 		s.L = append(s.L, nil)
@@ -385,6 +409,7 @@ func (s *State) Field(l Loc, f *javalite.Field) Ref {
 
 // SetField makes R(l, f) = r.
 func (s *State) SetField(l Loc, f *javalite.Field, r Ref) {
+	s.writes++
 	s.R[int(l)*s.NumFields()+f.ID] = r
 }
 
@@ -399,6 +424,7 @@ func (s *State) PrimField(l Loc, f *javalite.Field) *smt.Formula {
 
 // SetPrimField makes the primitive field f of l hold t.
 func (s *State) SetPrimField(l Loc, f *javalite.Field, t *smt.Formula) {
+	s.writes++
 	s.Prim[int(l)*s.NumFields()+f.ID] = t
 }
 
@@ -437,6 +463,7 @@ func (s *State) FreshR() Ref { r := s.NextFresh; s.NextFresh += 3; return r }
 // NewLoc creates a location of class c with every field set to fieldInit
 // (r_null for (new C), r_un for an input location).
 func (s *State) NewLoc(info LocInfo, fieldInit Ref) Loc {
+	s.writes++
 	l := Loc(len(s.Locs))
 	if info.Exists == nil {
 		info.Exists = smt.True()
@@ -527,7 +554,7 @@ func (s *State) PathCondition() *smt.Formula {
 }
 
 // AddFact records a GSE comparison in the path condition.
-func (s *State) AddFact(f *smt.Formula) { s.Facts = s.fact(f, s.Facts) }
+func (s *State) AddFact(f *smt.Formula) { s.writes++; s.Facts = s.fact(f, s.Facts) }
 
 // Terminal reports whether the state is (… v end) or (… error end).
 func (s *State) Terminal() bool {

@@ -11,13 +11,59 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// fingerprint writes s's fingerprint stream to w (see FingerprintSum).
+// fingerprint writes s's fingerprint stream to w (see FingerprintSum):
+// the sum of its heap's stream (heap), then its roots and their guarded
+// value sets.
 func (w *fpWriter) fingerprint(s *machine.State) {
 	if err := checkState(s); err != nil {
-		w.num(-1) // never equal to a readable state's (which starts with a formula ID ≥ 0)
+		w.num(-1) // never equal to a readable state's (which starts with a sum of two numbers)
 		w.str(err.Error())
 		return
 	}
+	var rootBuf [rootsOnStack]machine.Ref
+	w.roots(s, HeapSum(s), ControlRootsOf(s, rootBuf[:0]))
+}
+
+// ControlRoots is what a fingerprint reads of a state's control (η, e and
+// k) besides the values of its references: its roots (AppendRoots, in
+// their order) and whether StackOnlyRoots finds a violation (it reads
+// values that the roots skip, invalid ones). Both are functions of η, e
+// and k alone, so two states whose control keys are equal
+// (machine.State.ControlKey: equal exactly when η, e and k are) have
+// equal ControlRoots: a caller with a group of such states takes them
+// from one (FingerprintSumRoots).
+type ControlRoots struct {
+	Refs     []machine.Ref
+	NotStack bool
+}
+
+// ControlRootsOf is s's ControlRoots, the roots appended to buf.
+func ControlRootsOf(s *machine.State, buf []machine.Ref) ControlRoots {
+	return ControlRoots{Refs: s.AppendRoots(buf), NotStack: StackOnlyRoots(s) != nil}
+}
+
+// roots writes the fingerprint stream of a readable state s whose heap's
+// sum is heap and whose ControlRoots are cr: the sum, the roots and
+// their guarded value sets.
+func (w *fpWriter) roots(s *machine.State, heap [2]uint64, cr ControlRoots) {
+	w.num(int64(heap[0]))
+	w.num(int64(heap[1]))
+	if cr.NotStack {
+		w.num(-2)
+	}
+	w.num(int64(len(cr.Refs)))
+	for _, r := range cr.Refs {
+		w.num(int64(r))
+	}
+	// The guarded value sets of the roots, a reference as often as it
+	// occurs (RefsInUse without its set, which was a quarter of the time
+	// of a fingerprint; equal states still write equal streams).
+	w.refs(s, cr.Refs)
+}
+
+// heap writes the stream of the heap of a readable state s: φ and the
+// facts, every location, R, and the guarded value sets of R's references.
+func (w *fpWriter) heap(s *machine.State) {
 	// φ and the facts, not PathCondition(): their conjunction is built
 	// anew at every call, and once collected it is interned again under a
 	// new ID, while the state holds φ and the facts themselves.
@@ -26,16 +72,6 @@ func (w *fpWriter) fingerprint(s *machine.State) {
 		w.form(f.F)
 	}
 	w.num(-3)
-	// StackOnlyRoots reads values that Roots skips (invalid ones).
-	if StackOnlyRoots(s) != nil {
-		w.num(-2)
-	}
-	var rootBuf [rootsOnStack]machine.Ref
-	roots := s.AppendRoots(rootBuf[:0])
-	w.num(int64(len(roots)))
-	for _, r := range roots {
-		w.num(int64(r))
-	}
 	w.num(int64(len(s.Locs)))
 	w.num(int64(len(s.R)))
 	for _, info := range s.Locs {
@@ -81,12 +117,9 @@ func (w *fpWriter) fingerprint(s *machine.State) {
 			w.num(int64(r))
 		}
 	}
-	// The guarded value sets of the references in use: the roots' and
-	// R's, in that order, a reference as often as it occurs (RefsInUse
-	// without its set, which was a quarter of the time of a fingerprint;
-	// equal states still write equal streams). With the class's cells
-	// only, r_un's set follows once when some row has another cell.
-	w.refs(s, roots)
+	// The guarded value sets of R's references, a reference as often as
+	// it occurs. With the class's cells only, r_un's set follows once
+	// when some row has another cell.
 	if !own {
 		w.refs(s, s.R)
 		return
@@ -234,10 +267,55 @@ func (w *fpWriter) data(s *machine.State) {
 // run of the same check. What is proven: equal streams give equal sums,
 // and two streams of one length that differ in one number differ in both
 // lanes (every round, fold and the avalanche are bijections).
+//
+// The stream is in two parts: the heap's (φ, the facts, the locations, R
+// and the value sets of R's references), summed on its own by the same
+// rounds (HeapSum), and the state's, which is that sum's two numbers
+// followed by the roots and their value sets. Equal states still give
+// equal streams; two states whose heap streams differ have different heap
+// sums unless those collide, which is one more collision of the same
+// 128-bit hash. The heap's part is most of a fingerprint, and most steps
+// of a GSE state leave it as it was: FingerprintSumHeap takes it from an
+// earlier HeapSum of the same heap.
 func FingerprintSum(s *machine.State, data bool) [2]uint64 {
 	var w fpWriter
 	w.start()
 	w.fingerprint(s)
+	if data {
+		w.num(-4) // the data fingerprint follows
+		w.data(s)
+	}
+	return w.sum()
+}
+
+// HeapSum is the sum of the heap's part of the fingerprint stream of a
+// readable s (Readable; see FingerprintSum).
+func HeapSum(s *machine.State) [2]uint64 {
+	var w fpWriter
+	w.start()
+	w.heap(s)
+	return w.sum()
+}
+
+// Readable reports whether s is a state whose fingerprint has a heap part
+// (HeapSum): one the relations can read.
+func Readable(s *machine.State) bool { return checkState(s) == nil }
+
+// FingerprintSumHeap is FingerprintSum(s, data) for a readable s
+// (Readable) whose HeapSum is heap: the heap's part is not computed
+// again. A caller that passes another state's heap sum gets that of the
+// state with the other's heap and s's roots.
+func FingerprintSumHeap(s *machine.State, heap [2]uint64, data bool) [2]uint64 {
+	var rootBuf [rootsOnStack]machine.Ref
+	return FingerprintSumRoots(s, heap, ControlRootsOf(s, rootBuf[:0]), data)
+}
+
+// FingerprintSumRoots is FingerprintSumHeap for an s whose ControlRoots
+// are cr (those of a state with s's control key).
+func FingerprintSumRoots(s *machine.State, heap [2]uint64, cr ControlRoots, data bool) [2]uint64 {
+	var w fpWriter
+	w.start()
+	w.roots(s, heap, cr)
 	if data {
 		w.num(-4) // the data fingerprint follows
 		w.data(s)

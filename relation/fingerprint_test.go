@@ -50,6 +50,7 @@ func TestFingerprint(t *testing.T) {
 		},
 	}
 	seen := map[[2]uint64]string{fp: "unchanged"}
+	heaps := map[[2]uint64]string{HeapSum(base.s): "unchanged"}
 	for name, change := range changes {
 		b, _, _ := gseListState(t)
 		b.s = b.s.Clone()
@@ -57,6 +58,17 @@ func TestFingerprint(t *testing.T) {
 		got := fingerprintOf(b.s)
 		require.NotContains(t, seen, got, "%s: same fingerprint as %s", name, seen[got])
 		seen[got] = name
+		// The fingerprint from the heap's sum is the fingerprint; the
+		// heap's sum tells apart every change but those of the roots.
+		require.Equal(t, got, FingerprintSumHeap(b.s, HeapSum(b.s), false), name)
+		require.Equal(t, FingerprintSum(b.s, true), FingerprintSumHeap(b.s, HeapSum(b.s), true), name)
+		if name == "root" || name == "root value" {
+			require.Equal(t, HeapSum(base.s), HeapSum(b.s), name)
+			continue
+		}
+		hs := HeapSum(b.s)
+		require.NotContains(t, heaps, hs, "%s: same heap sum as %s", name, heaps[hs])
+		heaps[hs] = name
 	}
 }
 

@@ -67,6 +67,31 @@ type Heap struct {
 // clone), so its heap is built once. A nil *HeapCache builds every time.
 type HeapCache struct {
 	m map[*machine.State]heapAnswer
+	// same holds, per state, a heap of an earlier state whose heap part
+	// the state has (Same): its heap is built from it (HeapOfSame).
+	same map[*machine.State]*Heap
+}
+
+// Same tells c that p's heap part (L of every reference but the stack
+// references, R, the locations, φ and the facts) is that of the state h
+// was built from by HeapOf: HeapOf(p) is then HeapOfSame(p, h). The
+// caller vouches for it (the checker, by machine.State.HeapWrites).
+func (c *HeapCache) Same(p *machine.State, h *Heap) {
+	if c == nil || h == nil {
+		return
+	}
+	if c.same == nil {
+		c.same = map[*machine.State]*Heap{}
+	}
+	c.same[p] = h
+}
+
+// Built is the heap HeapOf built for p through c, or nil.
+func (c *HeapCache) Built(p *machine.State) *Heap {
+	if c == nil {
+		return nil
+	}
+	return c.m[p].h
 }
 
 type heapAnswer struct {
@@ -85,7 +110,15 @@ func (c *HeapCache) HeapOf(p *machine.State) (*Heap, error) {
 	if a, ok := c.m[p]; ok {
 		return a.h, a.err
 	}
-	h, err := HeapOf(p)
+	var (
+		h   *Heap
+		err error
+	)
+	if prev := c.same[p]; prev != nil {
+		h, err = HeapOfSame(p, prev)
+	} else {
+		h, err = HeapOf(p)
+	}
 	c.m[p] = heapAnswer{h, err}
 	return h, err
 }
@@ -269,6 +302,71 @@ func HeapOf(p *machine.State) (*Heap, error) {
 		}
 	}
 	return buildHeap(p, func(f *smt.Formula) bool { return f == nil || f.IsTrue() }, nil)
+}
+
+// HeapOfSame is HeapOf(p) for a GSE state p whose heap part (φ, the
+// facts, the locations, R, and L of every reference that is not a stack
+// reference) is that of the state prev was built from by HeapOf (or
+// HeapOfSame): prev's locations and fields are p's, and were found to be
+// a GSE heap's (existence guards true, every R reference {(true l)}), so
+// they are shared, not built and checked again; only the roots, which
+// are stack references (and r_null), are checked as HeapOf checks them
+// and resolved. When they are prev's too, the heap is prev itself (a
+// heap is not changed once built), named already.
+//
+// Exact by construction: HeapOf(p) reads p's locations (class, input
+// flag, existence guard), the fields' references in R and their value
+// sets, which are prev's source's, and the roots (AppendRoots) and their
+// value sets, which are read here. TestHeapOfSame compares it with HeapOf.
+func HeapOfSame(p *machine.State, prev *Heap) (*Heap, error) {
+	if err := checkState(p); err != nil {
+		return nil, err
+	}
+	if len(p.Locs) != len(prev.Locs) {
+		return HeapOf(p) // not prev's heap part after all
+	}
+	var rootBuf [rootsOnStack]machine.Ref
+	roots := p.AppendRoots(rootBuf[:0])
+	for _, r := range roots {
+		if g := p.Get(r); len(g) != 1 || !g[0].Guard.IsTrue() {
+			return nil, fmt.Errorf("relation: HeapOf: L(%s) = %v is not a GSE value set {(true l)}", machine.RefString(r), gvsString(g))
+		}
+	}
+	slices.Sort(roots)
+	// In a GSE state's heap every location exists, so the heap's
+	// location i is the state's location i (prev.Locs[i].Orig == i).
+	var toBuf [rootsOnStack]Target
+	to := toBuf[:0]
+	for _, r := range roots {
+		l := p.Get(r)[0].Loc
+		switch {
+		case l == machine.LNull:
+			to = append(to, TNull)
+		case l == machine.LUn:
+			to = append(to, TUn)
+		case l >= 0 && int(l) < len(prev.Locs) && int(l) < len(p.Locs) && prev.Locs[l].Orig == l:
+			to = append(to, Target(l))
+		default:
+			return HeapOf(p) // not one of prev's locations: built whole, as HeapOf reports it
+		}
+	}
+	if len(roots) == len(prev.Roots) {
+		same := true
+		for i, r := range roots {
+			if prev.Roots[i] != (Root{Ref: r, To: to[i]}) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return prev, nil
+		}
+	}
+	h := &Heap{Locs: prev.Locs, Roots: make([]Root, len(roots))}
+	for i, r := range roots {
+		h.Roots[i] = Root{Ref: r, To: to[i]}
+	}
+	return h, nil
 }
 
 func gvsString(g machine.GVS) string {

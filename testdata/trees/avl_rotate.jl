@@ -1,6 +1,6 @@
 ; AVL single right rotation (Weiss's rotateWithLeftChild) with the heights recomputed, applied
 ; when the left subtree is two higher; the entry node's left child is assumed present with a smaller
-; key. Written in session 8 as a tree program the engines were not developed on (testdata/trees).
+; key. Written as a tree program the engines were not developed on (testdata/trees).
 (((class N ([N left] [N right] [int height] [int key])
     ((int h [N n] (if (n = null) -1 else (n $ height)))
      (int max [int a] [int b] (if (a < b) b else a))

@@ -1,5 +1,5 @@
 ; BST delete with the two-children case (the node takes its successor's key, and the successor
-; is removed from the right subtree), Weiss's remove; no invariant assumed. Written in session 8
+; is removed from the right subtree), Weiss's remove; no invariant assumed. Written
 ; as a tree program the engines were not developed on (testdata/trees).
 (((class N ([N left] [N right] [int key])
     ((int minKey (if ((this $ left) = null) (this $ key) else ((this $ left) @ minKey)))

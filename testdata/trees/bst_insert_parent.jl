@@ -1,5 +1,5 @@
 ; BST insert that keeps parent pointers and a size count (TreeMap.put's shape without colours),
-; the walk as recursion; no invariant assumed, so the input tree may alias. Written in session 8 as
+; the walk as recursion; no invariant assumed, so the input tree may alias. Written as
 ; a tree program the engines were not developed on (testdata/trees).
 (((class N ([N left] [N right] [N parent] [int key]) ())
   (class Tree ([N root] [int size] [int arg])

@@ -1,5 +1,5 @@
 ; BST removeMin under the binary-search-tree invariant (assumed), returning the minimum it
-; removed, -1 for the empty tree. Written in session 8 as a tree program the engines were not
+; removed, -1 for the empty tree. Written as a tree program the engines were not
 ; developed on (testdata/trees).
 (((class Node ([Node left] [Node right] [int key])
     ((bool ordered [bool hasMin] [int min] [bool hasMax] [int max]

@@ -1,6 +1,6 @@
 ; Count the nodes of a tree to depth 3, marking each visited one with a bool and skipping marked
 ; ones, so a shared or cyclic structure is counted once; the entry node assumed unmarked. Written
-; in session 8 as a tree program the engines were not developed on (testdata/trees).
+; as a tree program the engines were not developed on (testdata/trees).
 (((class N ([N l] [N r] [bool mark] [int w])
     ((int count [int d]
        (if (if (this $ mark) true else (3 < d)) 0

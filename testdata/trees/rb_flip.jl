@@ -1,5 +1,5 @@
 ; The first case of TreeMap.fixAfterInsertion: parent and uncle red, so both become black and the
-; grandparent red (boolean colours, parent pointers, no invariant). Written in session 8 as a tree
+; grandparent red (boolean colours, parent pointers, no invariant). Written as a tree
 ; program the engines were not developed on (testdata/trees).
 (((class E ([E left] [E right] [E parent] [bool red] [int key])
     ((bool isRed [E e] (if (e = null) false else (e $ red)))))

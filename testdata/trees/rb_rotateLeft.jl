@@ -1,5 +1,5 @@
 ; TreeMap.rotateLeft (java.util) on the root, with parent pointers and boolean colours, the
-; root assumed parentless. Written in session 8 as a tree program the engines were not developed on
+; root assumed parentless. Written as a tree program the engines were not developed on
 ; (testdata/trees).
 (((class E ([E left] [E right] [E parent] [bool black] [int key]) ())
   (class M ([E root])

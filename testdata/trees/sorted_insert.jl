@@ -1,5 +1,5 @@
 ; Sorted singly linked list insert with a dirty flag on the nodes it passes, the walk bounded by
-; an int fuel; the first two nodes assumed ordered. Written in session 8 as a program the engines
+; an int fuel; the first two nodes assumed ordered. Written as a program the engines
 ; were not developed on (testdata/trees).
 (((class L ([L next] [int val] [bool dirty])
     ((L insert [int x] [int fuel]

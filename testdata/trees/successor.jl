@@ -1,6 +1,6 @@
 ; TreeMap.successor (java.util) of the root, with parent pointers: the leftmost node of the right
-; subtree, or the first ancestor reached from a left child. No invariant assumed. Written in
-; session 8 as a tree program the engines were not developed on (testdata/trees).
+; subtree, or the first ancestor reached from a left child. No invariant assumed. Written
+; as a tree program the engines were not developed on (testdata/trees).
 (((class E ([E left] [E right] [E parent] [int key] [bool black]) ())
   (class M ([E root])
     ((E leftmost [E p] (if ((p $ left) = null) p else (this @ leftmost (p $ left))))

@@ -1,6 +1,6 @@
 ; Mirror a binary tree (swap every node's children) and sum its keys, to depth 3, with no invariant:
-; a child may alias an ancestor, so the walk may revisit a node it has already mirrored. Written in
-; session 8 as a tree program the engines were not developed on (testdata/trees).
+; a child may alias an ancestor, so the walk may revisit a node it has already mirrored. Written
+; as a tree program the engines were not developed on (testdata/trees).
 (((class T ([T l] [T r] [int v] [bool seen])
     ((int mirrorSum [int depth]
        (if (3 < depth)
