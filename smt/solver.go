@@ -115,6 +115,9 @@ type Solver struct {
 	// refModels are the last models clause learning found for the
 	// questions without data of satRefCases (split.go).
 	refModels []refModel
+	// refFirst counts the questions with data still to go to satRefCases
+	// without the decider's cases first (split.go).
+	refFirst int
 
 	stats Stats
 

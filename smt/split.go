@@ -208,6 +208,16 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 	budget := caseBudget
 	if len(s.atomsOf(And(data...))) <= refCaseAtoms {
 		budget = caseBudgetShort
+		// The questions after one the decider gave up on are its
+		// path's, with the same hard reference part and more: they go
+		// to satRefCases at once, and the decider is tried again after
+		// refFirstRun of them.
+		if s.refFirst > 0 {
+			s.refFirst--
+			if v, done, err := s.satRefCases(ref, data); done {
+				return v, true, err
+			}
+		}
 	}
 	var unknown error
 	sat := false
@@ -225,6 +235,9 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 	})
 	switch {
 	case !ok:
+		if budget == caseBudgetShort {
+			s.refFirst = refFirstRun
+		}
 		return s.satRefCases(ref, data)
 	case sat:
 		return answer(true)
@@ -536,6 +549,10 @@ func groups(fs []*Formula) []*Formula {
 	}
 	return out
 }
+
+// refFirstRun is how many questions go to satRefCases at once after the
+// decider gave up on one (satCases).
+const refFirstRun = 32
 
 // refCaseAtoms bounds the atoms of D that satRefCases enumerates without
 // R: at most 2^refCaseAtoms valuations, caseLeaves, each a question
