@@ -48,7 +48,8 @@ import (
 //     (a witness) or by clause learning (cdcl.go), whose learned clauses
 //     carry over from one question to the next, and only past its bounds
 //     by the whole route (DPLL, Z3's reference solver). Z3 then sees only
-//     D[σ], small questions without references.
+//     D[σ], small questions without references. After the decider gives
+//     up once, the next refFirstRun questions come here at once.
 //
 //   - Constraint independence (KLEE's). Conjuncts are grouped by the free
 //     symbols they share: references (r_null too, a constant like the
