@@ -146,12 +146,25 @@ type cdcl struct {
 	phase []bool  // saved value of each variable
 	cone  []uint32
 	stamp uint32 // the question: cone[v] == stamp for its variables
+	// The operands of each connective's variable, subs[sub0[v]:sub1[v]]
+	// (empty for a pair's), so that a question's cone is walked over
+	// arrays, not over its formula and the node map.
+	sub0, sub1 []int32
+	subs       []int32
+	// compacted: the heap has been rid of the variables assigned by the
+	// question's first propagation (pickVar).
+	compacted bool
 
 	seen      []bool
+	tmp2      []int32
 	learnt    []clit
 	keep      []clit
 	tmp       []clit
-	conflicts int   // of the last question
+	conflicts int // of the last question
+	// wantModel asks decide to record the classes of a satisfying
+	// assignment in model (satRefCases keeps them).
+	wantModel bool
+	model     refModel
 	broken    bool  // a conflict at level 0 (never expected): drop everything
 	stale     bool  // the kept encoding is past cdclKeep times the last question's cone
 	coneVars  int   // variables in the last question's cone
@@ -183,6 +196,7 @@ func (s *cdcl) reset() {
 	s.watch = s.watch[:0]
 	s.val, s.level, s.reason = s.val[:0], s.level[:0], s.reason[:0]
 	s.act, s.hpos, s.phase, s.cone, s.seen = s.act[:0], s.hpos[:0], s.phase[:0], s.cone[:0], s.seen[:0]
+	s.sub0, s.sub1, s.subs = s.sub0[:0], s.sub1[:0], s.subs[:0]
 	s.trail, s.trailLim, s.qhead = s.trail[:0], s.trailLim[:0], 0
 	s.heap = s.heap[:0]
 	s.inc = 1
@@ -204,6 +218,8 @@ func (s *cdcl) newVar() clit {
 	s.phase = append(s.phase, false)
 	s.cone = append(s.cone, 0)
 	s.seen = append(s.seen, false)
+	s.sub0 = append(s.sub0, 0)
+	s.sub1 = append(s.sub1, 0)
 	return posLit(v)
 }
 
@@ -235,9 +251,32 @@ func (s *cdcl) decide(f *Formula) (sat, decided bool) {
 	}
 	s.setCone(f, refs)
 	sat, decided = s.solve(root)
+	if sat && decided && s.wantModel {
+		s.takeModel(refs)
+	}
+	// Leaving the question: the next one builds its own heap, so the
+	// variables unassigned now are not put back into this one's.
+	s.newStamp()
 	s.cancel(0)
 	s.stale = int(s.nvars) > cdclKeep*s.coneVars
 	return sat, decided
+}
+
+// takeModel records, in s.model, the classes of the satisfying
+// assignment just found over refs (the question's constants): each
+// constant's representative is the first of refs in its class.
+func (s *cdcl) takeModel(refs []Ref) {
+	m := make([]Ref, len(refs))
+	for i, r := range refs {
+		m[i] = r
+		for j := range i {
+			if s.val[s.pair(s.ridx[refs[j]], s.ridx[r])] == 1 {
+				m[i] = refs[j]
+				break
+			}
+		}
+	}
+	s.model = refModel{refs: refs, rep: m}
 }
 
 // addConst gives constant r its pairs with the constants before it and
@@ -287,6 +326,11 @@ func (s *cdcl) encode(f *Formula) clit {
 			ks[i] = s.encode(k)
 		}
 		x := s.newVar()
+		s.sub0[x.vr()] = int32(len(s.subs))
+		for _, k := range ks {
+			s.subs = append(s.subs, k.vr())
+		}
+		s.sub1[x.vr()] = int32(len(s.subs))
 		// Or is And with every literal negated: x ↔ ∨k is ¬x ↔ ∧¬k.
 		conj := x
 		if f.op == OpOr {
@@ -352,11 +396,7 @@ func (s *cdcl) store(ls ...clit) int32 {
 // setCone marks the variables of f's question and puts the open ones in
 // the decision heap (in activity order).
 func (s *cdcl) setCone(f *Formula, refs []Ref) {
-	s.stamp++
-	if s.stamp == 0 {
-		clear(s.cone)
-		s.stamp = 1
-	}
+	s.newStamp()
 	for _, v := range s.heap {
 		s.hpos[v] = -1
 	}
@@ -380,22 +420,44 @@ func (s *cdcl) setCone(f *Formula, refs []Ref) {
 			mark(s.pair(s.ridx[refs[a]], s.ridx[refs[b]]))
 		}
 	}
-	var walk func(g *Formula)
-	walk = func(g *Formula) {
-		switch g.op {
-		case OpNot:
-			walk(g.kids[0])
-		case OpAnd, OpOr:
-			if mark(s.node[g]) {
-				for _, k := range g.kids {
-					walk(k)
-				}
+	// The connectives under f, depth first over the operand lists (a
+	// pair's variable has none and is marked above; so is a constant's).
+	stack := s.tmp2[:0]
+	if v := s.node[f].vr(); s.sub1[v] > s.sub0[v] {
+		stack = append(stack, v)
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !mark(posLit(v)) {
+			continue
+		}
+		for _, k := range s.subs[s.sub0[v]:s.sub1[v]] {
+			if s.sub1[k] > s.sub0[k] && s.cone[k] != s.stamp {
+				stack = append(stack, k)
 			}
 		}
 	}
-	walk(f)
+	s.tmp2 = stack[:0]
+	// Not yet in heap order: pickVar orders it at the first decision,
+	// once the root's propagation has assigned most of it (bump's
+	// heapUp before then only moves a variable within it).
+	s.compacted = false
+}
+
+// heapify restores the heap order of s.heap.
+func (s *cdcl) heapify() {
 	for i := len(s.heap)/2 - 1; i >= 0; i-- {
 		s.heapDown(int32(i))
+	}
+}
+
+// newStamp starts a new cone (cone[v] == stamp for none).
+func (s *cdcl) newStamp() {
+	s.stamp++
+	if s.stamp == 0 {
+		clear(s.cone)
+		s.stamp = 1
 	}
 }
 
@@ -666,6 +728,25 @@ func luby(i int) int {
 }
 
 func (s *cdcl) pickVar() int32 {
+	if !s.compacted {
+		// The first decision after the root's propagation: most of the
+		// cone is assigned, and popping each assigned variable would
+		// cost a heap step. The unassigned ones are the same set either
+		// way (cancel puts back those it unassigns), so the heap's
+		// maximum, the decision, is the same.
+		s.compacted = true
+		h := s.heap[:0]
+		for _, v := range s.heap {
+			if s.val[posLit(v)] == 0 {
+				s.hpos[v] = int32(len(h))
+				h = append(h, v)
+			} else {
+				s.hpos[v] = -1
+			}
+		}
+		s.heap = h
+		s.heapify()
+	}
 	for len(s.heap) > 0 {
 		v := s.heapPop()
 		if s.val[posLit(v)] == 0 {

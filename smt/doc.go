@@ -57,7 +57,10 @@
 // determinism questions (can two guards of a View's value set hold
 // together?) and the totality questions of the tree programs, which went
 // to Z3 before; past its conflict budget a question goes on to the DPLL's
-// whole budget and then Z3.
+// whole budget and then Z3. It also answers, at once and without the
+// DPLL's first budget, the question without data that a question with
+// data becomes when its reference part is past the decider (split.go,
+// satRefCases), behind the last models it found for such questions.
 //
 // Its incremental use is what the concretizer's depth-first search needs:
 // Assume (and AssumeAll, several formulas as one scope without building

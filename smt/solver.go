@@ -112,6 +112,12 @@ type Solver struct {
 	// learning one behind it (cdcl.go), made at its first question.
 	dec   *decider
 	learn *cdcl
+	// refModels are the last models clause learning found for the
+	// questions without data of satRefCases (split.go).
+	refModels []refModel
+	// refFirst counts the questions with data still to go to satRefCases
+	// without the decider's cases first (split.go).
+	refFirst int
 
 	stats Stats
 

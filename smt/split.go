@@ -36,6 +36,21 @@ import (
 //     and the null guards ask φ ∧ g for many reference guards g, with one
 //     D), so they are remembered by D and σ.
 //
+//   - The data's cases first. When the decider cannot settle R, or the
+//     cases under it, within a small budget (R is then a guard of many
+//     references nested in disjunctions, as on a long path of the BST
+//     delete at k = 3), and D has at most refCaseAtoms atoms, the cases
+//     are taken the other way round (satRefCases): every valuation σ of
+//     A that equality allows has D[σ] asked (cached as above), and
+//     R ∧ D is satisfiable iff R ∧ (σ1 ∨ … ∨ σm) is, over the σi with
+//     D[σi] satisfiable, by the same argument. That is one question
+//     without data, answered by a model kept from an earlier one of these
+//     (a witness) or by clause learning (cdcl.go), whose learned clauses
+//     carry over from one question to the next, and only past its bounds
+//     by the whole route (DPLL, Z3's reference solver). Z3 then sees only
+//     D[σ], small questions without references. After the decider gives
+//     up once, the next refFirstRun questions come here at once.
+//
 //   - Constraint independence (KLEE's). Conjuncts are grouped by the free
 //     symbols they share: references (r_null too, a constant like the
 //     others) and input symbols α(r, f) (whose r only names the symbol: it
@@ -71,6 +86,9 @@ const (
 	caseAtoms  = 24
 	caseLeaves = 64
 	caseBudget = 20_000
+	// caseBudgetShort is the decider's budget for the cases of a
+	// question that satRefCases can take instead (satCases).
+	caseBudgetShort = 500
 )
 
 // satParts answers the question f with data in parts. done is false when
@@ -184,9 +202,27 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 		}
 		return lr == lTrue, true, nil
 	}
+	// When satRefCases can take the question, the decider gets a
+	// smaller budget for it: a reference part past that budget is a
+	// guard of many references nested in disjunctions, which clause
+	// learning answers at less cost than the DPLL's whole caseBudget.
+	budget := caseBudget
+	if len(s.atomsOf(And(data...))) <= refCaseAtoms {
+		budget = caseBudgetShort
+		// The questions after one the decider gave up on are its
+		// path's, with the same hard reference part and more: they go
+		// to satRefCases at once, and the decider is tried again after
+		// refFirstRun of them.
+		if s.refFirst > 0 {
+			s.refFirst--
+			if v, done, err := s.satRefCases(ref, data); done {
+				return v, true, err
+			}
+		}
+	}
 	var unknown error
 	sat := false
-	ok := s.eachCase(ref, data, func(c *Formula, _ [][2]Ref, _ []tri) bool {
+	ok := s.eachCase(ref, data, budget, func(c *Formula, _ [][2]Ref, _ []tri) bool {
 		v, err := s.satRefFree(c)
 		switch {
 		case err == nil && v:
@@ -200,7 +236,10 @@ func (s *Solver) satCases(ref, data []*Formula) (v, done bool, err error) {
 	})
 	switch {
 	case !ok:
-		return false, false, nil
+		if budget == caseBudgetShort {
+			s.refFirst = refFirstRun
+		}
+		return s.satRefCases(ref, data)
 	case sat:
 		return answer(true)
 	case unknown != nil:
@@ -241,7 +280,7 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 	ref, data := byData(kids)
 	var some []*Formula
 	failed := false
-	ok = s.eachCase(ref, data, func(c *Formula, atoms [][2]Ref, val []tri) bool {
+	ok = s.eachCase(ref, data, caseBudget, func(c *Formula, atoms [][2]Ref, val []tri) bool {
 		v, err := s.satRefFree(c)
 		if err != nil {
 			failed = true
@@ -272,7 +311,7 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 // assumption in force in the decider, and leaves it so. ok is false when
 // the cases are past the bounds or the decider's budget: nothing is known
 // then (visit may have been called).
-func (s *Solver) eachCase(ref, data []*Formula, visit func(c *Formula, atoms [][2]Ref, val []tri) (stop bool)) (ok bool) {
+func (s *Solver) eachCase(ref, data []*Formula, budget int, visit func(c *Formula, atoms [][2]Ref, val []tri) (stop bool)) (ok bool) {
 	d := s.dec
 	if len(d.levels) > 0 {
 		return false
@@ -280,7 +319,7 @@ func (s *Solver) eachCase(ref, data []*Formula, visit func(c *Formula, atoms [][
 	// A reference part the decider cannot settle within caseBudget is
 	// left to Z3 with the whole question: asking it once a case would
 	// cost more than the question.
-	d.budget = caseBudget
+	d.budget = budget
 	defer func() {
 		for len(d.levels) > 0 {
 			d.pop()
@@ -510,4 +549,225 @@ func groups(fs []*Formula) []*Formula {
 		out[i] = And(members[r]...)
 	}
 	return out
+}
+
+// refFirstRun is how many questions go to satRefCases at once after the
+// decider gave up on one (satCases).
+const refFirstRun = 32
+
+// refCaseAtoms bounds the atoms of D that satRefCases enumerates without
+// R: at most 2^refCaseAtoms valuations, caseLeaves, each a question
+// without references, cached by D and the valuation.
+const refCaseAtoms = 6
+
+// satRefCases answers R ∧ D (R the conjunction of ref, D of data) when the
+// decider cannot enumerate D's reference cases under R within its budget:
+// R is then a guard of many references nested in disjunctions. It asks the
+// data first: every valuation σ of D's atoms that equality allows (no
+// atom false whose constants the true ones join) has its case D[σ] asked
+// (a formula without references, cached), and R ∧ D is satisfiable iff
+// R ∧ (σ1 ∨ … ∨ σm) is, over the σi with D[σi] satisfiable: a question
+// without data, the Go decider's and clause learning's (Check), asked and
+// cached once. done is false (the caller asks the question whole) past
+// the atoms' bound or when a case is unknown.
+func (s *Solver) satRefCases(ref, data []*Formula) (v, done bool, err error) {
+	D := And(data...)
+	atoms := s.atomsOf(D)
+	if len(atoms) > refCaseAtoms {
+		return false, false, nil
+	}
+	idx := make(map[Ref]int)
+	for _, a := range atoms {
+		for _, r := range a {
+			if _, ok := idx[r]; !ok {
+				idx[r] = len(idx)
+			}
+		}
+	}
+	parent := make([]int, len(idx))
+	find := func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	val := make([]tri, len(atoms))
+	var some []*Formula
+	for bits := 0; bits < 1<<len(atoms); bits++ {
+		for i := range parent {
+			parent[i] = i
+		}
+		for i, a := range atoms {
+			val[i] = triFalse
+			if bits&(1<<i) != 0 {
+				val[i] = triTrue
+				x, y := find(idx[a[0]]), find(idx[a[1]])
+				parent[x] = y
+			}
+		}
+		consistent := true
+		for i, a := range atoms {
+			if val[i] == triFalse && find(idx[a[0]]) == find(idx[a[1]]) {
+				consistent = false
+				break
+			}
+		}
+		if !consistent {
+			continue
+		}
+		ok, err := s.satRefFree(s.caseOf(D, atoms, val))
+		switch {
+		case err != nil && errors.Is(err, ErrUnknown):
+			return false, false, nil
+		case err != nil:
+			return false, true, err
+		case !ok:
+			continue
+		}
+		lits := make([]*Formula, len(atoms))
+		for i, a := range atoms {
+			lits[i] = Eq(a[0], a[1])
+			if val[i] == triFalse {
+				lits[i] = Not(lits[i])
+			}
+		}
+		some = append(some, And(lits...))
+	}
+	s.stats.Split++
+	q := And(And(ref...), Or(some...))
+	if q.op == OpFalse {
+		return false, true, nil
+	}
+	if v, ok := s.sat[q.id]; ok {
+		s.stats.CacheHits++
+		return v, true, nil
+	}
+	if s.dec.cross {
+		// Cross-checked with Z3 as every Go answer is (goCheck).
+		v, err = s.checkRemember(q)
+		return v, true, err
+	}
+	r, ok := s.refDecide(q)
+	if !ok {
+		v, err = s.checkRemember(q)
+		return v, true, err
+	}
+	// Through the gate, as the decider's answers (interrupt.go).
+	lr, err := s.z.goAnswer(r)
+	if err != nil {
+		return false, true, err
+	}
+	v = lr == lTrue
+	remember(s.sat, q.id, v, s.satLimit)
+	return v, true, nil
+}
+
+// refDecide answers q (no data, no assumption in force) by a kept model
+// or by clause learning, without the DPLL's first budget (satCases has
+// just spent one on q's reference part); decided is false past clause
+// learning's bounds.
+func (s *Solver) refDecide(q *Formula) (r Result, decided bool) {
+	if s.refModelSat(q) {
+		s.stats.Decided++
+		s.dec.fromModel++
+		s.stats.FromModels = s.dec.fromModel
+		return Sat, true
+	}
+	if len(q.refs) > cdclMaxRefs {
+		return Unknown, false
+	}
+	if s.learn == nil {
+		s.learn = newCDCL()
+	}
+	s.learn.wantModel = true
+	sat, ok := s.learn.decide(q)
+	s.learn.wantModel = false
+	if !ok {
+		return Unknown, false
+	}
+	s.stats.Decided++
+	s.stats.Learned++
+	if !sat {
+		return Unsat, true
+	}
+	s.keepRefModel(s.learn.model)
+	return Sat, true
+}
+
+// atomsOf is eqAtoms(D), remembered by D's ID.
+func (s *Solver) atomsOf(D *Formula) [][2]Ref {
+	atoms, ok := s.atoms[D.id]
+	if !ok {
+		atoms = eqAtoms(D)
+		if len(s.atoms) >= s.satLimit/4 {
+			clear(s.atoms)
+		}
+		s.atoms[D.id] = atoms
+	}
+	return atoms
+}
+
+// refModel is a model of a question without data: the class of each of
+// refs, named by its representative rep[i] (a constant not in refs has a
+// class of its own).
+type refModel struct {
+	refs, rep []Ref
+}
+
+// refModelsKept bounds the models satRefCases keeps.
+const refModelsKept = 16
+
+// keepRefModel keeps m, dropping the oldest past the bound.
+func (s *Solver) keepRefModel(m refModel) {
+	if len(s.refModels) >= refModelsKept {
+		copy(s.refModels, s.refModels[1:])
+		s.refModels = s.refModels[:len(s.refModels)-1]
+	}
+	s.refModels = append(s.refModels, m)
+}
+
+// refModelSat reports whether a kept model makes q (no data) true: a
+// witness that q is satisfiable, never a proof of the contrary. The
+// questions of one state (its path condition with each guard of a value
+// set) and of the states after it share most of their conjuncts, and one
+// model often satisfies many of them; evaluating q in the decider's
+// compiled arena costs one pass over q, far less than a search.
+func (s *Solver) refModelSat(q *Formula) bool {
+	d := s.dec
+	if len(s.refModels) == 0 || len(d.levels) > 0 {
+		return false
+	}
+	root := d.compile(q)
+	top := int32(0)
+	for _, r := range q.refs {
+		top = max(top, d.index(r)+1)
+	}
+	m := make(model, top)
+	found := false
+	for k := len(s.refModels) - 1; k >= 0 && !found; k-- {
+		km := s.refModels[k]
+		for i := range m {
+			m[i] = int32(i)
+		}
+		// The class of each constant of q: the first constant of q
+		// with the same representative in km.
+		first := make(map[Ref]int32, len(q.refs))
+		for _, r := range q.refs {
+			rep := r
+			if i, ok := slices.BinarySearch(km.refs, r); ok {
+				rep = km.rep[i]
+			}
+			if j, ok := first[rep]; ok {
+				m[d.index(r)] = j
+			} else {
+				first[rep] = d.index(r)
+			}
+		}
+		d.nextEpoch()
+		found = d.evalIn(root, m)
+	}
+	if len(d.parent) > 4096 || len(d.nodes) > 1<<16 {
+		d.reset()
+	}
+	return found
 }
