@@ -17,7 +17,7 @@ import (
 
 // resumerMatches runs p on every input of Inputs(p, maxObjects, depth)
 // (at most limit of them) with one Resumer, in the enumeration's order and
-// then in a shuffled order, and requires every result and error to be
+// then in a random order (5000 of them at most), and requires every result and error to be
 // RunWith's on the same input. It returns the Resumer's counts over both
 // orders.
 func resumerMatches(t *testing.T, name string, p *javalite.Program, k, maxObjects, depth, bound, limit int, opt machine.Options) (fresh, resumed, reused int) {
@@ -31,6 +31,7 @@ func resumerMatches(t *testing.T, name string, p *javalite.Program, k, maxObject
 	rand.New(rand.NewPCG(uint64(len(inputs)), 7)).Shuffle(len(shuffled), func(i, j int) {
 		shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
 	})
+	shuffled = shuffled[:min(len(shuffled), 5000)]
 	for _, order := range [][]*concrete.Heap{inputs, shuffled} {
 		r := concrete.NewResumer(p, k, bound, opt)
 		for i, h := range order {
