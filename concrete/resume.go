@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // A Resumer runs one program on a sequence of inputs, as RunWith runs it
@@ -61,6 +62,9 @@ type Resumer struct {
 	endS *machine.State
 	endE *Engine
 
+	// syms caches the input symbols of the terms mayRead looks at.
+	syms map[*smt.Formula][]*smt.Formula
+
 	// How the runs started: afresh, from a checkpoint, or not at all
 	// (every read the previous run's); for the tests.
 	fresh, resumed, reused int
@@ -97,10 +101,8 @@ func NewResumer(p *javalite.Program, k, bound int, opt machine.Options) *Resumer
 // before (a later read of one field of one input yields what the first
 // did).
 func (r *Resumer) logRead(o, f int, prim bool, v int64) {
-	for i := len(r.reads) - 1; i >= 0; i-- {
-		if x := r.reads[i]; x.o == o && x.f == f && x.prim == prim {
-			return
-		}
+	if r.logged(o, f, prim) {
+		return
 	}
 	r.reads = append(r.reads, read{o: o, f: f, prim: prim, v: v, cp: len(r.cps) - 1})
 }
@@ -186,7 +188,7 @@ func (r *Resumer) run(s *machine.State, e *Engine, d Digests) (Result, error) {
 			res.Kind = machine.EndCut
 			break
 		}
-		if mayRead(s) && (len(r.cps) == 0 || r.cps[len(r.cps)-1].s.Steps != s.Steps) {
+		if r.mayRead(s, e) && (len(r.cps) == 0 || r.cps[len(r.cps)-1].s.Steps != s.Steps) {
 			r.cps = append(r.cps, checkpoint{s: s.Clone(), obj: maps.Clone(e.obj), loc: maps.Clone(e.loc),
 				beyondK: e.BeyondK, d: d, nreads: len(r.reads)})
 		}
@@ -237,10 +239,11 @@ func (r *Resumer) again(h *Heap) (Result, error) {
 }
 
 // mayRead reports whether the step from s may read a field of the input
-// heap: a field access of a reference field not yet initialized
-// (Initialize), or an If or an assume on a term (its value). A step it
-// misses only makes a resumption start from an earlier checkpoint.
-func mayRead(s *machine.State) bool {
+// heap that the run on e has not read yet: a field access of a reference
+// field not yet initialized (Initialize), or an If or an assume on a term
+// with a symbol whose field is unread (its value). A step it misses only
+// makes a resumption start from an earlier checkpoint.
+func (r *Resumer) mayRead(s *machine.State, e *Engine) bool {
 	if s.Mode != machine.ModeValue || s.K == nil {
 		return false
 	}
@@ -260,7 +263,45 @@ func mayRead(s *machine.State) bool {
 		f := s.Get(s.Field(g[0].Loc, fa.Field))
 		return len(f) == 1 && f[0].Loc == machine.LUn
 	case machine.KIf, machine.KAssume:
-		return s.Val.IsTerm()
+		return s.Val.IsTerm() && r.unread(s, e, s.Val.Term())
+	}
+	return false
+}
+
+// unread reports whether the term t may have a symbol whose field the run
+// on e has not read yet: a symbol of an input location that stands for
+// no object (the step then fails, as it would anyway) counts as one.
+func (r *Resumer) unread(s *machine.State, e *Engine, t *smt.Formula) bool {
+	syms, ok := r.syms[t]
+	if !ok {
+		syms = t.Syms()
+		if r.syms == nil {
+			r.syms = map[*smt.Formula][]*smt.Formula{}
+		}
+		r.syms[t] = syms
+	}
+	for _, sym := range syms {
+		id, fid, _ := sym.SymOf()
+		o, found := -1, false
+		for l, info := range s.Locs {
+			if info.Input && info.Identity == id {
+				o, found = e.obj[machine.Loc(l)]
+				break
+			}
+		}
+		if !found || fid < 0 || fid >= len(s.Prog.Fields) || !r.logged(o, s.Prog.Fields[fid].Index, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// logged reports whether the run read field f of object o already.
+func (r *Resumer) logged(o, f int, prim bool) bool {
+	for i := len(r.reads) - 1; i >= 0; i-- {
+		if x := r.reads[i]; x.o == o && x.f == f && x.prim == prim {
+			return true
+		}
 	}
 	return false
 }
