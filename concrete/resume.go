@@ -3,7 +3,6 @@ package concrete
 import (
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -61,6 +60,7 @@ type Resumer struct {
 	// computed again for each input, under its heap.
 	endS *machine.State
 	endE *Engine
+	eng  *Engine // the engine of every run
 
 	// syms caches the input symbols of the terms mayRead looks at.
 	syms map[*smt.Formula][]*smt.Formula
@@ -83,12 +83,19 @@ type read struct {
 
 // checkpoint is a run before one of its steps.
 type checkpoint struct {
-	s       *machine.State
-	obj     map[machine.Loc]int
-	loc     map[int]machine.Loc
+	s *machine.State
+	// objs is the engine's map of input locations to objects (its map of
+	// objects to locations is the inverse: the two are only ever set
+	// together).
+	objs    []locObj
 	beyondK bool
 	d       Digests
 	nreads  int // reads made before it
+}
+
+type locObj struct {
+	l machine.Loc
+	o int
 }
 
 // NewResumer returns a Resumer of p under RunWith's k, bound and opt (no
@@ -138,22 +145,34 @@ func (r *Resumer) Run(h *Heap) (Result, error) {
 			return r.again(h)
 		}
 	}
-	e := NewEngine(h, r.k)
-	e.Opt = r.opt
-	e.resumer = r
+	// One engine serves every run: its maps are refilled, not made anew.
+	e := r.eng
+	if e == nil {
+		e = NewEngine(h, r.k)
+		e.Opt = r.opt
+		r.eng = e
+	}
+	e.Heap, e.resumer = h, r
+	clear(e.obj)
+	clear(e.loc)
 	var s *machine.State
 	var d Digests
 	if first >= 0 && r.reads[first].cp >= 0 {
 		cp := r.reads[first].cp
 		c := &r.cps[cp]
 		s = c.s.Clone()
-		e.obj, e.loc, e.BeyondK = maps.Clone(c.obj), maps.Clone(c.loc), c.beyondK
+		for _, x := range c.objs {
+			e.obj[x.l], e.loc[x.o] = x.o, x.l
+		}
+		e.BeyondK = c.beyondK
 		d = c.d
 		r.reads = r.reads[:c.nreads]
 		r.cps = r.cps[:cp+1]
 		r.resumed++
 	} else {
 		r.fresh++
+		e.obj[0], e.loc[0] = 0, 0
+		e.BeyondK = false
 		s = machine.Initial(r.p)
 		d = startDigests(s)
 		r.reads, r.cps = r.reads[:0], r.cps[:0]
@@ -189,8 +208,11 @@ func (r *Resumer) run(s *machine.State, e *Engine, d Digests) (Result, error) {
 			break
 		}
 		if r.mayRead(s, e) && (len(r.cps) == 0 || r.cps[len(r.cps)-1].s.Steps != s.Steps) {
-			r.cps = append(r.cps, checkpoint{s: s.Clone(), obj: maps.Clone(e.obj), loc: maps.Clone(e.loc),
-				beyondK: e.BeyondK, d: d, nreads: len(r.reads)})
+			objs := make([]locObj, 0, len(e.obj))
+			for l, o := range e.obj {
+				objs = append(objs, locObj{l, o})
+			}
+			r.cps = append(r.cps, checkpoint{s: s.Clone(), objs: objs, beyondK: e.BeyondK, d: d, nreads: len(r.reads)})
 		}
 		succ, err := machine.Step(s, e, e.Opt)
 		if errors.Is(err, ErrOutOfRange) {
