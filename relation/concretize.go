@@ -462,12 +462,27 @@ func (c *concretizer) disjunction(key []byte, fs []*smt.Formula) *smt.Formula {
 	if f, ok := c.ors[string(key)]; ok {
 		return f
 	}
-	f := smt.Or(fs...)
+	f := orMemoized(fs, c.solver)
 	if c.ors == nil {
 		c.ors = map[string]*smt.Formula{}
 	}
 	c.ors[string(key)] = f
 	return f
+}
+
+// orMemoized is smt.Or(fs...), remembered by the solver (smt.Solver.Built)
+// under the IDs of fs in their order, with a leading 'o' (a key of its
+// own; see noneOfMemoized). The disjunctions of one concretization recur
+// in the next one of the same View (a View is concretized at every pair
+// it is in): interning them again was a sixteenth of POSE-J's check of
+// testdata/trees/successor.jl at k = 3.
+func orMemoized(fs []*smt.Formula, solver *smt.Solver) *smt.Formula {
+	key := make([]byte, 1, 1+8*len(fs))
+	key[0] = 'o'
+	for _, f := range fs {
+		key = binary.LittleEndian.AppendUint64(key, f.ID())
+	}
+	return solver.Built(string(key), func() *smt.Formula { return smt.Or(fs...) })
 }
 
 // notExists is ¬ex of location l, built once per concretization.

@@ -84,11 +84,16 @@ type plit struct {
 // stamp == the decider's epoch; see eval) is kept in the node itself, so
 // that evaluating a node reads one cache line, not three arrays.
 type cnode struct {
-	op     Op
-	memo   tri
+	op   Op
+	memo tri
+	// kept: the node's value is kept across search nodes (val, computed
+	// at clock at; see the node cache below eval).
+	kept   bool
+	val    tri
 	stamp  uint32
 	a, b   int32
 	k0, k1 int32
+	at     uint64
 }
 
 // mark is a point of the decider's undo log.
@@ -113,21 +118,28 @@ type decider struct {
 	form  []*Formula // by node
 	kids  []int32
 	local map[*Formula]int32
+	// size1[n] is the size of node n as a tree (capped), for cnode.kept.
+	size1 []int32
+	// inModel[n] holds node n's value in up to modelWays models, each
+	// entry the model's id shifted left by one, or'ed with the value
+	// (0: empty); see evalIn. modelIDs numbers the models made.
+	inModel  [][modelWays]uint64
+	modelIDs uint64
 
 	levels []mark // one per Assume
 	// models[i] are models of the assumptions of levels 0..i (models.go).
-	models [][]model
+	models [][]*model
 	// found is the model of the last search that answered sat, when
 	// capture asks for it.
 	capture bool
-	found   model
+	found   *model
 	// fromModel counts questions answered from a kept model.
 	fromModel int64
 	// Constraint independence (models.go): base is the model of the
 	// assumptions a restricted search completes; rmark marks the classes
 	// of R (== rq); nrefs caches the constant indices of arena nodes;
 	// restricted counts the restricted searches.
-	base       model
+	base       *model
 	rmark      []uint32
 	rq         uint32
 	nrefs      [][]int32
@@ -277,20 +289,27 @@ func (d *decider) compile(f *Formula) int32 {
 		return n
 	}
 	c := cnode{op: f.op}
+	sz := int32(1)
 	switch f.op {
 	case OpEq:
 		c.a, c.b = d.index(f.a), d.index(f.b)
 	case OpNot, OpAnd, OpOr:
 		ks := make([]int32, len(f.kids))
+		size := 1
 		for i, k := range f.kids {
 			ks[i] = d.compile(k)
+			size += int(d.size1[ks[i]])
 		}
 		c.k0 = int32(len(d.kids))
 		d.kids = append(d.kids, ks...)
 		c.k1 = int32(len(d.kids))
+		c.kept = size >= keptSize && keptRefsPer*len(f.refs) <= size
+		sz = int32(min(size, 1<<30))
 	}
 	n := int32(len(d.nodes))
 	d.nodes = append(d.nodes, c)
+	d.size1 = append(d.size1, sz)
+	d.inModel = append(d.inModel, [modelWays]uint64{})
 	d.form = append(d.form, f)
 	d.nrefs = append(d.nrefs, nil)
 	d.local[f] = n
@@ -393,6 +412,13 @@ func (d *decider) eval(n int32) tri {
 		return c.memo
 	}
 	d.work++
+	if c.kept && c.at != 0 && d.untouched(n, c.at) {
+		if nodeCacheCheck != nil {
+			nodeCacheCheck(d, n, c.val)
+		}
+		c.stamp, c.memo = d.epoch, c.val
+		return c.val
+	}
 	var v tri
 	switch c.op {
 	case OpTrue:
@@ -439,7 +465,52 @@ func (d *decider) eval(n int32) tri {
 		panic("smt: bad formula op " + c.op.String())
 	}
 	c.stamp, c.memo = d.epoch, v
+	if c.kept {
+		c.val, c.at = v, d.clock
+	}
 	return v
+}
+
+// The node cache: values of large nodes kept across search nodes.
+//
+// The argument of the entry cache below holds of any node: its value
+// depends only on the classes of its constants and the separation bits
+// between their roots, so a node none of whose constants' paths was
+// touched since its value was computed has that value still. eval keeps
+// the value of a node that is large for its constants (cnode.kept: at
+// least keptSize nodes as a tree, and keptRefsPer of them per constant),
+// where looking the constants up is cheaper than evaluating the operands:
+// the concretizer's questions nest View guards in guards, and each
+// assumption or search node evaluated them again whole although the
+// unions in between touched a few constants (the evaluations were 40 % of
+// POSE-J's check of testdata/trees/successor.jl at k = 3). A value served
+// this way is the value, exactly; only its operands' memos are not filled
+// in this search node, so every reader of an operand's memo (evalOpen,
+// search, propagate, openAtom) first evaluates an operand whose memo is
+// not of this search node (kidsNow), which gives it the memo it had when
+// its parent was evaluated whole: the open counts, the splits and so the
+// models and answers are the same as without the cache.
+
+// keptSize and keptRefsPer decide cnode.kept (see above); variables so
+// that a test can keep every node.
+var (
+	keptSize    = 16
+	keptRefsPer = 2
+)
+
+// nodeCacheCheck, set only by a test, is told of every value the node
+// cache serves.
+var nodeCacheCheck func(d *decider, n int32, v tri)
+
+// kidsNow evaluates the operands of node n whose memo is not of this
+// search node (n's own value came from the node cache).
+func (d *decider) kidsNow(n int32) {
+	c := d.nodes[n]
+	for _, k := range d.kids[c.k0:c.k1] {
+		if d.nodes[k].stamp != d.epoch {
+			d.eval(k)
+		}
+	}
 }
 
 // evalEq is the value of the equality c: true when its constants are in
@@ -523,6 +594,7 @@ func (d *decider) evalOpen(n int32) (tri, int) {
 	v := d.eval(n)
 	open := 0
 	if v == triOpen {
+		d.kidsNow(n)
 		c := &d.nodes[n]
 		for _, k := range d.kids[c.k0:c.k1] {
 			if kn := &d.nodes[k]; kn.stamp == d.epoch && kn.memo == triOpen {
@@ -625,6 +697,7 @@ func (d *decider) search() bool {
 	if d.nodes[l.n].stamp != d.epoch {
 		d.eval(l.n)
 	}
+	d.kidsNow(l.n)
 	if bestOpen >= 2 && len(d.levels) > 0 {
 		if a, b, ok := d.openAtom(l.n); ok {
 			return d.splitAtom(a, b)
@@ -677,6 +750,7 @@ func (d *decider) openAtom(n int32) (a, b int32, ok bool) {
 	if c.op == OpEq {
 		return c.a, c.b, true
 	}
+	d.kidsNow(n)
 	for _, k := range d.kids[c.k0:c.k1] {
 		if a, b, ok := d.openAtom(k); ok {
 			return a, b, true
@@ -757,6 +831,8 @@ func (d *decider) reset() {
 	d.ver, d.pv, d.pvAt = d.ver[:0], d.pv[:0], d.pvAt[:0]
 	clear(d.local)
 	d.nodes, d.kids = d.nodes[:0], d.kids[:0]
+	d.inModel = d.inModel[:0]
+	d.size1 = d.size1[:0]
 	clear(d.nrefs)
 	d.nrefs = d.nrefs[:0]
 	clear(d.rmark)
@@ -826,6 +902,7 @@ func (d *decider) propagate() bool {
 			if d.nodes[l.n].stamp != d.epoch {
 				d.eval(l.n)
 			}
+			d.kidsNow(l.n)
 			c := d.nodes[l.n]
 			var unit *Formula
 			for _, k := range d.kids[c.k0:c.k1] {

@@ -23,28 +23,41 @@ package smt
 // modelsPerLevel bounds the models a level keeps (the newest are kept).
 const modelsPerLevel = 4
 
-// model is a class representative per constant index.
-type model []int32
+// A model is a class representative per constant index, and a number of
+// its own (id) by which the values of the arena's nodes in it are
+// remembered (evalIn). A model is never changed once made, so a node's
+// value in it never changes either.
+type model struct {
+	reps []int32
+	id   uint64
+}
 
-func (m model) rep(i int32) int32 {
-	if int(i) < len(m) {
-		return m[i]
+func (m *model) rep(i int32) int32 {
+	if int(i) < len(m.reps) {
+		return m.reps[i]
 	}
 	return i
 }
 
+// newModel numbers reps as a model; ids start at 1 (0 marks an empty
+// slot of inModel) and are never reused within a decider.
+func (d *decider) newModel(reps []int32) *model {
+	d.modelIDs++
+	return &model{reps: reps, id: d.modelIDs}
+}
+
 // snapshot is the current state as a model (valid only at a leaf of the
 // search that found every pending disjunction true).
-func (d *decider) snapshot() model {
-	m := make(model, len(d.parent))
-	for i := range m {
-		m[i] = d.find(int32(i))
+func (d *decider) snapshot() *model {
+	reps := make([]int32, len(d.parent))
+	for i := range reps {
+		reps[i] = d.find(int32(i))
 	}
-	return m
+	return d.newModel(reps)
 }
 
 // addModel keeps m at level lv, dropping the oldest past the bound.
-func (d *decider) addModel(lv int, m model) {
+func (d *decider) addModel(lv int, m *model) {
 	ms := d.models[lv]
 	if len(ms) >= modelsPerLevel {
 		copy(ms, ms[1:])
@@ -64,8 +77,11 @@ func (d *decider) fromModels(f *Formula) bool {
 		return true
 	}
 	root := d.compile(f)
+	// evalIn leaves the search's memo (cnode.stamp) alone; a new epoch
+	// still marks that the state may have changed since the last search
+	// node, as it did when evalIn kept its values there.
+	d.nextEpoch()
 	for _, m := range d.models[n] {
-		d.nextEpoch()
 		if d.evalIn(root, m) {
 			return true
 		}
@@ -73,13 +89,27 @@ func (d *decider) fromModels(f *Formula) bool {
 	return false
 }
 
-// evalIn is the truth value of node n in model m, memoized in the current
-// epoch (formulas are DAGs).
-func (d *decider) evalIn(n int32, m model) bool {
-	c := &d.nodes[n]
-	if c.stamp == d.epoch {
-		return c.memo == triTrue
+// modelWays is how many models' values a node remembers (inModel).
+const modelWays = 4
+
+// evalIn is the truth value of node n in model m, remembered per node and
+// model (inModel): a node's value in a model is a function of the two,
+// and neither changes, so the value computed once is the value. The
+// concretizer asks the guards of every reference on every branch of its
+// search, in the models a level inherits from its parent (the same
+// models, asked again and again for the same guards), and the guards of a
+// View share most of their subformulas: evaluated afresh each time (a
+// memo per call, for the sharing within one formula), this was 45 % of
+// POSE-J's check of testdata/trees/successor.jl at k = 3
+// (docs/PERFORMANCE.md). A node keeps the values of modelWays models, in
+// the slot of the model's id modulo modelWays, so the models of one level
+// (consecutive ids, or inherited ones) seldom displace each other; a
+// displaced value is computed again, never guessed.
+func (d *decider) evalIn(n int32, m *model) bool {
+	if e := d.inModel[n][m.id%modelWays]; e>>1 == m.id {
+		return e&1 == 1
 	}
+	c := &d.nodes[n]
 	var v bool
 	switch c.op {
 	case OpTrue:
@@ -109,12 +139,11 @@ func (d *decider) evalIn(n int32, m model) bool {
 	default:
 		panic("smt: bad formula op " + c.op.String())
 	}
-	c.stamp = d.epoch
+	e := m.id << 1
 	if v {
-		c.memo = triTrue
-	} else {
-		c.memo = triFalse
+		e |= 1
 	}
+	d.inModel[n][m.id%modelWays] = e
 	return v
 }
 
@@ -216,17 +245,17 @@ func (d *decider) nodeRefs(n int32) []int32 {
 // combined is the model at a leaf of a restricted search: the state's
 // classes on the constants of R, base's elsewhere (shifted so that the two
 // sides share no representative).
-func (d *decider) combined(base model) model {
-	m := make(model, len(d.parent))
+func (d *decider) combined(base *model) *model {
+	reps := make([]int32, len(d.parent))
 	shift := int32(len(d.parent))
-	for i := range m {
+	for i := range reps {
 		if r := d.find(int32(i)); int(r) < len(d.rmark) && d.rmark[r] == d.rq {
-			m[i] = r
+			reps[i] = r
 		} else {
-			m[i] = base.rep(int32(i)) + shift
+			reps[i] = base.rep(int32(i)) + shift
 		}
 	}
-	return m
+	return d.newModel(reps)
 }
 
 // inherit gives the newest level the models of its parent that make its
@@ -240,9 +269,9 @@ func (d *decider) inherit(fs []*Formula) {
 	for i, f := range fs {
 		roots[i] = d.compile(f)
 	}
+	d.nextEpoch() // as in fromModels
 models:
 	for _, m := range d.models[n-1] {
-		d.nextEpoch() // one per model: the formulas share subformulas
 		for _, root := range roots {
 			if !d.evalIn(root, m) {
 				continue models

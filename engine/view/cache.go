@@ -34,7 +34,7 @@ type SymbolicCache struct {
 	m    map[string]*symbolicEntry
 	key  []byte
 	hits int
-	ands andMemo // the conjunctions of the Views it builds (symbolic.go)
+	memo viewMemo // what its Views are built from (symbolic.go)
 }
 
 // symbolicEntry is what Symbolic wrote of a View.
@@ -77,7 +77,7 @@ func (c *SymbolicCache) Symbolic(s *machine.State) (*machine.State, error) {
 		v.NextFresh = e.nextFresh
 		return v, nil
 	}
-	v, err := symbolic(s, &c.ands)
+	v, err := symbolic(s, &c.memo)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,9 @@
 package view
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
@@ -43,9 +45,10 @@ func Symbolic(s *machine.State) (*machine.State, error) {
 	return symbolic(s, nil)
 }
 
-// symbolic is Symbolic with the conjunctions of canonGVS taken from ands
-// when it has them (nil: none).
-func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
+// symbolic is Symbolic with what memo has of it (nil: nothing): the
+// conjunctions of canonGVS, the canonicalizations of a class's symbols
+// and the canonicalized value sets (viewMemo).
+func symbolic(s *machine.State, memo *viewMemo) (*machine.State, error) {
 	if s == nil || s.Prog == nil {
 		return nil, fmt.Errorf("view: nil state or program")
 	}
@@ -73,14 +76,28 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 	id := func(l machine.Loc) machine.Ref { return s.Locs[l].Identity }
 
 	// canons[l] lists (Y', canon(Y,Y')) for Y' ≤ Y = l, in creation order.
-	type canonical struct {
-		to machine.Loc
-		g  *smt.Formula
-	}
 	canons := make([][]canonical, len(s.Locs))
+	// chain[l] names, in memo, the symbols of l's class up to l (their
+	// locations, identities and existence guards): all that canons[l]
+	// and l's existence guard in the View depend on. 0 without a memo.
+	chain := make([]uint64, len(s.Locs))
+	exists := make([]*smt.Formula, len(s.Locs)) // from the memo, when it had them
 	for _, c := range order {
 		ls := syms[c]
+		var prev uint64
 		for i, y := range ls {
+			if memo != nil {
+				prev = memo.chainOf(prev, y, c, id(y), m(y))
+				chain[y] = prev
+				if k, ok := memo.canons[prev]; ok {
+					out := make([]canonical, len(k.to))
+					for j := range k.to {
+						out[j] = canonical{ls[k.to[j]], k.g[j]}
+					}
+					canons[y], exists[y] = out, k.exists
+					continue
+				}
+			}
 			var out []canonical
 			var before []*smt.Formula // ¬(r_Y = r_Y″ ∧ m(Y″)) for Y″ < Y'
 			for _, y2 := range ls[:i+1] {
@@ -91,17 +108,21 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 				before = append(before, smt.Not(smt.And(smt.Eq(id(y), id(y2)), m(y2))))
 			}
 			canons[y] = out
+			if memo != nil {
+				exists[y] = existsOf(ls[:i+1], id, m)
+				memo.keepCanons(prev, ls, out, exists[y])
+			}
 		}
 	}
 	canonGVS := func(acc *machine.GVSBuilder, g machine.GVS, under *smt.Formula) {
 		for _, e := range g {
-			guard := ands.and(under, e.Guard)
+			guard := memo.and(under, e.Guard)
 			if guard.IsFalse() {
 				continue
 			}
 			if e.Loc >= 0 && isSymbolic(s.Locs[e.Loc]) {
 				for _, cn := range canons[e.Loc] {
-					acc.Add(ands.and(guard, cn.g), cn.to)
+					acc.Add(memo.and(guard, cn.g), cn.to)
 				}
 				continue
 			}
@@ -114,6 +135,18 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 	// dead reference is never read.
 	for i, g := range s.L {
 		if g != nil {
+			if memo != nil {
+				key := memo.setKey('L', chain, g)
+				if out, ok := memo.sets[string(key)]; ok {
+					v.L[i] = out
+					continue
+				}
+				var b machine.GVSBuilder
+				canonGVS(&b, g, smt.True())
+				v.L[i] = b.GVS()
+				memo.keepSet(key, v.L[i])
+				continue
+			}
 			var b machine.GVSBuilder
 			canonGVS(&b, g, smt.True())
 			v.L[i] = b.GVS()
@@ -128,7 +161,22 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 			for _, f := range c.PrimFields {
 				v.SetPrimField(y2, f, primField(s, ls, y2, f, m))
 			}
-			for _, f := range c.RefFields {
+			for fi, f := range c.RefFields {
+				var key []byte
+				if memo != nil {
+					// The field's View is made of the field in every
+					// symbol of the class, and of the class's symbols.
+					key = memo.fieldKey(chain[ls[len(ls)-1]], y2, fi)
+					for _, y := range ls {
+						key = memo.appendSet(key, chain, s.Get(s.Field(y, f)))
+					}
+					if got, ok := memo.sets[string(key)]; ok {
+						r := v.FreshR()
+						v.Set(r, got)
+						v.SetField(y2, f, r)
+						continue
+					}
+				}
 				var out machine.GVSBuilder
 				var covered []*smt.Formula
 				for _, y := range ls {
@@ -164,7 +212,11 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 					out.Add(un, machine.LUn)
 				}
 				r := v.FreshR()
-				v.Set(r, out.GVS())
+				set := out.GVS()
+				if memo != nil {
+					memo.keepSet(key, set)
+				}
+				v.Set(r, set)
 				v.SetField(y2, f, r)
 			}
 		}
@@ -175,17 +227,32 @@ func symbolic(s *machine.State, ands *andMemo) (*machine.State, error) {
 	for _, c := range order {
 		ls := syms[c]
 		for i, y := range ls {
-			parts := []*smt.Formula{m(y), smt.Neq(id(y), machine.RNull)}
-			for _, y2 := range ls[:i] {
-				parts = append(parts, smt.Not(smt.And(smt.Eq(id(y), id(y2)), m(y2))))
-			}
 			info := v.Locs[y]
 			info.Input, info.Symbolic = true, false
-			info.Exists = smt.And(parts...)
+			if info.Exists = exists[y]; info.Exists == nil {
+				info.Exists = existsOf(ls[:i+1], id, m)
+			}
 			v.Locs[y] = info
 		}
 	}
 	return v, nil
+}
+
+// existsOf is the existence guard in the View of the last symbol Y of ls
+// (its class's symbols up to it): m(Y) ∧ r_Y ≠ null ∧ ⋀_{Y″<Y} ¬(r_Y = r_Y″ ∧ m(Y″)).
+func existsOf(ls []machine.Loc, id func(machine.Loc) machine.Ref, m func(machine.Loc) *smt.Formula) *smt.Formula {
+	y := ls[len(ls)-1]
+	parts := []*smt.Formula{m(y), smt.Neq(id(y), machine.RNull)}
+	for _, y2 := range ls[:len(ls)-1] {
+		parts = append(parts, smt.Not(smt.And(smt.Eq(id(y), id(y2)), m(y2))))
+	}
+	return smt.And(parts...)
+}
+
+// canonical is one (Y', canon(Y,Y')) of a symbol Y.
+type canonical struct {
+	to machine.Loc
+	g  *smt.Formula
 }
 
 // primField is the primitive field f of the canonical location l_Y' in
@@ -259,4 +326,134 @@ func (a *andMemo) and(x, y *smt.Formula) *smt.Formula {
 	}
 	a.m[k] = f
 	return f
+}
+
+// A viewMemo keeps, for the Views of one engine (SymbolicCache), what
+// symbolic builds that the next View asks again: consecutive states share
+// most of their symbols and value sets, and a View the SymbolicCache does
+// not have is mostly one step from one it had. On
+// testdata/bench/treemap_remove.jl under pose at k = 3 the View was a
+// fifth of the check, most of it canonicalizing value sets that an
+// earlier View had canonicalized already.
+//
+// Everything is kept under a key that is all of what it was built from,
+// written exactly (formulas by ID, which is never reused, and the memo
+// keeps every formula it holds alive), so what the memo returns is what
+// symbolic would build, down to the formula pointers (formulas are
+// hash-consed): a View built with it is the View built without.
+//
+//   - chain names the symbols of one class up to one of them, in creation
+//     order (location, class, identity reference and existence guard of
+//     each), as a chain of numbers: the number of a prefix and the next
+//     symbol make the number of the longer prefix. canons[l] and the
+//     existence guard of l in the View depend on exactly that prefix.
+//   - canons keeps them by the number of the prefix (canonical targets by
+//     position in the class's symbols).
+//   - sets keeps a canonicalized value set by its entries (guard, location
+//     and, for a symbol, its prefix's number): a stack reference's ('L'),
+//     or a reference field of a symbol ('F': the class's symbols, the
+//     symbol, the field and the field's value set in every symbol).
+type viewMemo struct {
+	ands   andMemo
+	chain  map[chainKey]uint64
+	next   uint64 // the last number given (numbers are never reused)
+	canons map[uint64]keptCanons
+	sets   map[string]machine.GVS
+	key    []byte
+}
+
+type chainKey struct {
+	prev   uint64
+	loc    machine.Loc
+	class  *javalite.Class
+	id     machine.Ref
+	exists uint64
+}
+
+type keptCanons struct {
+	to     []int // positions in the class's symbols
+	g      []*smt.Formula
+	exists *smt.Formula
+}
+
+// viewMemoSize bounds each map of a viewMemo; past it the map starts
+// again empty (the numbers already given stay unique).
+const viewMemoSize = 1 << 15
+
+func (m *viewMemo) and(x, y *smt.Formula) *smt.Formula {
+	if m == nil {
+		return smt.And(x, y)
+	}
+	return m.ands.and(x, y)
+}
+
+// chainOf is the number of the prefix numbered prev followed by the
+// symbol at l (class c, identity id, existence guard ex).
+func (m *viewMemo) chainOf(prev uint64, l machine.Loc, c *javalite.Class, id machine.Ref, ex *smt.Formula) uint64 {
+	k := chainKey{prev, l, c, id, ex.ID()}
+	if n, ok := m.chain[k]; ok {
+		return n
+	}
+	if m.chain == nil || len(m.chain) >= viewMemoSize {
+		m.chain = make(map[chainKey]uint64)
+	}
+	m.next++
+	m.chain[k] = m.next
+	return m.next
+}
+
+// keepCanons keeps the canonicalization of the last symbol of the prefix
+// numbered n, whose class's symbols are ls.
+func (m *viewMemo) keepCanons(n uint64, ls []machine.Loc, out []canonical, exists *smt.Formula) {
+	k := keptCanons{to: make([]int, len(out)), g: make([]*smt.Formula, len(out)), exists: exists}
+	for j, cn := range out {
+		k.to[j] = slices.Index(ls, cn.to)
+		k.g[j] = cn.g
+	}
+	if m.canons == nil || len(m.canons) >= viewMemoSize {
+		m.canons = make(map[uint64]keptCanons)
+	}
+	m.canons[n] = k
+}
+
+// appendSet appends to b the entries of g (prefix-free: its length
+// first), a symbol's with the number of its prefix.
+func (m *viewMemo) appendSet(b []byte, chain []uint64, g machine.GVS) []byte {
+	b = binary.AppendVarint(b, int64(len(g)))
+	for _, e := range g {
+		b = binary.AppendUvarint(b, e.Guard.ID())
+		b = binary.AppendVarint(b, int64(e.Loc))
+		var n uint64
+		if e.Loc >= 0 && int(e.Loc) < len(chain) {
+			n = chain[e.Loc]
+		}
+		b = binary.AppendUvarint(b, n)
+	}
+	return b
+}
+
+// setKey is the key of a stack reference's value set g (kind 'L').
+func (m *viewMemo) setKey(kind byte, chain []uint64, g machine.GVS) []byte {
+	m.key = m.appendSet(append(m.key[:0], kind), chain, g)
+	return m.key
+}
+
+// fieldKey starts the key of a reference field (field index fi of the
+// class's reference fields) of the symbol at y2, whose class's symbols
+// are numbered n; the field's value set in every symbol follows.
+func (m *viewMemo) fieldKey(n uint64, y2 machine.Loc, fi int) []byte {
+	b := append(m.key[:0], 'F')
+	b = binary.AppendUvarint(b, n)
+	b = binary.AppendVarint(b, int64(y2))
+	b = binary.AppendVarint(b, int64(fi))
+	m.key = b
+	return b
+}
+
+// keepSet keeps the canonicalized value set out under key.
+func (m *viewMemo) keepSet(key []byte, out machine.GVS) {
+	if m.sets == nil || len(m.sets) >= viewMemoSize {
+		m.sets = make(map[string]machine.GVS)
+	}
+	m.sets[string(key)] = out
 }
