@@ -200,6 +200,12 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 		maxObjects = rep.MaxInputs
 	}
 	seen := map[Digest]bool{}
+	// The concrete runs use the symbolic engine's common rules (V9–V11),
+	// so the two sides agree on the semantics they are compared under. A
+	// Resumer runs each input as RunWith does, from the longest prefix its
+	// run shares with the previous input's (consecutive inputs differ in a
+	// field or two).
+	runs := NewResumer(p, o.K, o.Bound, eng.Options())
 	var runErr error
 	extra := false
 	judge := func(h *Heap) bool {
@@ -211,9 +217,7 @@ func Compare(ctx context.Context, p *javalite.Program, eng machine.Engine, o Opt
 		} else {
 			rep.Heaps++
 		}
-		// The concrete runs use the symbolic engine's common rules (V9–V11),
-		// so the two sides agree on the semantics they are compared under.
-		res, err := RunWith(p, h, o.K, o.Bound, false, eng.Options())
+		res, err := runs.Run(h)
 		if err != nil {
 			runErr = &RunError{Input: h.String(), Err: err}
 			return false

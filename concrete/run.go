@@ -103,6 +103,9 @@ type Engine struct {
 	obj     map[machine.Loc]int // input location → concrete object
 	loc     map[int]machine.Loc // concrete object → input location
 	BeyondK bool
+
+	// resumer, when set, records every read of the heap (a Resumer's run).
+	resumer *Resumer
 }
 
 // NewEngine returns an engine for one run over h.
@@ -172,7 +175,12 @@ func (e *Engine) symValue(s *machine.State, sym *smt.Formula) (int64, error) {
 		if fid < 0 || fid >= len(s.Prog.Fields) {
 			return 0, fmt.Errorf("concrete: input symbol %s of no field", sym)
 		}
-		return e.Heap.Objects[o].Prim[s.Prog.Fields[fid].Index], nil
+		idx := s.Prog.Fields[fid].Index
+		v := e.Heap.Objects[o].Prim[idx]
+		if e.resumer != nil {
+			e.resumer.logRead(o, idx, true, v)
+		}
+		return v, nil
 	}
 	return 0, fmt.Errorf("concrete: input symbol %s of no input location", sym)
 }
@@ -208,6 +216,9 @@ func (e *Engine) initialize(s *machine.State, l machine.Loc, f *javalite.Field) 
 		return fmt.Errorf("concrete: uninitialized field %s of %s, which is not an input location", f.Name, l)
 	}
 	t := e.Heap.Objects[o].Fields[f.Index]
+	if e.resumer != nil {
+		e.resumer.logRead(o, f.Index, false, int64(t))
+	}
 	if t == Null { // Rule: Initialize (null)
 		r := s.FreshR()
 		s.Set(r, machine.Single(machine.LNull))
