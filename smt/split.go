@@ -742,12 +742,14 @@ func (s *Solver) refModelSat(q *Formula) bool {
 	for _, r := range q.refs {
 		top = max(top, d.index(r)+1)
 	}
-	m := make(model, top)
 	found := false
 	for k := len(s.refModels) - 1; k >= 0 && !found; k-- {
 		km := s.refModels[k]
-		for i := range m {
-			m[i] = int32(i)
+		// A model of its own each time (evalIn remembers a node's value
+		// by the model's id, and these classes are q's, not km's).
+		reps := make([]int32, top)
+		for i := range reps {
+			reps[i] = int32(i)
 		}
 		// The class of each constant of q: the first constant of q
 		// with the same representative in km.
@@ -758,13 +760,13 @@ func (s *Solver) refModelSat(q *Formula) bool {
 				rep = km.rep[i]
 			}
 			if j, ok := first[rep]; ok {
-				m[d.index(r)] = j
+				reps[d.index(r)] = j
 			} else {
 				first[rep] = d.index(r)
 			}
 		}
 		d.nextEpoch()
-		found = d.evalIn(root, m)
+		found = d.evalIn(root, d.newModel(reps))
 	}
 	if len(d.parent) > 4096 || len(d.nodes) > 1<<16 {
 		d.reset()
