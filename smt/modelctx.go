@@ -75,10 +75,7 @@ func (s *Solver) modelCtx() (*zctx, error) {
 	if z.linked != nil {
 		return z.linked, nil
 	}
-	mz, err := newZctx()
-	if err != nil {
-		return nil, err
-	}
+	mz := newZctx()
 	mz.simple = true
 	// The parameters set so far (a timeout, say) apply here too; later
 	// ones reach it through setUintParam.
