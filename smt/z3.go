@@ -492,12 +492,11 @@ func (z *zctx) open() error {
 	}
 	z.gate.mu.Lock()
 	z.ctx = ctx
-	canceled := z.gate.canceled.Load()
-	z.gate.mu.Unlock()
-	liveContexts.Add(1)
-	if canceled {
+	if z.gate.canceled.Load() {
 		C.lockstep_interrupt(ctx)
 	}
+	z.gate.mu.Unlock()
+	liveContexts.Add(1)
 	var code C.int
 	sort := C.lockstep_mk_sort(ctx, &code)
 	if err := z.err(code, "mk sort"); err != nil {
@@ -633,17 +632,15 @@ func (z *zctx) sv(data bool) C.Z3_solver {
 }
 
 func (z *zctx) mkConst(name string) (C.Z3_ast, error) {
-	return z.mkConstOf(nil, name)
-}
-
-// mkConstOf makes a constant of sort s (the Ref sort, or a term sort).
-func (z *zctx) mkConstOf(s C.Z3_sort, name string) (C.Z3_ast, error) {
-	if err := z.open(); err != nil {
+	if err := z.open(); err != nil { // z.sort is made by open
 		return nil, err
 	}
-	if s == nil {
-		s = z.sort // mkConst's, before open made it
-	}
+	return z.mkConstOf(z.sort, name)
+}
+
+// mkConstOf makes a constant of sort s (the Ref sort, or a term sort):
+// the context is open, since s belongs to it.
+func (z *zctx) mkConstOf(s C.Z3_sort, name string) (C.Z3_ast, error) {
 	cs := C.CString(name)
 	defer C.free(unsafe.Pointer(cs))
 	var code C.int
