@@ -2,6 +2,7 @@ package relation
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -30,8 +31,23 @@ type atomMemo struct {
 	leaves   map[string]int32
 	branches map[branchKey]int32
 	can      map[atomAt][2]bool
-	next     int32
-	buf      []byte
+	subst    map[substKey]*smt.Formula
+	// rename holds the data half's renamings (renamers).
+	rename renamers
+	// substHits counts the substitutions found in subst (the tests).
+	substHits int
+	next      int32
+	buf       []byte
+}
+
+// substKey names one formula of a refinement's fs with the atoms that
+// decideAtoms substitutes at a context: the atoms forced under ctx (branch
+// false), or, when ctx names a branch, those forced under its parent with
+// the branched atom's value (branch true).
+type substKey struct {
+	ctx    int32
+	branch bool
+	f      uint64
 }
 
 type branchKey struct {
@@ -66,13 +82,14 @@ func (m *atomMemo) reset() {
 	m.leaves = map[string]int32{}
 	m.branches = map[branchKey]int32{}
 	m.can = map[atomAt][2]bool{}
+	m.subst = map[substKey]*smt.Formula{}
 	m.next = 0
 }
 
 // trim starts the memo again when it holds too many answers; it must not
 // be called while a context name is in use.
 func (m *atomMemo) trim() {
-	if m != nil && len(m.can)+len(m.leaves)+len(m.branches) > atomMemoEntries {
+	if m != nil && len(m.can)+len(m.leaves)+len(m.branches)+len(m.subst) > atomMemoEntries {
 		m.reset()
 	}
 }
@@ -126,4 +143,113 @@ func (m *atomMemo) put(ctx int32, a *smt.Formula, can [2]bool) {
 	if m != nil {
 		m.can[atomAt{ctx, a.ID()}] = can
 	}
+}
+
+// The substitutions of decideAtoms, remembered with the values.
+//
+// At a context, decideAtoms substitutes in each formula f of fs every atom
+// of f that the context forces (visibleAtoms yields every atom fs shows, so
+// every atom of f is forced or open), and on a branch the open atom's
+// value too. Which atoms a context forces is in the memo (can), each
+// answer put once and never changed while the context's name is in use:
+// the substitution of f is a function of f and the context's name (for a
+// branch, the child's name, which names the parent, the atom and its
+// value). So a formula already substituted under a name is not substituted
+// again: a step leaves most of q's data as it was, and its leaves are
+// refined again under the same contexts (see above). Formulas are
+// hash-consed with IDs never reused, and the table is emptied with the
+// names (reset), so a hit is the formula SubstAtoms would build.
+// substMemoOff turns it off (the tests compare).
+var substMemoOff = false
+
+// substAll returns fs (a fresh slice) with the atoms of val substituted,
+// as smt.SubstAtoms(slices.Clone(fs), val) does, val being the
+// substitution that (ctx, branch) names (substKey).
+func (m *atomMemo) substAll(ctx int32, branch bool, fs []*smt.Formula, val map[[2]smt.Ref]bool) []*smt.Formula {
+	out := make([]*smt.Formula, len(fs))
+	if m == nil || substMemoOff {
+		copy(out, fs)
+		return smt.SubstAtoms(out, val)
+	}
+	var miss []*smt.Formula
+	var missAt []int
+	for i, f := range fs {
+		if g, ok := m.subst[substKey{ctx, branch, f.ID()}]; ok {
+			out[i] = g
+			m.substHits++
+			continue
+		}
+		miss = append(miss, f)
+		missAt = append(missAt, i)
+	}
+	if len(miss) == 0 {
+		return out
+	}
+	got := smt.SubstAtoms(slices.Clone(miss), val)
+	for k, i := range missAt {
+		out[i] = got[k]
+		m.subst[substKey{ctx, branch, miss[k].ID()}] = got[k]
+	}
+	return out
+}
+
+// renamers are the Renamers of the data half's sides (sideOf), by their
+// renaming, kept across pairs.
+//
+// A side's renaming maps the identity of each input location of its heap
+// to the location's canonical name, and the others apart (q) or to
+// themselves (P): it is named by those pairs, in the heap's order, and
+// which of the two the others get. Along a lockstep the heap of a state
+// mostly stays as it was, and so its renaming, while its data changes in
+// a slot or a field: the terms of the fields left as they were, and the
+// subterms the new terms share with them, are renamed once, not once per
+// pair. Exact: a name is a renaming (two equal names are one sequence of
+// pairs, and so one mapping), a Renamer's memo holds for each node its
+// renaming by that mapping, and formulas are hash-consed (a node is one
+// pointer for as long as it is in the memo).
+type renamers struct {
+	byKey   map[string]*smt.Renamer
+	buf     []byte
+	renamed int // Renamers taken from byKey (the tests)
+}
+
+// Bounds of the renamers kept: past maxRenamers the table starts again, and
+// a Renamer whose memo holds more than maxRenamed nodes is made anew.
+const (
+	maxRenamers = 1 << 8
+	maxRenamed  = 1 << 12
+)
+
+// renamers returns the cache's renamings (nil for a nil cache: each side
+// gets a Renamer of its own).
+func (c *ConcretizationCache) renamers() *renamers {
+	m := c.atomMemo()
+	if m == nil || renameMemoOff {
+		return nil
+	}
+	return &m.rename
+}
+
+// renameMemoOff turns the renamers off (the tests compare).
+var renameMemoOff = false
+
+// get returns the Renamer by the mapping that key names.
+func (rs *renamers) get(key []byte, mapping func(smt.Ref) (smt.Ref, bool)) *smt.Renamer {
+	if rn, ok := rs.byKey[string(key)]; ok && rn.Len() <= maxRenamed {
+		rs.renamed++
+		return rn
+	}
+	if rs.byKey == nil || len(rs.byKey) >= maxRenamers {
+		rs.byKey = map[string]*smt.Renamer{}
+	}
+	rn := smt.NewRenamer(mapping)
+	rs.byKey[string(key)] = rn
+	return rn
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package relation
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
@@ -63,16 +64,28 @@ type dataSide struct {
 }
 
 // sideOf builds the renamed data vector of st in heap h.
-func sideOf(st *machine.State, h *Heap, renameOthers bool) dataSide {
+//
+// rns, when not nil, keeps the renamings of earlier sides: a side whose
+// renaming is one made before takes its Renamer (renamers).
+func sideOf(st *machine.State, h *Heap, renameOthers bool, rns *renamers) dataSide {
 	key, names, reach := canonicalNames(h)
 	d := dataSide{key: key, names: names}
 	m := map[machine.Ref]machine.Ref{}
 	byName := make([]int, len(h.Locs))
 	unreach := map[string]int{}
+	var mkey []byte
+	if rns != nil {
+		mkey = append(rns.buf[:0], boolByte(renameOthers))
+	}
 	for i, hl := range h.Locs {
 		byName[names[i]] = i
 		if hl.Input {
-			m[st.Locs[hl.Orig].Identity] = canonBase + machine.Ref(names[i])
+			from, to := st.Locs[hl.Orig].Identity, canonBase+machine.Ref(names[i])
+			m[from] = to
+			if rns != nil {
+				mkey = binary.LittleEndian.AppendUint64(mkey, uint64(from))
+				mkey = binary.LittleEndian.AppendUint64(mkey, uint64(to))
+			}
 		}
 		if names[i] >= reach && hl.Class != nil {
 			unreach[hl.Class.Name]++
@@ -81,16 +94,20 @@ func sideOf(st *machine.State, h *Heap, renameOthers bool) dataSide {
 			}
 		}
 	}
-	d.rename = func(f *smt.Formula) *smt.Formula {
-		return smt.RenameSyms(f, func(r smt.Ref) (smt.Ref, bool) {
-			if to, ok := m[r]; ok {
-				return to, true
-			}
-			if renameOthers {
-				return qOnlyBase + r, true
-			}
-			return r, false
-		})
+	mapping := func(r smt.Ref) (smt.Ref, bool) {
+		if to, ok := m[r]; ok {
+			return to, true
+		}
+		if renameOthers {
+			return qOnlyBase + r, true
+		}
+		return r, false
+	}
+	if rns != nil {
+		rns.buf = mkey
+		d.rename = rns.get(mkey, mapping).Rename
+	} else {
+		d.rename = smt.NewRenamer(mapping).Rename
 	}
 	for _, i := range byName {
 		hl := h.Locs[i]
@@ -144,13 +161,14 @@ type dataWorlds struct {
 func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, leaves Leaves) (*dataWorlds, *ExactResult) {
 	ps := make([]dataSide, len(P))
 	facts := make([]*smt.Formula, len(P))
+	rns := budget.Cache.renamers()
 	byKey := map[string][]int{}
 	for i, p := range P {
 		h, err := budget.Heaps.HeapOf(p)
 		if err != nil {
 			return nil, &ExactResult{Outcome: Inconclusive, PIndex: i, Reason: fmt.Sprintf("data: P[%d]: %v", i, err)}
 		}
-		ps[i] = sideOf(p, h, false)
+		ps[i] = sideOf(p, h, false, rns)
 		facts[i] = ps[i].rename(DataFacts(p))
 		byKey[ps[i].key] = append(byKey[ps[i].key], i)
 	}
@@ -243,7 +261,7 @@ func prepareData(P []*machine.State, q *machine.State, solver *smt.Solver, budge
 			// A leaf's renamed side is built once for all its worlds (the
 			// renaming depends on its heap alone, and commutes with the
 			// substitution of reference atoms).
-			side := sideOf(q, h, true)
+			side := sideOf(q, h, true, rns)
 			fs := append(slices.Clone(side.data), side.rename(dataPhi))
 			if err = refine(solver, memo, h, refPhi, fs, func(fs []*smt.Formula) error { return emit(h, side, fs) }); err != nil {
 				break
@@ -487,13 +505,14 @@ func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, fs []*smt.Formula, yi
 		}
 	}
 	if open == nil {
-		return yield(smt.SubstAtoms(slices.Clone(fs), forced))
+		return yield(memo.substAll(ctx, false, fs, forced))
 	}
 	x, y := open.Atom()
 	for i, lit := range []*smt.Formula{smt.Not(open), open} {
 		rc.push(lit)
 		forced[[2]smt.Ref{x, y}] = i == 1
-		err := decideAtoms(rc, memo, memo.branch(ctx, open, i == 1), smt.SubstAtoms(slices.Clone(fs), forced), yield)
+		child := memo.branch(ctx, open, i == 1)
+		err := decideAtoms(rc, memo, child, memo.substAll(child, true, fs, forced), yield)
 		if rerr := rc.pop(); err == nil {
 			err = rerr
 		}

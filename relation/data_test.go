@@ -130,3 +130,76 @@ func TestExactDataLeavesSame(t *testing.T) {
 	require.Greater(t, given, 20)
 	t.Logf("%d pairs whose data half took the reference half's leaves", given)
 }
+
+// TestDataMemosSame: the data half's sides and worlds (heaps, renamed data
+// and facts, data conditions) are the same formulas with decideAtoms'
+// substitutions remembered (atomMemo.substAll) and the renamings kept
+// across pairs (renamers) as with every substitution and renaming made
+// again, along the lockstep of programs with data, one cache per side kept
+// for the whole lockstep (so what is remembered is found).
+func TestDataMemosSame(t *testing.T) {
+	sol := newSolver(t)
+	for _, file := range []string{"../trees/bst_insert_parent.jl", "bst_contains.jl", "pose_prim_ite.jl", "write_alias.jl"} {
+		prog := mustParse(t, testutil.Source("../testdata/data/"+file))
+		on, off := DefaultBudget, DefaultBudget
+		on.Cache, off.Cache = NewConcretizationCache(), NewConcretizationCache()
+		compared := 0
+		lockstepPairs(t, prog, 2, 200, sol, func(pr lockPair) {
+			if v, err := WellFormed(pr.q, sol); v != nil || err != nil {
+				return
+			}
+			dOn, rOn := prepareData(pr.P, pr.q, sol, on, nil)
+			substMemoOff, renameMemoOff = true, true
+			dOff, rOff := prepareData(pr.P, pr.q, sol, off, nil)
+			substMemoOff, renameMemoOff = false, false
+			require.Equal(t, rOff, rOn, "%s step %d", file, pr.q.Steps)
+			if dOff == nil {
+				return
+			}
+			require.Equal(t, len(dOff.heaps), len(dOn.heaps), "%s step %d", file, pr.q.Steps)
+			for i := range dOff.ps {
+				require.Same(t, dOff.facts[i], dOn.facts[i], "%s step %d P[%d] facts", file, pr.q.Steps, i)
+				require.Equal(t, dOff.ps[i].data, dOn.ps[i].data, "%s step %d P[%d] data", file, pr.q.Steps, i)
+			}
+			for j := range dOff.heaps {
+				require.Equal(t, Canonical(dOff.heaps[j]), Canonical(dOn.heaps[j]))
+				require.Same(t, dOff.worlds[j], dOn.worlds[j], "%s step %d world %d", file, pr.q.Steps, j)
+				require.Equal(t, len(dOff.ws[j].data), len(dOn.ws[j].data))
+				for i := range dOff.ws[j].data {
+					require.Same(t, dOff.ws[j].data[i], dOn.ws[j].data[i], "%s step %d world %d datum %d", file, pr.q.Steps, j, i)
+				}
+			}
+			compared++
+		})
+		require.Greater(t, compared, 5, file)
+		require.Zero(t, off.Cache.atomMemo().substHits, file)
+		require.Zero(t, off.Cache.atomMemo().rename.renamed, file)
+		require.Positive(t, on.Cache.atomMemo().substHits, file)
+		require.Positive(t, on.Cache.atomMemo().rename.renamed, file)
+		t.Logf("%s: %d pairs, %d substitutions remembered, %d renamings kept", file, compared, on.Cache.atomMemo().substHits, on.Cache.atomMemo().rename.renamed)
+	}
+}
+
+// TestRenamersByMapping: the renamers table gives the Renamer made for a
+// name again, a new one for another name, and each renames as RenameSyms
+// by its own mapping.
+func TestRenamersByMapping(t *testing.T) {
+	var rs renamers
+	f := smt.Lt(smt.Sym(1, 0, smt.SortInt), smt.Add(smt.Sym(2, 0, smt.SortInt), smt.Sym(3, 1, smt.SortInt)))
+	to := func(base smt.Ref) func(smt.Ref) (smt.Ref, bool) {
+		return func(r smt.Ref) (smt.Ref, bool) {
+			if r == 3 {
+				return r, false
+			}
+			return base + r, true
+		}
+	}
+	a := rs.get([]byte("a"), to(10))
+	b := rs.get([]byte("b"), to(20))
+	require.NotSame(t, a, b)
+	require.Same(t, a, rs.get([]byte("a"), to(10)))
+	require.Equal(t, 1, rs.renamed)
+	require.Same(t, smt.RenameSyms(f, to(10)), a.Rename(f))
+	require.Same(t, smt.RenameSyms(f, to(20)), b.Rename(f))
+	require.Same(t, a.Rename(f), a.Rename(f))
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/lockstep-dev/lockstep/internal/knobs"
@@ -403,36 +404,74 @@ func remake(g *Formula, ks []*Formula) *Formula {
 // rewritten operands. skip(g) says that no node under g changes. Shared
 // subformulas are rewritten once (memo), so the work is linear in the DAG.
 func rewrite(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (*Formula, bool)) *Formula {
-	return rewriteMemo(f, skip, leaf, make(map[*Formula]*Formula))
+	return rewriteMemo(f, skip, leaf, make(map[*Formula]*Formula), true)
+}
+
+// The memo tables of SubstAtoms are reused: a table made per call and
+// grown entry by entry, rehashing as it grew, was a fifth of the
+// substitution in the data half of exactness (bst_insert_parent at k = 3).
+// A table is cleared before it is reused, so no entry of one rewrite is
+// seen by another (exact: each call starts from an empty memo, as a new
+// table would); a table that grew large is dropped rather than kept, so
+// that clearing it (linear in its capacity) never costs a small rewrite
+// more than a new table would.
+var rewriteMemos = sync.Pool{New: func() any { return make(map[*Formula]*Formula, 64) }}
+
+// maxPooledMemo is the most entries a memo table may have held to be kept.
+const maxPooledMemo = 1 << 12
+
+func getRewriteMemo() map[*Formula]*Formula { return rewriteMemos.Get().(map[*Formula]*Formula) }
+
+func putRewriteMemo(m map[*Formula]*Formula) {
+	if len(m) > maxPooledMemo {
+		return
+	}
+	clear(m)
+	rewriteMemos.Put(m)
 }
 
 // rewriteMemo is rewrite with the memo given, so that several formulas
-// rewritten alike share it.
-func rewriteMemo(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (*Formula, bool), memo map[*Formula]*Formula) *Formula {
+// rewritten alike share it. memoLeaves says whether the replacements of
+// nodes without operands are memoized too; without, leaf is asked again
+// each time such a node is reached, which is exact (leaf is a function of
+// the node) and cheaper when leaf costs one map lookup, as the memo does.
+//
+// The operands of a node are copied only once one of them changes: a node
+// whose operands all rewrite to themselves is kept as it is (as before, when
+// the copy was made and then dropped), without the copy.
+func rewriteMemo(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (*Formula, bool), memo map[*Formula]*Formula, memoLeaves bool) *Formula {
 	var rw func(g *Formula) *Formula
 	rw = func(g *Formula) *Formula {
 		if skip(g) {
 			return g
 		}
-		if r, ok := memo[g]; ok {
-			return r
+		noKids := len(g.kids) == 0
+		if !noKids || memoLeaves {
+			if r, ok := memo[g]; ok {
+				return r
+			}
 		}
 		r, ok := leaf(g)
 		if !ok {
 			r = g
-			if len(g.kids) > 0 {
-				ks := make([]*Formula, len(g.kids))
-				changed := false
-				for i, k := range g.kids {
-					ks[i] = rw(k)
-					changed = changed || ks[i] != k
+			var ks []*Formula
+			for i, k := range g.kids {
+				nk := rw(k)
+				if ks == nil && nk != k {
+					ks = make([]*Formula, len(g.kids))
+					copy(ks, g.kids[:i])
 				}
-				if changed {
-					r = remake(g, ks)
+				if ks != nil {
+					ks[i] = nk
 				}
 			}
+			if ks != nil {
+				r = remake(g, ks)
+			}
 		}
-		memo[g] = r
+		if !noKids || memoLeaves {
+			memo[g] = r
+		}
 		return r
 	}
 	return rw(f)
@@ -441,17 +480,42 @@ func rewriteMemo(f *Formula, skip func(g *Formula) bool, leaf func(g *Formula) (
 // RenameSyms returns f with every input symbol α(r, fld) for which m(r)
 // gives a reference r′ replaced by α(r′, fld); the others are kept.
 func RenameSyms(f *Formula, m func(r Ref) (Ref, bool)) *Formula {
-	return rewrite(f,
+	return NewRenamer(m).Rename(f)
+}
+
+// A Renamer renames the input symbols of several formulas by one m, as
+// RenameSyms does, with one memo for all of them: a subformula that several
+// of them share (the guards of a state's ite chains, which its primitive
+// fields, its slots and its path condition repeat) is renamed once. Exact:
+// the renaming of a node depends on the node and m alone, so a memoized
+// renaming is the one RenameSyms would compute again.
+type Renamer struct {
+	m    func(r Ref) (Ref, bool)
+	memo map[*Formula]*Formula
+}
+
+// NewRenamer returns a Renamer by m; m must be a function (the same r
+// gives the same answer every time it is asked).
+func NewRenamer(m func(r Ref) (Ref, bool)) *Renamer {
+	return &Renamer{m: m, memo: make(map[*Formula]*Formula)}
+}
+
+// Len is the number of nodes the Renamer remembers.
+func (rn *Renamer) Len() int { return len(rn.memo) }
+
+// Rename is RenameSyms(f, m).
+func (rn *Renamer) Rename(f *Formula) *Formula {
+	return rewriteMemo(f,
 		func(g *Formula) bool { return !g.data },
 		func(g *Formula) (*Formula, bool) {
 			if g.op != OpSym {
 				return nil, false
 			}
-			if r, ok := m(g.a); ok && r != g.a {
+			if r, ok := rn.m(g.a); ok && r != g.a {
 				return Sym(r, int(g.b), g.sort), true
 			}
 			return g, true
-		})
+		}, rn.memo, true)
 }
 
 // SubstAtoms decides reference atoms: every atom a = b of the formulas of
@@ -459,7 +523,8 @@ func RenameSyms(f *Formula, m func(r Ref) (Ref, bool)) *Formula {
 // the others are kept, and the results simplified; fs is rewritten in
 // place, shared subformulas once, and returned.
 func SubstAtoms(fs []*Formula, val map[[2]Ref]bool) []*Formula {
-	memo := make(map[*Formula]*Formula)
+	memo := getRewriteMemo()
+	defer putRewriteMemo(memo)
 	skip := func(g *Formula) bool { return len(g.refs) == 0 }
 	leaf := func(g *Formula) (*Formula, bool) {
 		if g.op != OpEq {
@@ -471,7 +536,9 @@ func SubstAtoms(fs []*Formula, val map[[2]Ref]bool) []*Formula {
 		return g, true
 	}
 	for i, f := range fs {
-		fs[i] = rewriteMemo(f, skip, leaf, memo)
+		// The leaves left are atoms, whose replacement is one lookup in
+		// val: memoizing them would cost that lookup and an insertion.
+		fs[i] = rewriteMemo(f, skip, leaf, memo, false)
 	}
 	return fs
 }

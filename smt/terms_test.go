@@ -778,3 +778,66 @@ func firstAtom(f *Formula) *Formula {
 	}
 	return nil
 }
+
+// substNaive is SubstAtoms by the plain recursion, without memo, tables
+// reused or operands copied lazily: the reference for SubstAtoms.
+func substNaive(f *Formula, val map[[2]Ref]bool) *Formula {
+	if f.op == OpEq {
+		if v, ok := val[[2]Ref{f.a, f.b}]; ok {
+			return boolF(v)
+		}
+		return f
+	}
+	if len(f.kids) == 0 {
+		return f
+	}
+	ks := make([]*Formula, len(f.kids))
+	changed := false
+	for i, k := range f.kids {
+		ks[i] = substNaive(k, val)
+		changed = changed || ks[i] != k
+	}
+	if !changed {
+		return f
+	}
+	return remake(f, ks)
+}
+
+// TestSubstRenameShared: SubstAtoms of several formulas at once, called
+// again and again (its memo tables reused), gives what the plain recursion
+// gives formula by formula; a Renamer renaming several formulas with one
+// memo gives what RenameSyms gives for each.
+func TestSubstRenameShared(t *testing.T) {
+	substChanged := 0
+	defer func() { require.Positive(t, substChanged, "no substitution changed a formula") }()
+	shift := func(r Ref) (Ref, bool) {
+		if r == 4 {
+			return r, false
+		}
+		return r + 100, true
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		fs := []*Formula{drawBoolD(t, 4).build(), drawBoolD(t, 4).build(), drawBoolD(t, 3).build()}
+		for round := 0; round < 3; round++ {
+			val := map[[2]Ref]bool{}
+			for i, x := range dataRefs {
+				for _, y := range dataRefs[i+1:] {
+					if rapid.Bool().Draw(t, "decided") {
+						val[[2]Ref{x, y}] = rapid.Bool().Draw(t, "value")
+					}
+				}
+			}
+			got := SubstAtoms(slices.Clone(fs), val)
+			for i, f := range fs {
+				require.Same(t, substNaive(f, val), got[i], "SubstAtoms of %v under %v", f, val)
+				if got[i] != f {
+					substChanged++
+				}
+			}
+		}
+		rn := NewRenamer(shift)
+		for _, f := range append(fs, fs...) {
+			require.Same(t, RenameSyms(f, shift), rn.Rename(f))
+		}
+	})
+}
