@@ -32,6 +32,9 @@ type atomMemo struct {
 	branches map[branchKey]int32
 	can      map[atomAt][2]bool
 	subst    map[substKey]*smt.Formula
+	// atomLists are the reference atoms of a formula in visibleAtoms'
+	// order, by the formula's ID (atomsOf).
+	atomLists map[uint64][]*smt.Formula
 	// rename holds the data half's renamings (renamers).
 	rename renamers
 	// substHits counts the substitutions found in subst (the tests).
@@ -83,13 +86,14 @@ func (m *atomMemo) reset() {
 	m.branches = map[branchKey]int32{}
 	m.can = map[atomAt][2]bool{}
 	m.subst = map[substKey]*smt.Formula{}
+	m.atomLists = map[uint64][]*smt.Formula{}
 	m.next = 0
 }
 
 // trim starts the memo again when it holds too many answers; it must not
 // be called while a context name is in use.
 func (m *atomMemo) trim() {
-	if m != nil && len(m.can)+len(m.leaves)+len(m.branches)+len(m.subst) > atomMemoEntries {
+	if m != nil && len(m.can)+len(m.leaves)+len(m.branches)+len(m.subst)+len(m.atomLists) > atomMemoEntries {
 		m.reset()
 	}
 }
@@ -253,3 +257,58 @@ func boolByte(b bool) byte {
 	}
 	return 0
 }
+
+// atomsOf returns the reference atoms of fs in visibleAtoms' order, each
+// once, from each formula's own list, remembered by its ID. Exact: the walk
+// over fs marks a node seen and walks all of it at its first visit, so it
+// yields the atoms of each formula in the formula's own order, less those
+// an earlier formula yielded (a node skipped as seen holds only atoms
+// yielded already): the concatenation of the formulas' own lists with
+// each atom kept at its first place. A formula's list is a function of the
+// formula (hash-consed, IDs never reused). The lists are shared: the
+// caller must not modify the slice returned.
+func (m *atomMemo) atomsOf(fs []*smt.Formula) []*smt.Formula {
+	if m == nil || atomsMemoOff {
+		var atoms []*smt.Formula
+		visibleAtoms(fs, func(a *smt.Formula) bool { atoms = append(atoms, a); return true })
+		return atoms
+	}
+	var atoms []*smt.Formula
+	var seen map[*smt.Formula]bool
+	lists := 0
+	for _, f := range fs {
+		if f == nil || len(f.Refs()) == 0 {
+			continue
+		}
+		as, ok := m.atomLists[f.ID()]
+		if !ok {
+			visibleAtoms([]*smt.Formula{f}, func(a *smt.Formula) bool { as = append(as, a); return true })
+			m.atomLists[f.ID()] = as
+		}
+		if len(as) == 0 {
+			continue
+		}
+		lists++
+		if lists == 1 {
+			atoms = as // shared until a second list comes
+			continue
+		}
+		if seen == nil {
+			seen = make(map[*smt.Formula]bool, 2*len(atoms))
+			atoms = slices.Clone(atoms)
+			for _, a := range atoms {
+				seen[a] = true
+			}
+		}
+		for _, a := range as {
+			if !seen[a] {
+				seen[a] = true
+				atoms = append(atoms, a)
+			}
+		}
+	}
+	return atoms
+}
+
+// atomsMemoOff turns the atom lists off (the tests compare).
+var atomsMemoOff = false

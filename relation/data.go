@@ -331,9 +331,7 @@ func atomKey(a, b smt.Ref) [2]smt.Ref {
 // shows changes none of its formulas); their number is the number of
 // paths.
 func refine(solver *smt.Solver, memo *atomMemo, h *Heap, refPhi *smt.Formula, fs []*smt.Formula, emit func([]*smt.Formula) error) (err error) {
-	hasAtom := false
-	visibleAtoms(fs, func(*smt.Formula) bool { hasAtom = true; return false })
-	if !hasAtom {
+	if len(memo.atomsOf(fs)) == 0 {
 		return emit(fs)
 	}
 	rc := &refineCtx{solver: solver, refPhi: refPhi, leaf: h}
@@ -465,8 +463,7 @@ func visibleAtoms(fs []*smt.Formula, yield func(*smt.Formula) bool) {
 // on. ctx names the assumptions in memo (the values an atom can take
 // under them are looked up there before they are asked).
 func decideAtoms(rc *refineCtx, memo *atomMemo, ctx int32, fs []*smt.Formula, yield func([]*smt.Formula) error) error {
-	var atoms []*smt.Formula
-	visibleAtoms(fs, func(a *smt.Formula) bool { atoms = append(atoms, a); return true })
+	atoms := memo.atomsOf(fs)
 	if len(atoms) == 0 {
 		return yield(fs)
 	}

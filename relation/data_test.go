@@ -132,9 +132,10 @@ func TestExactDataLeavesSame(t *testing.T) {
 }
 
 // TestDataMemosSame: the data half's sides and worlds (heaps, renamed data
-// and facts, data conditions) are the same formulas with decideAtoms'
-// substitutions remembered (atomMemo.substAll) and the renamings kept
-// across pairs (renamers) as with every substitution and renaming made
+// and facts, data conditions) are the same formulas, in the same order,
+// with decideAtoms' substitutions remembered (atomMemo.substAll), the
+// formulas' atom lists remembered (atomsOf) and the renamings kept across
+// pairs (renamers) as with every substitution, walk and renaming made
 // again, along the lockstep of programs with data, one cache per side kept
 // for the whole lockstep (so what is remembered is found).
 func TestDataMemosSame(t *testing.T) {
@@ -149,9 +150,9 @@ func TestDataMemosSame(t *testing.T) {
 				return
 			}
 			dOn, rOn := prepareData(pr.P, pr.q, sol, on, nil)
-			substMemoOff, renameMemoOff = true, true
+			substMemoOff, renameMemoOff, atomsMemoOff = true, true, true
 			dOff, rOff := prepareData(pr.P, pr.q, sol, off, nil)
-			substMemoOff, renameMemoOff = false, false
+			substMemoOff, renameMemoOff, atomsMemoOff = false, false, false
 			require.Equal(t, rOff, rOn, "%s step %d", file, pr.q.Steps)
 			if dOff == nil {
 				return
@@ -202,4 +203,32 @@ func TestRenamersByMapping(t *testing.T) {
 	require.Same(t, smt.RenameSyms(f, to(10)), a.Rename(f))
 	require.Same(t, smt.RenameSyms(f, to(20)), b.Rename(f))
 	require.Same(t, a.Rename(f), a.Rename(f))
+}
+
+// TestAtomsOfOrder: atomsOf gives visibleAtoms' atoms in its order, for
+// formulas that share atoms and subformulas, in every order, from a memo
+// empty and then holding their lists.
+func TestAtomsOfOrder(t *testing.T) {
+	a, b, c := smt.Ref(1), smt.Ref(4), smt.Ref(7)
+	x := smt.Sym(a, 0, smt.SortInt)
+	shared := smt.Ite(smt.Eq(b, c), x, smt.Int(3))
+	fs := []*smt.Formula{
+		smt.Ite(smt.Eq(a, b), x, shared),
+		smt.Lt(x, smt.Int(0)),
+		smt.Or(smt.Eq(a, c), smt.Lt(shared, x)),
+		smt.Ite(smt.Eq(c, smt.Null), smt.Int(1), smt.Ite(smt.Eq(a, b), x, smt.Int(2))),
+		nil,
+	}
+	memo := &atomMemo{}
+	memo.reset()
+	for round := 0; round < 2; round++ {
+		for i := range fs {
+			for j := range fs {
+				gs := []*smt.Formula{fs[i], fs[j], fs[(i+j)%len(fs)]}
+				var want []*smt.Formula
+				visibleAtoms(gs, func(at *smt.Formula) bool { want = append(want, at); return true })
+				require.Equal(t, want, memo.atomsOf(gs), "round %d: %v", round, gs)
+			}
+		}
+	}
 }
