@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Canonical returns a string that two heaps share exactly when they are
@@ -39,9 +40,9 @@ func Canonical(h *Heap) string {
 // reachable part that map is the only isomorphism (roots and field labels
 // force it); among the unreachable locations another may exist.
 func canonicalNames(h *Heap) (string, []int, int) {
-	if h.canon == nil {
+	if !h.named {
 		key, names, reach := canonicalForm(h)
-		h.canon = &canonForm{key, names, reach}
+		h.canon, h.named = canonForm{key, names, reach}, true
 	}
 	return h.canon.key, h.canon.names, h.canon.reach
 }
@@ -56,11 +57,13 @@ type canonForm struct {
 
 func canonicalForm(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
-	name := make([]int, n)
+	// name and order in one array: order holds at most n locations, and
+	// the two are made for every heap named (every member and leaf).
+	both := make([]int, 2*n)
+	name, order := both[:n:n], both[n:n]
 	for i := range name {
 		name[i] = -1
 	}
-	var order []int
 	visit := func(t Target) {
 		if t >= 0 && int(t) < n && name[t] < 0 {
 			name[t] = len(order)
@@ -122,7 +125,10 @@ func canonicalForm(h *Heap) (string, []int, int) {
 	for _, l := range order {
 		b = appendLoc(b, h, l, name, nil)
 	}
-	return string(b), name, reach
+	// The bytes become the string without a copy (string(b) copied
+	// them, for every heap named): b is local, and nothing writes to it
+	// after this, so the string is immutable as Go requires.
+	return unsafe.String(unsafe.SliceData(b), len(b)), name, reach
 }
 
 // appendTarget appends target t's name under name to b: n for null, u

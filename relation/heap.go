@@ -57,9 +57,12 @@ type Heap struct {
 	// large check's time.
 	Assignment *smt.Formula
 	lits       []*smt.Formula
-	// canon is canonicalNames' answer, kept: a heap is not changed once
-	// built, and a GSE state's heap is named by several questions.
-	canon *canonForm
+	// canon is canonicalNames' answer, kept (when named): a heap is not
+	// changed once built, and a GSE state's heap is named by several
+	// questions. It is held in the heap, not behind a pointer of its own:
+	// nearly every heap built is named.
+	canon canonForm
+	named bool
 }
 
 // HeapCache keeps HeapOf's answers for the states of one step (Budget.Heaps):
@@ -101,6 +104,15 @@ type heapAnswer struct {
 
 // NewHeapCache returns an empty cache.
 func NewHeapCache() *HeapCache { return &HeapCache{m: map[*machine.State]heapAnswer{}} }
+
+// Reset empties c for the states of another step, keeping its maps'
+// space: a cache is made for every pair stepped, and growing its maps
+// anew each time was a fiftieth of a check's bytes. Nothing of the
+// previous step's answers is kept, so c answers as a new cache would.
+func (c *HeapCache) Reset() {
+	clear(c.m)
+	clear(c.same)
+}
 
 // HeapOf is HeapOf(p), built once per p.
 func (c *HeapCache) HeapOf(p *machine.State) (*Heap, error) {
