@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
+	"sync"
 )
 
 // Canonical returns a string that two heaps share exactly when they are
@@ -57,10 +57,14 @@ type canonForm struct {
 
 func canonicalForm(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
-	// name and order in one array: order holds at most n locations, and
-	// the two are made for every heap named (every member and leaf).
-	both := make([]int, 2*n)
-	name, order := both[:n:n], both[n:n]
+	// name is kept with the heap; order and the string's bytes are
+	// scratch, taken from a pool (every member and leaf is named: their
+	// arrays were a seventh of a check's bytes).
+	sc := canonScratch.Get().(*canonBufs)
+	defer canonScratch.Put(sc)
+	name := make([]int, n)
+	order := sc.order[:0]
+	defer func() { sc.order = order[:0] }()
 	for i := range name {
 		name[i] = -1
 	}
@@ -114,7 +118,8 @@ func canonicalForm(h *Heap) (string, []int, int) {
 			size += len(c.Name)
 		}
 	}
-	b := make([]byte, 0, size)
+	b := slices.Grow(sc.b[:0], size)
+	defer func() { sc.b = b[:0] }()
 	b = append(b, 'R')
 	for _, r := range roots {
 		b = append(b, ' ')
@@ -125,11 +130,19 @@ func canonicalForm(h *Heap) (string, []int, int) {
 	for _, l := range order {
 		b = appendLoc(b, h, l, name, nil)
 	}
-	// The bytes become the string without a copy (string(b) copied
-	// them, for every heap named): b is local, and nothing writes to it
-	// after this, so the string is immutable as Go requires.
-	return unsafe.String(unsafe.SliceData(b), len(b)), name, reach
+	return string(b), name, reach
 }
+
+// canonBufs is canonicalForm's scratch: the order of the locations and
+// the string's bytes, neither kept past the call.
+type canonBufs struct {
+	order []int
+	b     []byte
+}
+
+// canonScratch holds canonBufs for canonicalForm (checks of several
+// programs run at once, so a scratch is not shared).
+var canonScratch = sync.Pool{New: func() any { return new(canonBufs) }}
 
 // appendTarget appends target t's name under name to b: n for null, u
 // for l_un, its canonical number, or ?t for a target out of range.
