@@ -964,13 +964,8 @@ type group struct {
 func (r *run) step(pr pair) ([]pair, error) {
 	// The heaps of this step's GSE states, each built once for the
 	// questions about it (relation.Budget.Heaps); the states of the next
-	// step are new ones (a state stepped in place keeps its pointer:
-	// nothing of this step's cache is kept for the next, only its space).
-	if r.heaps == nil {
-		r.heaps = relation.NewHeapCache()
-	} else {
-		r.heaps.Reset()
-	}
+	// step are new ones.
+	r.heaps = relation.NewHeapCache()
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {

@@ -105,15 +105,6 @@ type heapAnswer struct {
 // NewHeapCache returns an empty cache.
 func NewHeapCache() *HeapCache { return &HeapCache{m: map[*machine.State]heapAnswer{}} }
 
-// Reset empties c for the states of another step, keeping its maps'
-// space: a cache is made for every pair stepped, and growing its maps
-// anew each time was a fiftieth of a check's bytes. Nothing of the
-// previous step's answers is kept, so c answers as a new cache would.
-func (c *HeapCache) Reset() {
-	clear(c.m)
-	clear(c.same)
-}
-
 // HeapOf is HeapOf(p), built once per p.
 func (c *HeapCache) HeapOf(p *machine.State) (*Heap, error) {
 	if c == nil {
