@@ -125,14 +125,15 @@ type Solver struct {
 	args []zast
 }
 
-// NewSolver creates a Z3 context (reference-counted mode) and a solver.
-// Call Close when done; a cleanup frees the context if the Solver becomes
-// unreachable without Close, but that is a safety net, not the mechanism.
+// NewSolver returns a solver. Its Z3 context (reference-counted mode) is
+// made when a question first reaches Z3, so a solver whose questions the
+// Go deciders answer all never pays for one (z3.go). Call Close when
+// done; a cleanup frees the context if the Solver becomes unreachable
+// without Close, but that is a safety net, not the mechanism. The error
+// is always nil (a failure to make the context is the error of the
+// question that needed it); it stays for the callers.
 func NewSolver() (*Solver, error) {
-	z, err := newZctx()
-	if err != nil {
-		return nil, err
-	}
+	z := newZctx()
 	s := &Solver{
 		z:          z,
 		consts:     make(map[Ref]zast),
@@ -155,7 +156,7 @@ func NewSolver() (*Solver, error) {
 }
 
 // Close releases every Z3 reference the solver holds and deletes the
-// context. It is idempotent.
+// context, if one was made. It is idempotent.
 func (s *Solver) Close() {
 	if s.z == nil {
 		return

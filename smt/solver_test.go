@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -336,6 +337,7 @@ func TestSolverCleanupSafetyNet(t *testing.T) {
 	for range 20 {
 		s, err := NewSolver()
 		require.NoError(t, err)
+		s.SetGoDecide(false) // so that the question makes the context
 		_, err = s.Sat(And(Neq(1, Null), Eq(4, 7)))
 		require.NoError(t, err)
 	}
@@ -350,9 +352,83 @@ func TestSolverCleanupSafetyNet(t *testing.T) {
 	// Close frees at once and disarms the cleanup (no double free).
 	s, err := NewSolver()
 	require.NoError(t, err)
+	s.SetGoDecide(false)
+	_, err = s.Sat(Eq(1, 4))
+	require.NoError(t, err)
+	require.Equal(t, base+1, liveContexts.Load())
 	s.Close()
 	require.Equal(t, base, liveContexts.Load())
 	runtime.GC()
 	runtime.GC()
 	require.Equal(t, base, liveContexts.Load())
+}
+
+// TestContextMadeOnFirstZ3Question: a Solver makes its Z3 context when a
+// question first reaches Z3, not before; what was set before (a
+// parameter, assumptions, a bound context) holds for it; Close of a
+// solver that never made one deletes nothing.
+func TestContextMadeOnFirstZ3Question(t *testing.T) {
+	base := liveContexts.Load()
+
+	// Answered by the Go decider all: no context, ever.
+	s, err := NewSolver()
+	require.NoError(t, err)
+	require.NoError(t, s.SetTimeout(time.Minute))
+	s.SetContext(context.Background())
+	require.NoError(t, s.Assume(Neq(1, 4)))
+	ok, err := s.Sat(Eq(1, 7))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, s.Release())
+	ok, err = s.Sat(And(Eq(1, 4), Neq(1, 4)))
+	require.NoError(t, err)
+	require.False(t, ok)
+	require.Equal(t, base, liveContexts.Load())
+	require.Equal(t, int64(0), s.Stats().Queries)
+	s.Close()
+	s.Close()
+	require.Equal(t, base, liveContexts.Load())
+	_, err = s.Sat(Eq(1, 7))
+	require.ErrorIs(t, err, ErrClosed)
+	require.Equal(t, base, liveContexts.Load())
+
+	// An assumption made before the context is told to Z3 at the first
+	// question under it, and a parameter set before applies: an rlimit
+	// of 1 makes Z3 answer unknown.
+	s, err = NewSolver()
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.Assume(Eq(1, 4)))
+	require.NoError(t, s.z.setUintParam("rlimit", 1))
+	require.Equal(t, base, liveContexts.Load())
+	s.SetGoDecide(false)
+	_, err = s.Sat(And(Or(Eq(1, 4), Eq(1, 7)), Or(Eq(4, 10), Neq(7, Null)), Neq(1, 10)))
+	require.Equal(t, base+1, liveContexts.Load())
+	if err != nil {
+		require.ErrorIs(t, err, ErrUnknown)
+	} else {
+		t.Log("Z3 answered within rlimit 1; the parameter's effect is not observable here")
+	}
+	require.NoError(t, s.z.setUintParam("rlimit", 0))
+	ok, err = s.Sat(Neq(4, 1))
+	require.NoError(t, err)
+	require.False(t, ok, "the assumption 1 = 4 was not in force")
+	require.NoError(t, s.Release())
+	ok, err = s.Sat(Neq(4, 1))
+	require.NoError(t, err)
+	require.True(t, ok)
+}
+
+// TestWatcherReachesContextMadeLater: a context bound before the Z3
+// context exists still interrupts a check of it in flight.
+func TestWatcherReachesContextMadeLater(t *testing.T) {
+	s := newSolver(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.SetContext(ctx)
+	require.Nil(t, s.z.ctx)
+	time.AfterFunc(100*time.Millisecond, cancel)
+	r, err := s.Check(pigeonhole(150))
+	require.ErrorIs(t, err, ErrCanceled, "answer %v", r)
+	require.Equal(t, int64(1), s.Stats().Queries, "the check did not reach Z3")
 }

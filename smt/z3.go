@@ -381,6 +381,8 @@ import "C"
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -413,6 +415,17 @@ type (
 // It is kept apart from Solver so the safety-net cleanup can hold it without
 // keeping the Solver itself reachable.
 //
+// The Z3 context is made when the first AST, question or data solver needs
+// it (open), not with the zctx: making one costs milliseconds, and a
+// Solver whose questions the Go deciders answer all (a check's Validate
+// solver, most runs of programs without data) never needs one. Until then
+// ctx is nil and only the Go side lives: the gate (which cancels and
+// injects faults whether or not Z3 is ever asked), the parameters (applied
+// when the solvers are made), the link to the model context. free makes
+// the zctx dead for good: a dead zctx is never opened again (the Solver's
+// "closed" is s.z == nil; dead is the zctx's own, for the model context
+// and the cleanup).
+//
 // A second solver in the same context, for logic QF_UFLIA, takes the
 // questions with data (terms.go), with the Int and Bool sorts of terms; it
 // is made at the first such question, so a run without data never pays for
@@ -420,15 +433,17 @@ type (
 // reference questions. Both share the context's ASTs (and so the
 // translation cache).
 type zctx struct {
-	ctx    C.Z3_context
+	ctx    C.Z3_context // nil until open, and after free
 	solver C.Z3_solver
 	sort   C.Z3_sort
 
 	dsolver           C.Z3_solver
 	intSort, boolSort C.Z3_sort
-	// params are the solver parameters set so far, for the data solver
-	// made later.
+	// params are the solver parameters set so far, for the solvers made
+	// later (both, when the context is not open yet).
 	params map[string]uint32
+	// dead is set by free: the context is not to be made (again).
+	dead bool
 
 	// gate is the cancellation and fault-injection state every query
 	// passes through (interrupt.go, faults.go).
@@ -455,27 +470,75 @@ func (z *zctx) err(code C.int, op string) error {
 	return &Z3Error{Code: int(code), Msg: msg, Op: op}
 }
 
-func newZctx() (*zctx, error) {
+// newZctx returns the Go side of a context; open makes the Z3 side.
+func newZctx() *zctx { return &zctx{} }
+
+// open makes the Z3 context, the Ref sort and the reference solver, and
+// applies the parameters set so far, once: every method that needs the
+// context calls it first. A context made after its gate was canceled is
+// interrupted at once (the gate refuses its queries anyway); one made
+// while a watcher is registered is reached by the watcher's interrupt,
+// since ctx is set under gate.mu, which interrupt holds.
+func (z *zctx) open() error {
+	if z.ctx != nil {
+		return nil
+	}
+	if z.dead {
+		return ErrClosed
+	}
 	ctx := C.lockstep_mk_context()
 	if ctx == nil {
-		return nil, &Z3Error{Code: -1, Msg: "Z3_mk_context_rc returned NULL", Op: "new context"}
+		return &Z3Error{Code: -1, Msg: "Z3_mk_context_rc returned NULL", Op: "new context"}
 	}
-	z := &zctx{ctx: ctx}
+	z.gate.mu.Lock()
+	z.ctx = ctx
+	if z.gate.canceled.Load() {
+		C.lockstep_interrupt(ctx)
+	}
+	z.gate.mu.Unlock()
 	liveContexts.Add(1)
 	var code C.int
-	z.sort = C.lockstep_mk_sort(ctx, &code)
+	sort := C.lockstep_mk_sort(ctx, &code)
 	if err := z.err(code, "mk sort"); err != nil {
-		z.sort = nil
-		z.free()
-		return nil, err
+		z.discard()
+		return err
 	}
-	z.solver = C.lockstep_mk_solver(ctx, logicUF, &code)
+	z.sort = sort
+	sv := C.lockstep_mk_solver(ctx, logicUF, &code)
 	if err := z.err(code, "mk solver"); err != nil {
-		z.solver = nil
-		z.free()
-		return nil, err
+		z.discard()
+		return err
 	}
-	return z, nil
+	z.solver = sv
+	if err := z.applyParams(sv); err != nil {
+		z.discard()
+		return err
+	}
+	return nil
+}
+
+// discard deletes a context whose opening failed, leaving the zctx as if
+// never opened (a later question tries again).
+func (z *zctx) discard() {
+	z.gate.mu.Lock()
+	defer z.gate.mu.Unlock()
+	C.lockstep_del(z.ctx, z.solver, z.sort)
+	z.ctx, z.solver, z.sort = nil, nil, nil
+	liveContexts.Add(-1)
+}
+
+// applyParams sets the parameters set so far on sv, a solver just made,
+// in the order of their names.
+func (z *zctx) applyParams(sv C.Z3_solver) error {
+	for _, name := range slices.Sorted(maps.Keys(z.params)) {
+		cs := C.CString(name)
+		code := C.lockstep_set_uint_param(z.ctx, sv, cs, C.uint(z.params[name]))
+		C.free(unsafe.Pointer(cs))
+		if err := z.err(code, "set param "+name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // free releases the solver, the sort and the context. Deleting the context
@@ -486,16 +549,17 @@ func (z *zctx) free() {
 	// reaches a deleted context.
 	z.gate.mu.Lock()
 	defer z.gate.mu.Unlock()
+	z.dead = true
 	if z.linked != nil {
 		z.linked.free()
 		z.linked = nil
 	}
-	if z.ctx == nil {
-		return
-	}
 	if z.gate.stop != nil {
 		z.gate.stop() // only unregisters; never waits for the watcher
 		z.gate.stop = nil
+	}
+	if z.ctx == nil {
+		return // never opened
 	}
 	C.lockstep_del_data(z.ctx, z.dsolver, z.intSort, z.boolSort)
 	z.dsolver, z.intSort, z.boolSort = nil, nil, nil
@@ -528,6 +592,9 @@ func (z *zctx) ensureData() error {
 	if z.dsolver != nil {
 		return nil
 	}
+	if err := z.open(); err != nil {
+		return err
+	}
 	var code C.int
 	if z.intSort == nil {
 		s := C.lockstep_mk_basic_sort(z.ctx, 1, &code)
@@ -552,15 +619,7 @@ func (z *zctx) ensureData() error {
 		return err
 	}
 	z.dsolver = sv
-	for name, v := range z.params {
-		cs := C.CString(name)
-		code := C.lockstep_set_uint_param(z.ctx, sv, cs, C.uint(v))
-		C.free(unsafe.Pointer(cs))
-		if err := z.err(code, "set param "+name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return z.applyParams(sv)
 }
 
 // sv is the solver of the reference questions or (data) of those with
@@ -573,10 +632,14 @@ func (z *zctx) sv(data bool) C.Z3_solver {
 }
 
 func (z *zctx) mkConst(name string) (C.Z3_ast, error) {
+	if err := z.open(); err != nil { // z.sort is made by open
+		return nil, err
+	}
 	return z.mkConstOf(z.sort, name)
 }
 
-// mkConstOf makes a constant of sort s (the Ref sort, or a term sort).
+// mkConstOf makes a constant of sort s (the Ref sort, or a term sort):
+// the context is open, since s belongs to it.
 func (z *zctx) mkConstOf(s C.Z3_sort, name string) (C.Z3_ast, error) {
 	cs := C.CString(name)
 	defer C.free(unsafe.Pointer(cs))
@@ -609,6 +672,9 @@ const (
 // mk builds one node and returns it with one reference owned by the caller.
 // args holds C pointers only, so passing its backing array is allowed.
 func (z *zctx) mk(op C.int, args []C.Z3_ast) (C.Z3_ast, error) {
+	if err := z.open(); err != nil {
+		return nil, err
+	}
 	var p *C.Z3_ast
 	if len(args) > 0 {
 		p = &args[0]
@@ -654,24 +720,29 @@ func (z *zctx) reasonUnknown(data bool) string {
 	if why := z.gate.takeReason(); why != "" {
 		return why
 	}
+	if z.ctx == nil {
+		return "unknown" // no Z3 question was asked
+	}
 	return C.GoString(C.lockstep_reason_unknown(z.ctx, z.sv(data)))
 }
 
-// setUintParam sets a parameter of both solvers (of the data solver when
-// it is made, if it is not yet).
+// setUintParam sets a parameter of both solvers, of those made now and of
+// those made later (open, ensureData), and of the model context.
 func (z *zctx) setUintParam(name string, v uint32) error {
-	cs := C.CString(name)
-	defer C.free(unsafe.Pointer(cs))
-	if err := z.err(C.lockstep_set_uint_param(z.ctx, z.solver, cs, C.uint(v)), "set param "+name); err != nil {
-		return err
-	}
 	if z.params == nil {
 		z.params = make(map[string]uint32)
 	}
 	z.params[name] = v
-	if z.dsolver != nil {
-		if err := z.err(C.lockstep_set_uint_param(z.ctx, z.dsolver, cs, C.uint(v)), "set param "+name); err != nil {
-			return err
+	if z.ctx != nil {
+		cs := C.CString(name)
+		defer C.free(unsafe.Pointer(cs))
+		for _, sv := range []C.Z3_solver{z.solver, z.dsolver} {
+			if sv == nil {
+				continue
+			}
+			if err := z.err(C.lockstep_set_uint_param(z.ctx, sv, cs, C.uint(v)), "set param "+name); err != nil {
+				return err
+			}
 		}
 	}
 	if z.linked != nil {
@@ -687,9 +758,15 @@ func (z *zctx) push(data bool) error {
 	if err := z.gate.exit(); err != nil {
 		return err
 	}
+	if err := z.open(); err != nil {
+		return err
+	}
 	return z.canceledOr(z.err(C.lockstep_push(z.ctx, z.sv(data)), "push"))
 }
 func (z *zctx) pop(data bool) error {
+	if err := z.open(); err != nil {
+		return err
+	}
 	return z.canceledOr(z.err(C.lockstep_pop(z.ctx, z.sv(data)), "pop"))
 }
 func (z *zctx) assert(data bool, a C.Z3_ast) error {
