@@ -334,6 +334,11 @@ func exactKey(h *keyHash, P []*machine.State, q *machine.State, concretize, data
 	return h.key(), true
 }
 
+// vouchControls tells exactness that exactKey found the members' controls
+// equal to q's (relation.Budget.ControlsEqual); TestExactReuseSameVerdicts
+// compares with it off.
+var vouchControls = true
+
 // reuseExact turns the reuse on (TestExactReuseSameVerdicts compares with
 // it off).
 var reuseExact = true
@@ -389,6 +394,9 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 	}
 	if ok {
 		r.keyHash.sameHeaps(P, r.heaps)
+		// exactKey compared every member's control key with q's (or
+		// knew them equal: sameControl), as ⊏ would.
+		budget.ControlsEqual = vouchControls
 	}
 	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
 	if ok {

@@ -86,14 +86,14 @@ func TestExactReuseSameVerdicts(t *testing.T) {
 	opt.MaxGroup = 150
 	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
 	s := testutil.Solver(t)
-	defer func() { reuseExact, reuseConcretizations = true, true }()
+	defer func() { reuseExact, reuseConcretizations, vouchControls = true, true, true }()
 	reused, concReused, wfReused := 0, 0, 0
 	last := 13
 	if testing.Short() {
 		last = 6
 	}
 	for i := 2; i <= last; i++ {
-		off, on := sameWithReuse(t, ProgramOf(ProgramSeed(1, i)), opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, i)
+		off, on := sameWithReuse(t, ProgramOf(ProgramSeed(1, i)), opt, s, func(on bool) { reuseExact, reuseConcretizations, vouchControls = on, on, on }, i)
 		require.Zero(t, off.exactReused)
 		reused += on.exactReused
 		concReused += on.concretizationsReused
@@ -117,7 +117,7 @@ func TestRootsBelowSameVerdicts(t *testing.T) {
 	opt.MaxGroup = 150 // the program's groups grow to 8,320: stop early, inconclusive on both sides
 	opt.Timeout = 10 * time.Minute
 	s := testutil.Solver(t)
-	defer func() { reuseExact, reuseConcretizations = true, true }()
+	defer func() { reuseExact, reuseConcretizations, vouchControls = true, true, true }()
 	_, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, 196), gen.DataMixed), opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, 196)
 	require.Positive(t, on.rootsBelow, "no replay's roots were resolved by the leaves below it")
 }
@@ -131,7 +131,7 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 	opt.Engine = "summary:fixed"
 	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
 	s := testutil.Solver(t)
-	defer func() { reuseExact, reuseConcretizations = true, true }()
+	defer func() { reuseExact, reuseConcretizations, vouchControls = true, true, true }()
 	reused, withData := 0, 0
 	// The first 15 programs of the stream in make test, 30 under make soak.
 	last := 15
@@ -147,7 +147,7 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 			continue
 		}
 		withData++
-		_, on := sameWithReuse(t, p, opt, s, func(on bool) { reuseExact, reuseConcretizations = on, on }, i)
+		_, on := sameWithReuse(t, p, opt, s, func(on bool) { reuseExact, reuseConcretizations, vouchControls = on, on, on }, i)
 		reused += on.exactReused
 	}
 	require.Positive(t, withData, "no program of the data stream has data")

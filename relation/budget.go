@@ -33,6 +33,12 @@ type Budget struct {
 	// step asks about each member of a group (its shape's key, the data
 	// half's renaming). The checker gives each step one.
 	Heaps *HeapCache
+	// ControlsEqual, in a question of exactness, says that the caller has
+	// found every member of P to have q's control key (the same bytes of
+	// machine.State.AppendControlKey): ⊏'s comparison of the controls is
+	// not made again for a member whose heap is a concretization of q's.
+	// The checker's memo key establishes it for every group it keys.
+	ControlsEqual bool
 }
 
 // ErrStopped is wrapped by the errors of searches stopped by Budget.Done.

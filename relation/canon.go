@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Canonical returns a string that two heaps share exactly when they are
@@ -39,9 +40,9 @@ func Canonical(h *Heap) string {
 // reachable part that map is the only isomorphism (roots and field labels
 // force it); among the unreachable locations another may exist.
 func canonicalNames(h *Heap) (string, []int, int) {
-	if h.canon == nil {
+	if !h.named {
 		key, names, reach := canonicalForm(h)
-		h.canon = &canonForm{key, names, reach}
+		h.canon, h.named = canonForm{key, names, reach}, true
 	}
 	return h.canon.key, h.canon.names, h.canon.reach
 }
@@ -56,11 +57,17 @@ type canonForm struct {
 
 func canonicalForm(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
+	// name is kept with the heap; order and the string's bytes are
+	// scratch, taken from a pool (every member and leaf is named: their
+	// arrays were a seventh of a check's bytes).
+	sc := canonScratch.Get().(*canonBufs)
+	defer canonScratch.Put(sc)
 	name := make([]int, n)
+	order := sc.order[:0]
+	defer func() { sc.order = order[:0] }()
 	for i := range name {
 		name[i] = -1
 	}
-	var order []int
 	visit := func(t Target) {
 		if t >= 0 && int(t) < n && name[t] < 0 {
 			name[t] = len(order)
@@ -111,7 +118,8 @@ func canonicalForm(h *Heap) (string, []int, int) {
 			size += len(c.Name)
 		}
 	}
-	b := make([]byte, 0, size)
+	b := slices.Grow(sc.b[:0], size)
+	defer func() { sc.b = b[:0] }()
 	b = append(b, 'R')
 	for _, r := range roots {
 		b = append(b, ' ')
@@ -124,6 +132,17 @@ func canonicalForm(h *Heap) (string, []int, int) {
 	}
 	return string(b), name, reach
 }
+
+// canonBufs is canonicalForm's scratch: the order of the locations and
+// the string's bytes, neither kept past the call.
+type canonBufs struct {
+	order []int
+	b     []byte
+}
+
+// canonScratch holds canonBufs for canonicalForm (checks of several
+// programs run at once, so a scratch is not shared).
+var canonScratch = sync.Pool{New: func() any { return new(canonBufs) }}
 
 // appendTarget appends target t's name under name to b: n for null, u
 // for l_un, its canonical number, or ?t for a target out of range.

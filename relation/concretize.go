@@ -86,6 +86,13 @@ func ConcretizeLeavesWellFormed(q *machine.State, solver *smt.Solver, budget Bud
 // Distinct is one heap per isomorphism class of the leaves, in the order
 // first met: ConcretizeWellFormed's answer.
 func (ls Leaves) Distinct() []*Heap {
+	out, _ := ls.distinct()
+	return out
+}
+
+// distinct is Distinct with the set of the heaps' canonical forms
+// (Canonical), which are the leaves' forms too.
+func (ls Leaves) distinct() ([]*Heap, map[string]bool) {
 	seen := make(map[string]bool, len(ls))
 	var out []*Heap
 	for _, h := range ls {
@@ -94,7 +101,7 @@ func (ls Leaves) Distinct() []*Heap {
 			out = append(out, h)
 		}
 	}
-	return out
+	return out, seen
 }
 
 // concretizeState is Concretize; wellFormed says that q is known to be well
@@ -671,7 +678,15 @@ func (c *concretizer) leaf() error {
 	if c.recording {
 		c.record()
 	}
-	h := &Heap{Locs: make([]HeapLoc, 0, len(c.q.Locs)), Roots: make([]Root, 0, len(c.roots))}
+	// The locations that exist, counted first: a leaf is made for every
+	// concretization replayed, and its arrays are kept with it.
+	n := 0
+	for l := range c.q.Locs {
+		if c.exists[l] == 1 {
+			n++
+		}
+	}
+	h := &Heap{Locs: make([]HeapLoc, 0, n), Roots: make([]Root, 0, len(c.roots))}
 	// index is used within this call only: its space is the concretizer's.
 	if cap(c.index) < len(c.q.Locs) {
 		c.index = make([]Target, len(c.q.Locs))

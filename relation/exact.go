@@ -89,7 +89,7 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 		undecided ExactResult     // the outcome of (a) when it did not fail
 	)
 	if concretize {
-		have = map[string]bool{}
+		have = make(map[string]bool, len(P))
 		canon := make([]string, len(P))
 		for i, p := range P {
 			h, err := budget.Heaps.HeapOf(p)
@@ -111,12 +111,12 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 			leaves = append(leaves, h)
 			return nil
 		})
-		heaps = leaves.Distinct()
+		// Distinct's set of forms is the set of the distinct heaps' forms:
+		// met without a second map.
+		var forms map[string]bool
+		heaps, forms = leaves.distinct()
 		if concErr == nil {
-			met = make(map[string]bool, len(heaps))
-			for _, h := range heaps {
-				met[Canonical(h)] = true
-			}
+			met = forms
 		}
 		// met is nil when the enumeration failed: nothing is discharged.
 		undecided = exactA(P, q, solver, budget, func(i int) bool { return canon[i] != "" && met[canon[i]] })
@@ -157,8 +157,8 @@ func exact(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budg
 }
 
 // exactA is part (a) of exactness: every p ∈ P is represented by q, where
-// met(i) says that P[i]'s heap is a concretization of q (then only the
-// checks of Represents other than the search are made). An inconclusive
+// met(i) says that P[i]'s heap, built by HeapOf, is a concretization of
+// q (then only the checks of Represents other than the search are made). An inconclusive
 // member does not hide a failing one further on: keep looking, report the
 // failure first.
 func exactA(P []*machine.State, q *machine.State, solver *smt.Solver, budget Budget, met func(int) bool) ExactResult {
@@ -168,7 +168,8 @@ func exactA(P []*machine.State, q *machine.State, solver *smt.Solver, budget Bud
 	for i, p := range P {
 		var r Result
 		if met(i) {
-			r = RepresentedByHeap(p, q, solver)
+			// met: P[i]'s heap was built by HeapOf (exact above).
+			r = representedByBuiltHeap(p, q, solver, budget.ControlsEqual)
 		} else {
 			r = represents(p, q, solver, budget, Options{MaxNodes: budget.HomNodes, Done: budget.Done, satQ: satQ}, true)
 		}

@@ -57,9 +57,12 @@ type Heap struct {
 	// large check's time.
 	Assignment *smt.Formula
 	lits       []*smt.Formula
-	// canon is canonicalNames' answer, kept: a heap is not changed once
-	// built, and a GSE state's heap is named by several questions.
-	canon *canonForm
+	// canon is canonicalNames' answer, kept (when named): a heap is not
+	// changed once built, and a GSE state's heap is named by several
+	// questions. It is held in the heap, not behind a pointer of its own:
+	// nearly every heap built is named.
+	canon canonForm
+	named bool
 }
 
 // HeapCache keeps HeapOf's answers for the states of one step (Budget.Heaps):

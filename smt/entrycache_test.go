@@ -20,29 +20,7 @@ func TestEntryCacheAgreesWithEval(t *testing.T) {
 		}
 	}
 	defer func() { entryCacheCheck = nil }()
-	g := goSolver(t)
-	rapid.Check(t, func(t *rapid.T) {
-		defer func() {
-			for g.Assumptions() > 0 {
-				_ = g.Release()
-			}
-		}()
-		n := rapid.IntRange(10, 80).Draw(t, "ops")
-		for range n {
-			switch op := rapid.IntRange(0, 6).Draw(t, "op"); {
-			case op == 0:
-				require.NoError(t, g.Assume(wideGen(4).Draw(t, "assume")))
-			case op == 1 && g.Assumptions() > 0:
-				require.NoError(t, g.Release())
-			default:
-				_, err := g.Sat(wideGen(3).Draw(t, "query"))
-				require.NoError(t, err)
-			}
-			require.Zero(t, wrong, "a cached entry value differs from its evaluation")
-		}
-	})
-	require.Positive(t, hits, "no cached entry value was used")
-	t.Logf("%d cached entry values checked", hits)
+	solverWalk(t, &hits, &wrong, "cached entry values")
 }
 
 // TestNodeCacheAgreesWithEval: every value the node cache serves (decide.go,
@@ -91,6 +69,13 @@ func TestNodeCacheAgreesWithEval(t *testing.T) {
 		}
 	}
 	defer func() { nodeCacheCheck = nil }()
+	solverWalk(t, &hits, &wrong, "kept node values")
+}
+
+// solverWalk runs random Assume/Release/Sat sequences on a Go solver,
+// failing as soon as a checked value was wrong (*wrong > 0), and at the end
+// if none was checked (*hits == 0); what names the values checked.
+func solverWalk(t *testing.T, hits, wrong *int, what string) {
 	g := goSolver(t)
 	rapid.Check(t, func(t *rapid.T) {
 		defer func() {
@@ -109,9 +94,9 @@ func TestNodeCacheAgreesWithEval(t *testing.T) {
 				_, err := g.Sat(wideGen(3).Draw(t, "query"))
 				require.NoError(t, err)
 			}
-			require.Zero(t, wrong, "a kept node value differs from its evaluation")
+			require.Zero(t, *wrong, "one of the %s differs from its evaluation", what)
 		}
 	})
-	require.Positive(t, hits, "no kept node value was used")
-	t.Logf("%d kept node values checked", hits)
+	require.Positive(t, *hits, "none of the %s was used", what)
+	t.Logf("%d %s checked", *hits, what)
 }

@@ -287,14 +287,7 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 			return true
 		}
 		if v {
-			lits := make([]*Formula, len(atoms))
-			for i, a := range atoms {
-				lits[i] = Eq(a[0], a[1])
-				if val[i] == triFalse {
-					lits[i] = Not(lits[i])
-				}
-			}
-			some = append(some, And(lits...))
+			some = append(some, caseOf(atoms, val))
 		}
 		return false
 	})
@@ -624,14 +617,7 @@ func (s *Solver) satRefCases(ref, data []*Formula) (v, done bool, err error) {
 		case !ok:
 			continue
 		}
-		lits := make([]*Formula, len(atoms))
-		for i, a := range atoms {
-			lits[i] = Eq(a[0], a[1])
-			if val[i] == triFalse {
-				lits[i] = Not(lits[i])
-			}
-		}
-		some = append(some, And(lits...))
+		some = append(some, caseOf(atoms, val))
 	}
 	s.stats.Split++
 	q := And(And(ref...), Or(some...))
@@ -772,4 +758,17 @@ func (s *Solver) refModelSat(q *Formula) bool {
 		d.reset()
 	}
 	return found
+}
+
+// caseOf is the valuation val of the data's reference atoms as a
+// conjunction of literals: a = b where val is true, a ≠ b where false.
+func caseOf(atoms [][2]Ref, val []tri) *Formula {
+	lits := make([]*Formula, len(atoms))
+	for i, a := range atoms {
+		lits[i] = Eq(a[0], a[1])
+		if val[i] == triFalse {
+			lits[i] = Not(lits[i])
+		}
+	}
+	return And(lits...)
 }
