@@ -287,7 +287,7 @@ func (s *Solver) project(f *Formula) (p *Formula, ok bool) {
 			return true
 		}
 		if v {
-			some = append(some, caseOf(atoms, val))
+			some = append(some, valuationOf(atoms, val))
 		}
 		return false
 	})
@@ -617,7 +617,7 @@ func (s *Solver) satRefCases(ref, data []*Formula) (v, done bool, err error) {
 		case !ok:
 			continue
 		}
-		some = append(some, caseOf(atoms, val))
+		some = append(some, valuationOf(atoms, val))
 	}
 	s.stats.Split++
 	q := And(And(ref...), Or(some...))
@@ -760,9 +760,9 @@ func (s *Solver) refModelSat(q *Formula) bool {
 	return found
 }
 
-// caseOf is the valuation val of the data's reference atoms as a
+// valuationOf is the valuation val of the data's reference atoms as a
 // conjunction of literals: a = b where val is true, a ≠ b where false.
-func caseOf(atoms [][2]Ref, val []tri) *Formula {
+func valuationOf(atoms [][2]Ref, val []tri) *Formula {
 	lits := make([]*Formula, len(atoms))
 	for i, a := range atoms {
 		lits[i] = Eq(a[0], a[1])
