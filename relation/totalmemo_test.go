@@ -22,14 +22,19 @@ func totalMemo(t *testing.T, q *machine.State, sol *smt.Solver, memo *TotalityMe
 	return v
 }
 
+// linkedListMemo is the totality memo tests' start: a solver, an empty
+// memo, and LinkedList's initial state with d0 resolved to a node.
+func linkedListMemo(t *testing.T) (*smt.Solver, *TotalityMemo, *builder) {
+	t.Helper()
+	b := newBuilder(t, mustParse(t, linkedListSrc))
+	b.to(0, "d0", N)
+	return newSolver(t), NewTotalityMemo(), b
+}
+
 // TestTotalityMemoStronger: an answer kept under a path condition serves
 // a stronger one (all its conjuncts and more), never a weaker one.
 func TestTotalityMemoStronger(t *testing.T) {
-	sol := newSolver(t)
-	prog := mustParse(t, linkedListSrc)
-	memo := NewTotalityMemo()
-	b := newBuilder(t, prog)
-	b.to(0, "d0", N)
+	sol, memo, b := linkedListMemo(t)
 	r := b.set(0, "head", gvs(eq(i4, machine.RNull), N))
 	weak := b.s.Phi
 
@@ -67,11 +72,7 @@ func TestTotalityMemoStronger(t *testing.T) {
 // TestTotalityMemoOtherGuards: an answer about one value set's guards
 // serves no other value set under the same path condition.
 func TestTotalityMemoOtherGuards(t *testing.T) {
-	sol := newSolver(t)
-	prog := mustParse(t, linkedListSrc)
-	memo := NewTotalityMemo()
-	b := newBuilder(t, prog)
-	b.to(0, "d0", N)
+	sol, memo, b := linkedListMemo(t)
 	b.and(eq(i4, machine.RNull))
 	b.set(0, "head", gvs(eq(i4, machine.RNull), N))
 	if v := totalMemo(t, b.s, sol, memo); v != nil {
@@ -87,11 +88,7 @@ func TestTotalityMemoOtherGuards(t *testing.T) {
 // is kept as the reference part's and serves a φ with other data; an
 // answer only the data decided serves no φ without that data.
 func TestTotalityMemoData(t *testing.T) {
-	sol := newSolver(t)
-	prog := mustParse(t, linkedListSrc)
-	memo := NewTotalityMemo()
-	b := newBuilder(t, prog)
-	b.to(0, "d0", N)
+	sol, memo, b := linkedListMemo(t)
 	r := b.set(0, "head", gvs(eq(i4, machine.RNull), N))
 	data7 := smt.Lt(smt.Sym(i7, 0, smt.SortInt), smt.Int(3))
 	forces := smt.EqT(smt.Ite(eq(i4, machine.RNull), smt.Int(1), smt.Int(0)), smt.Int(1))
@@ -120,11 +117,7 @@ func TestTotalityMemoData(t *testing.T) {
 // TestTotalityMemoAssumptions: an answer relative to the solver's
 // assumptions is not kept.
 func TestTotalityMemoAssumptions(t *testing.T) {
-	sol := newSolver(t)
-	prog := mustParse(t, linkedListSrc)
-	memo := NewTotalityMemo()
-	b := newBuilder(t, prog)
-	b.to(0, "d0", N)
+	sol, memo, b := linkedListMemo(t)
 	r := b.set(0, "head", gvs(eq(i4, machine.RNull), N))
 	if err := sol.Assume(eq(i4, machine.RNull)); err != nil {
 		t.Fatal(err)
