@@ -83,14 +83,10 @@ func (s *Solver) modelCtx() (*zctx, error) {
 	}
 	mz := newZctx()
 	mz.simple = true
-	// The parameters set so far (a timeout, say) apply here too; later
-	// ones reach it through setUintParam.
-	for _, name := range slices.Sorted(maps.Keys(z.params)) {
-		if err := mz.setUintParam(name, z.params[name]); err != nil {
-			mz.free()
-			return nil, err
-		}
-	}
+	// The parameters set so far (a timeout, say) apply here too, when its
+	// solvers are made (open, ensureData); later ones reach it through
+	// setUintParam.
+	mz.params = maps.Clone(z.params)
 	if err := mz.setUintParam("random_seed", modelSeed); err != nil {
 		mz.free()
 		return nil, err
