@@ -769,6 +769,10 @@ func (s *cdcl) bump(v int32) {
 	}
 }
 
+// The decision heap is indexed (hpos) and written out here rather than
+// through container/heap: its Push and Pop take and return any, which
+// boxes a variable number at every decision and every conflict's bump.
+
 func (s *cdcl) heapLess(a, b int32) bool {
 	// Higher activity first; ties by index, so the search is the same on
 	// every run.
