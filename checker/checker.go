@@ -965,7 +965,11 @@ func (r *run) step(pr pair) ([]pair, error) {
 	// The heaps of this step's GSE states, each built once for the
 	// questions about it (relation.Budget.Heaps); the states of the next
 	// step are new ones.
-	r.heaps = relation.NewHeapCache()
+	if r.heaps == nil {
+		r.heaps = relation.NewHeapCache()
+	} else {
+		r.heaps.Reset() // nothing holds the last step's cache past it
+	}
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {

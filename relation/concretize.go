@@ -230,6 +230,10 @@ type concretizer struct {
 	// literals chosen below the replayed leaf start at captureMark.
 	capture     func()
 	captureMark int
+	// replay, when set, is the cached leaf being replayed (underLeaf),
+	// whose literals start in lits at replayMark (leafLiterals).
+	replay     *leafRec
+	replayMark int
 }
 
 func (c *concretizer) sat(f *smt.Formula) (bool, error) {
@@ -719,15 +723,43 @@ func (c *concretizer) leaf() error {
 	for _, r := range c.roots {
 		h.Roots = append(h.Roots, Root{Ref: r, To: tgt(c.rootTo[r])})
 	}
+	return c.emit(h)
+}
+
+// emit hands the leaf's heap h to onLeaf, or keeps it in out when it is
+// the first of its isomorphism class, with the branch's literals.
+func (c *concretizer) emit(h *Heap) error {
 	if c.onLeaf != nil {
-		h.lits = slices.Clone(c.lits[1:])
+		h.lits = c.leafLiterals()
 		return c.onLeaf(h)
 	}
 	if k := Canonical(h); !c.seen[k] {
 		c.seen[k] = true
 		// Only the heaps kept need their assignment (for reporting).
-		h.lits = slices.Clone(c.lits[1:])
+		h.lits = c.leafLiterals()
 		c.out = append(c.out, h)
 	}
 	return nil
 }
+
+// leafLiterals are the current leaf's literals after φ_q, c.lits[1:]: a
+// copy, or the replayed leaf's own (c.replay) when they are exactly its
+// literals (nothing chosen above or below them: c.lits is φ_q and the
+// leaf's literals, which underLeaf appended at replayMark). A heap's
+// literals are only read (the data half's contexts, AssignmentFormula),
+// and a cached leaf's are never changed once recorded, so sharing them
+// gives the copy's value (the copies were a twentieth of the check's
+// bytes on LinkedList×4; TestReplayedLeafSame compares).
+func (c *concretizer) leafLiterals() []*smt.Formula {
+	if rec := c.replay; shareLeafLits && rec != nil && c.replayMark == 1 && len(c.lits) == 1+len(rec.lits) {
+		if c.budget.Cache != nil {
+			c.budget.Cache.sharedLits++
+		}
+		return rec.lits[:len(rec.lits):len(rec.lits)]
+	}
+	return slices.Clone(c.lits[1:])
+}
+
+// shareLeafLits lets leafLiterals share a replayed leaf's literals;
+// TestReplayedLeafSame compares with it off.
+var shareLeafLits = true

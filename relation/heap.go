@@ -105,6 +105,14 @@ type heapAnswer struct {
 // NewHeapCache returns an empty cache.
 func NewHeapCache() *HeapCache { return &HeapCache{m: map[*machine.State]heapAnswer{}} }
 
+// Reset empties c for the states of another step, as NewHeapCache would
+// give it, keeping its maps' space (a cache per step was a fortieth of a
+// check's bytes). Nothing of what c held is answered after it.
+func (c *HeapCache) Reset() {
+	clear(c.m)
+	clear(c.same)
+}
+
 // HeapOf is HeapOf(p), built once per p.
 func (c *HeapCache) HeapOf(p *machine.State) (*Heap, error) {
 	if c == nil {

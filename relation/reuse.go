@@ -68,6 +68,9 @@ type ConcretizationCache struct {
 	// atoms remembers the data half's refinements of these leaves
 	// (atommemo.go).
 	atoms *atomMemo
+	// sharedLits counts the leaves built with their cached leaf's
+	// literals (leafLiterals).
+	sharedLits int
 }
 
 // shapeSets bounds the leaf sets kept per shape.
@@ -314,6 +317,8 @@ func (c *concretizer) underLeaf(rec *leafRec, fresh []item, check bool) (in bool
 	// leaf says, or the leaves a search built below this leaf for the
 	// same roots are replayed (replayBelow; key names the roots once).
 	var key string
+	c.replay, c.replayMark = rec, mark
+	defer func() { c.replay = nil }()
 	answered := func() (bool, error) {
 		if len(fresh) == 0 || c.onBranchRoots(fresh) || c.rootsByEval(rec, fresh) {
 			return true, c.leaf()
