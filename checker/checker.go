@@ -470,6 +470,9 @@ type Report struct {
 	// totalReused the totality questions the run's relation.TotalityMemo
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
+	// exactDerived counts the exactness answers derived from the
+	// predecessor pair's (derive.go).
+	exactDerived int
 	// gpcCarried counts the pairs whose GPC was carried from their
 	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
@@ -553,6 +556,14 @@ type run struct {
 	// last found GPC to hold for (gsepc.go).
 	gpcFrom *gpcCarry
 	gpcLast *gpcHeldPair
+	// exactHeldLast: the exactness of the pair checkPair last checked
+	// held (pair.held); derivable: the pair being checked may take its
+	// exactness from its predecessor's (derive.go).
+	exactHeldLast, derivable bool
+	checkedLast              *machine.State
+	// deriveFrom is set while step checks a successor pair whose
+	// exactness may be derived.
+	deriveFrom *deriveFrom
 }
 
 // solverFor is solver, or when it is nil a new one bound to ctx, with
@@ -831,6 +842,11 @@ type pair struct {
 	// key was computed (memo.go, heapRec), for their successors and
 	// initializations; nil when it was not.
 	heaps []heapRec
+	// held: the pair's exactness held (both halves asked), for its
+	// successors (derive.go); checked is the state it was checked on (q's
+	// View).
+	held    bool
+	checked *machine.State
 }
 
 // trail is a pair's controls back to the initial pair's successor, shared
@@ -868,7 +884,7 @@ func (r *run) lockstep() error {
 	if err := r.checkPair(P0, q0, nil, "initial state"); err != nil {
 		return err
 	}
-	work := []pair{{P: P0, q: q0, ids: []uint64{0}, gpc: r.gpcLast, heaps: r.keyHash.recsFor(P0)}}
+	work := []pair{{P: P0, q: q0, ids: []uint64{0}, gpc: r.gpcLast, heaps: r.keyHash.recsFor(P0), held: r.exactHeldLast, checked: r.checkedLast}}
 	if !r.partition && r.opt.follow == nil && !noWalkedSequences {
 		r.walked = &walkedSequences{seqs: map[uint64]int{}, gse: &walkedSequences{seqs: map[uint64]int{}}}
 		work[0].seq = seqHash(0, q0.ControlKey())
@@ -970,6 +986,9 @@ func (r *run) step(pr pair) ([]pair, error) {
 	} else {
 		r.heaps.Reset() // nothing holds the last step's cache past it
 	}
+	// What a successor's exactness may be derived from (derive.go), taken
+	// before the members are stepped in place.
+	snap := r.snapRoots(pr)
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {
@@ -1075,12 +1094,15 @@ func (r *run) step(pr pair) ([]pair, error) {
 		}
 		// Each state's record is its predecessor's (heapRec).
 		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
+		if snap != nil {
+			r.deriveFrom = &deriveFrom{pr: pr, snap: snap, g: g}
+		}
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
-		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from = "", nil, nil, nil
+		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from, r.deriveFrom = "", nil, nil, nil, nil
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast, heaps: r.keyHash.recsFor(g.states)})
+		out = append(out, pair{P: g.states, q: s.S, ids: g.ids, key: keys[i], gpc: r.gpcLast, heaps: r.keyHash.recsFor(g.states), held: r.exactHeldLast, checked: r.checkedLast})
 	}
 	r.rep.Checked[T11]++
 	return out, nil
@@ -1161,7 +1183,7 @@ func representationLemmaOfRedex(s *machine.State) Lemma {
 // (determinism charged to the rule's lemma) of the View of q, and
 // exactness of (P, View(q)).
 func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule string) error {
-	r.gpcLast, r.keyHash.lastQ = nil, nil
+	r.gpcLast, r.keyHash.lastQ, r.exactHeldLast, r.checkedLast = nil, nil, false, nil
 	step := eq.Steps
 	if err := r.checkInvariant(Verdict{Rule: rule, Step: step, controlOf: eq, GSE: P, Before: before}, eq); err != nil {
 		return err // INV-P, invariant.go
@@ -1174,7 +1196,12 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 		return err
 	}
 	lemma := representationLemma(rule)
+	if d := r.deriveFrom; d != nil {
+		r.derivable = r.derivesExact(d.pr, d.snap, d.g, q)
+	}
 	res := r.exact(P, q)
+	r.derivable = false
+	r.exactHeldLast, r.checkedLast = res.Outcome == relation.Holds && !r.opt.NoExactness, q
 	if res.Outcome == relation.Holds && r.data {
 		// The data half (PRIMITIVES.md §5): same heap shapes, now the
 		// same slot values input by input.

@@ -392,13 +392,23 @@ func (r *run) exactMemoized(P []*machine.State, q *machine.State) relation.Exact
 			return res
 		}
 	}
-	if ok {
+	var (
+		res     relation.ExactResult
+		derived bool
+	)
+	if ok && r.derivable {
+		// The predecessor pair's answer, derived (derive.go).
+		res, derived = r.derivedExact(P, q)
+	}
+	if ok && !derived {
 		r.keyHash.sameHeaps(P, r.heaps)
 		// exactKey compared every member's control key with q's (or
 		// knew them equal: sameControl), as ⊏ would.
 		budget.ControlsEqual = vouchControls
 	}
-	res := relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
+	if !derived {
+		res = relation.ExactWellFormed(P, q, r.solver, budget, !r.opt.NoExactness)
+	}
 	if ok {
 		r.keyHash.builtHeaps(P, r.heaps)
 	}

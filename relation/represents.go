@@ -110,6 +110,15 @@ func representedByBuiltHeap(p, q *machine.State, solver *smt.Solver, controlsEqu
 	return Result{Outcome: Holds}
 }
 
+// RepresentedBuiltHeap is representedByBuiltHeap for a caller that
+// vouches that HeapOf builds p's heap without an error (the checker, when
+// it derives a pair's exactness from its predecessor's: checker/derive.go)
+// and, with controlsEqual, that p's control key is q's: what exactness
+// asks of a member met by a concretization of q.
+func RepresentedBuiltHeap(p, q *machine.State, solver *smt.Solver, controlsEqual bool) Result {
+	return representedByBuiltHeap(p, q, solver, controlsEqual)
+}
+
 // wellFormedFromHeap lets representedByBuiltHeap read a member's
 // well-formedness from its built heap and skip a control comparison the
 // caller made.

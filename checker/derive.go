@@ -1,0 +1,191 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
+)
+
+// Exactness of a step that changed only roots, derived from its pair's.
+//
+// Many steps move the control and the stack and leave every heap as it
+// was: a Pop drops a frame's references, a Null pushes r_null, an Invoke
+// binds the arguments to references the caller already had. The memo
+// (memo.go) misses them, since the roots are in the key, and exactness
+// was computed again: q's concretizations replayed from the cached leaves
+// with the new roots, every member's heap and every leaf named. On
+// LinkedList×4 at k = 3 that was more than a third of the exactness checks
+// computed.
+//
+// derivesExact says when the answer is the predecessor pair's (P, q),
+// which held. Its conditions, each checked here:
+//
+//   - every member p of P has exactly one successor p′, all in this group
+//     and in P's order, and p′ has p's heap part (L of every reference but
+//     the stack ones, R, the locations, φ and the facts): its heap record
+//     fits (heapRec: the count of heap writes, φ and the facts);
+//   - q′ has q's heap part: the same φ and facts, equal locations, R, and
+//     guarded value sets of R's references and of r_un (sameHeapPart;
+//     q is not changed by the step, which works on a clone);
+//   - every root of q′ (and so of every p′: a member has q′'s control,
+//     exactKey compares or knows it, and the roots are a function of the
+//     control) is either a root of q with the same guarded value set in q′
+//     as in q, and in every p′ the location it had in p before the step
+//     (rootSnap), or a new root whose value set is {(true l_null)} in q′
+//     and in every p′.
+//
+// Why exactness then holds: let T take a heap to the heap with the roots
+// of q′, each kept root where it was and each new root at null. The
+// concretizations of q′ are T of those of q: a concretization is a
+// choice of φ_q's literals over the content (the heap part), which q′
+// shares, with the roots resolved under it (ConcretizationCache rests on
+// the same fact); a kept root has its value set, so it resolves as in q,
+// and a root at null under a true guard resolves to null. The heaps of
+// the p′ are T of those of the p, for the same reason. T respects
+// isomorphism (an isomorphism that keeps every root of one heap keeps the
+// roots left, and null), so two isomorphic heaps have isomorphic images,
+// and when the canonical forms of P's heaps are those of q's
+// concretizations (part (b) and what discharged part (a)), so are the
+// forms of the images: every p′ is met by a concretization of q′ and
+// every concretization of q′ by a p′. No concretization of q′ fails to be
+// a heap (a root that had none of these problems in q has none now, and
+// r_null points to null), and there are no more leaves than q had. Of
+// part (a) what remains for a met member is what exactness asks of it
+// (relation.RepresentedBuiltHeap: its state readable, its roots stack
+// references), asked here; a member whose answer is not Holds sends the
+// pair to the computation. Every member's heap is one HeapOf builds
+// (the heap part of p, whose heap was built, and roots at locations or
+// null under true guards). A derived answer is remembered like a
+// computed one (exactMemo).
+//
+// Only where the checked state is the engine's own (an identity View), on
+// programs without data (the data half reads more than the heaps), with
+// both halves of exactness asked, and outside Partition engines.
+// TestDerivedExactSameVerdicts checks every derived answer against the
+// computation and compares verdicts and counts with it off.
+var deriveExact = true
+
+// exactDerivedHook, when not nil, is told of every pair whose exactness
+// was derived (tests).
+var exactDerivedHook func(P []*machine.State, q *machine.State)
+
+// rootSnap is what a step keeps of its pair to derive its successors'
+// exactness: q's roots, and where each member's roots pointed before the
+// member was stepped in place.
+type rootSnap struct {
+	roots []machine.Ref
+	to    []machine.Loc // member i's root j at i*len(roots)+j
+}
+
+// snapRoots is pr's rootSnap, or nil when no successor's exactness can be
+// derived from pr's.
+func (r *run) snapRoots(pr pair) *rootSnap {
+	if !deriveExact || r.partition || r.data || r.opt.NoExactness || !pr.held || pr.checked == nil || pr.heaps == nil || len(pr.heaps) != len(pr.P) {
+		return nil
+	}
+	snap := &rootSnap{roots: pr.checked.AppendRoots(nil)}
+	snap.to = make([]machine.Loc, 0, len(pr.P)*len(snap.roots))
+	for _, p := range pr.P {
+		for _, ref := range snap.roots {
+			g := p.Get(ref)
+			if len(g) != 1 || !g[0].Guard.IsTrue() {
+				return nil
+			}
+			snap.to = append(snap.to, g[0].Loc)
+		}
+	}
+	return snap
+}
+
+// deriveFrom is what checkPair needs to derive a successor pair's
+// exactness: the pair pr, its rootSnap and the successors' group.
+type deriveFrom struct {
+	pr   pair
+	snap *rootSnap
+	g    *group
+}
+
+// derivesExact reports whether the exactness of the group g of pr's
+// successors with q2, the state checked (the engine's successor's View),
+// is pr's (see above): q2 is compared with the state pr was checked on.
+func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State) bool {
+	if snap == nil || len(g.states) != len(pr.P) {
+		return false
+	}
+	for i, p := range g.states {
+		if g.from[i] != int32(i) || !pr.heaps[i].fits(p) {
+			return false
+		}
+	}
+	if !sameHeapPart(q2, pr.checked) {
+		return false
+	}
+	for _, ref := range q2.AppendRoots(nil) {
+		j := slices.Index(snap.roots, ref)
+		if j < 0 {
+			// A new root: at null under a true guard, on both sides.
+			if !atNull(q2.Get(ref)) {
+				return false
+			}
+			for _, p := range g.states {
+				if !atNull(p.Get(ref)) {
+					return false
+				}
+			}
+			continue
+		}
+		if !sameGVS(q2.Get(ref), pr.checked.Get(ref)) {
+			return false
+		}
+		for i, p := range g.states {
+			gv := p.Get(ref)
+			if len(gv) != 1 || !gv[0].Guard.IsTrue() || gv[0].Loc != snap.to[i*len(snap.roots)+j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// atNull reports whether g is {(true l_null)}.
+func atNull(g machine.GVS) bool {
+	return len(g) == 1 && g[0].Guard.IsTrue() && g[0].Loc == machine.LNull
+}
+
+// sameHeapPart reports whether a and b have the same heap part: φ and the
+// facts (the same formula and list node), equal locations and R, and
+// equal guarded value sets of R's references and of r_un: all that
+// concretization reads besides the roots (relation's contentKey) and the
+// heap part of a fingerprint (relation.HeapSum).
+func sameHeapPart(a, b *machine.State) bool {
+	if a.Phi != b.Phi || a.Facts != b.Facts || !slices.Equal(a.Locs, b.Locs) || !slices.Equal(a.R, b.R) {
+		return false
+	}
+	if !sameGVS(a.Get(machine.RUn), b.Get(machine.RUn)) {
+		return false
+	}
+	for _, ref := range a.R {
+		if !sameGVS(a.Get(ref), b.Get(ref)) {
+			return false
+		}
+	}
+	return true
+}
+
+// derivedExact is the exactness of (P, q) derived from the predecessor
+// pair's (derivesExact held for them): Holds, after part (a)'s checks of
+// a met member on every member; ok is false when one of them does not
+// hold, and the pair is computed instead.
+func (r *run) derivedExact(P []*machine.State, q *machine.State) (res relation.ExactResult, ok bool) {
+	for _, p := range P {
+		if relation.RepresentedBuiltHeap(p, q, r.solver, vouchControls).Outcome != relation.Holds {
+			return relation.ExactResult{}, false
+		}
+	}
+	if exactDerivedHook != nil {
+		exactDerivedHook(P, q)
+	}
+	r.rep.exactDerived++
+	return relation.ExactResult{Outcome: relation.Holds, PIndex: -1}, true
+}

@@ -1,0 +1,61 @@
+package checker
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lockstep-dev/lockstep/gen"
+	"github.com/lockstep-dev/lockstep/internal/testutil"
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/relation"
+)
+
+// TestDerivedExactSameVerdicts: every pair whose exactness the checker
+// derives from its predecessor's (derive.go) is exact when computed from
+// scratch (relation.Exact with no cache), and the checks give the
+// verdicts, failing steps and per-lemma counts of computing every pair,
+// on LinkedList×4 at k = 2 and on the first programs of the
+// reference-only stream of seed 1, under summary:fixed and uber, also
+// under GSE's E′ that records r0 = r1 (a wrong fact).
+func TestDerivedExactSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { deriveExact, exactDerivedHook = true, nil }()
+	derived := 0
+	exactDerivedHook = func(P []*machine.State, q *machine.State) {
+		derived++
+		res := relation.Exact(P, q, s, relation.DefaultBudget)
+		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
+	}
+	last := 9
+	if testing.Short() {
+		last = 4
+	}
+	for _, eng := range []string{"summary:fixed", "uber"} {
+		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
+			opt := DefaultOptions()
+			opt.Engine = eng
+			opt.Steps = 120
+			opt.MaxGroup, opt.MaxPairs = 150, 4000
+			opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+			opt.Semantics.Mutation = m
+			set := func(on bool) { deriveExact = on }
+			for i := 0; i <= last; i++ {
+				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
+				require.Zero(t, off.exactDerived)
+				require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+			}
+			if m == (machine.Mutation{}) {
+				opt.K, opt.Steps = 2, 200
+				opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+				off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+				require.Zero(t, off.exactDerived)
+				require.Positive(t, on.exactDerived, eng)
+			}
+		}
+	}
+	t.Logf("%d pairs' exactness derived", derived)
+	require.Positive(t, derived)
+}
