@@ -32,19 +32,25 @@ import (
 //     exactKey compares or knows it, and the roots are a function of the
 //     control) is either a root of q with the same guarded value set in q′
 //     as in q, and in every p′ the location it had in p before the step
-//     (rootSnap), or a new root whose value set is {(true l_null)} in q′
-//     and in every p′.
+//     (rootSnap); or a new root whose value set is {(true l_null)} in q′
+//     and in every p′; or a new root whose value set in q′ is that of a
+//     root x of q in q (the same entries: the same guards, hash-consed,
+//     and locations), and in every p′ {(true l)} with l where x pointed
+//     in p.
 //
 // Why exactness then holds: let T take a heap to the heap with the roots
-// of q′, each kept root where it was and each new root at null. The
-// concretizations of q′ are T of those of q: a concretization is a
-// choice of φ_q's literals over the content (the heap part), which q′
-// shares, with the roots resolved under it (ConcretizationCache rests on
-// the same fact); a kept root has its value set, so it resolves as in q,
-// and a root at null under a true guard resolves to null. The heaps of
+// of q′, each kept root where it was, each new root at null or where its
+// x pointed. The concretizations of q′ are T of those of q: a
+// concretization is a choice of φ_q's literals over the content (the heap
+// part), which q′ shares, with the roots resolved under it
+// (ConcretizationCache rests on the same fact); a kept root has its value
+// set, so it resolves as in q, a root at null under a true guard resolves
+// to null, and a root with x's value set takes the entry x takes (the one
+// whose guard holds: q is well formed, so exactly one does). The heaps of
 // the p′ are T of those of the p, for the same reason. T respects
 // isomorphism (an isomorphism that keeps every root of one heap keeps the
-// roots left, and null), so two isomorphic heaps have isomorphic images,
+// roots left, null, and the targets of the new roots, those of x), so two
+// isomorphic heaps have isomorphic images,
 // and when the canonical forms of P's heaps are those of q's
 // concretizations (part (b) and what discharged part (a)), so are the
 // forms of the images: every p′ is met by a concretization of q′ and
@@ -122,12 +128,10 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 		return false
 	}
 	for _, ref := range q2.AppendRoots(nil) {
+		gv := q2.Get(ref)
 		j := slices.Index(snap.roots, ref)
-		if j < 0 {
-			// A new root: at null under a true guard, on both sides.
-			if !atNull(q2.Get(ref)) {
-				return false
-			}
+		if j < 0 && atNull(gv) {
+			// A new root at null under a true guard, on both sides.
 			for _, p := range g.states {
 				if !atNull(p.Get(ref)) {
 					return false
@@ -135,7 +139,15 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 			}
 			continue
 		}
-		if !sameGVS(q2.Get(ref), pr.checked.Get(ref)) {
+		if j < 0 {
+			// A new root with the value set of a root x of the checked
+			// predecessor (a variable read, a receiver or operand
+			// evaluated): it points where x pointed, on both sides.
+			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, pr.checked.Get(x)) })
+			if j < 0 {
+				return false
+			}
+		} else if !sameGVS(gv, pr.checked.Get(ref)) {
 			return false
 		}
 		for i, p := range g.states {
