@@ -1022,6 +1022,13 @@ func (r *run) step(pr pair) ([]pair, error) {
 			if g == nil {
 				key := string(kb)
 				g = &group{rule: s.Rule}
+				if len(order) == 0 {
+					// The first group is sized for every member: most
+					// steps make one group of them all, which grew by
+					// doubling (three slices a pair).
+					n := len(pr.P) - pi
+					g.states, g.ids, g.from = make([]*machine.State, 0, n), make([]uint64, 0, n), make([]int32, 0, n)
+				}
 				groups[key] = g
 				order = append(order, key)
 			}
