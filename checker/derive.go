@@ -3,8 +3,10 @@ package checker
 import (
 	"slices"
 
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // Exactness of a step that changed only roots, derived from its pair's.
@@ -145,7 +147,10 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 			// evaluated): it points where x pointed, on both sides.
 			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, pr.checked.Get(x)) })
 			if j < 0 {
-				return false
+				if !readsField(pr, snap, g, ref, gv) {
+					return false
+				}
+				continue
 			}
 		} else if !sameGVS(gv, pr.checked.Get(ref)) {
 			return false
@@ -158,6 +163,97 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 		}
 	}
 	return true
+}
+
+// readsField reports whether the new root ref, whose value set in the
+// checked successor is gv, is the value of the field access the checked
+// predecessor q was at, (x $ f → k) with the value x, on both sides: in
+// every member p′ it points where field f of x's location points (p′ has
+// p's heap part, so its R and field value sets are p's), and every entry
+// (φ l′) of gv has, in each disjunct of φ, every conjunct of some φ1 and
+// φ2 with (φ1 l) in L(x) at a location l and (φ2 l′) in L(R(l, f)), in q.
+// Then, in every assignment of q's literals (q′ has q's heap part), the
+// disjunct that holds makes x point to l and R(l, f) to l′ (q is well
+// formed, so x and R(l, f) take one entry each), and ref points to l′:
+// where f of x's location points. That is T's new root of the step's
+// derivation (see above); an entry of any other form (a rule that took
+// another guard, another location) is not derived.
+func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.GVS) bool {
+	q := pr.checked
+	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KField || !q.Val.IsRef() {
+		return false
+	}
+	fa, ok := q.K.Expr.(*javalite.FieldAccess)
+	if !ok || fa.Field.IsPrim() {
+		return false
+	}
+	f, x := fa.Field, q.Val.Ref()
+	jx := slices.Index(snap.roots, x)
+	if jx < 0 || len(gv) == 0 {
+		return false
+	}
+	for _, e := range gv {
+		if e.Loc < 0 {
+			return false
+		}
+		ds := []*smt.Formula{e.Guard}
+		if e.Guard.Op() == smt.OpOr {
+			ds = e.Guard.Kids()
+		}
+		for _, d := range ds {
+			if !impliesRead(q, x, f, d, e.Loc) {
+				return false
+			}
+		}
+	}
+	for i, p := range g.states {
+		lx := snap.to[i*len(snap.roots)+jx]
+		if lx < 0 || int(lx) >= len(p.Locs) {
+			return false
+		}
+		fv := p.Get(p.Field(lx, f))
+		pv := p.Get(ref)
+		if len(fv) != 1 || !fv[0].Guard.IsTrue() || len(pv) != 1 || !pv[0].Guard.IsTrue() || pv[0].Loc != fv[0].Loc {
+			return false
+		}
+	}
+	return true
+}
+
+// impliesRead reports whether d has every conjunct of some φ1 and φ2 with
+// (φ1 l) in L(x), l a location, and (φ2 to) in L(R(l, f)), in q.
+func impliesRead(q *machine.State, x machine.Ref, f *javalite.Field, d *smt.Formula, to machine.Loc) bool {
+	have := conjunctsOf(d)
+	holds := func(g *smt.Formula) bool {
+		for _, c := range conjunctsOf(g) {
+			if !slices.Contains(have, c) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, e1 := range q.Get(x) {
+		if e1.Loc < 0 || int(e1.Loc) >= len(q.Locs) || !holds(e1.Guard) {
+			continue
+		}
+		for _, e2 := range q.Get(q.Field(e1.Loc, f)) {
+			if e2.Loc == to && holds(e2.Guard) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// conjunctsOf is the conjuncts of a conjunction, none for true, or f.
+func conjunctsOf(f *smt.Formula) []*smt.Formula {
+	switch {
+	case f.IsTrue():
+		return nil
+	case f.Op() == smt.OpAnd:
+		return f.Kids()
+	}
+	return []*smt.Formula{f}
 }
 
 // atNull reports whether g is {(true l_null)}.
