@@ -193,8 +193,8 @@ func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.G
 		return false
 	}
 	for _, e := range gv {
-		if e.Loc < 0 {
-			return false
+		if e.Loc == machine.LUn {
+			return false // an uninitialized field is no read of a field
 		}
 		ds := []*smt.Formula{e.Guard}
 		if e.Guard.Op() == smt.OpOr {
