@@ -29,16 +29,8 @@ import (
 // heaps from k-bounded runs have a handful of locations and are far from
 // that.
 func Canonical(h *Heap) string {
-	if !h.named {
-		// The names are not kept: most heaps are only compared by their
-		// string (exactness), and a names array per member and leaf was a
-		// twelfth of a check's bytes. canonicalNames computes them again
-		// for a heap whose names are asked (the data half): the form is a
-		// function of the heap, so it gives the same string.
-		key, _, reach := canonicalForm(h, false)
-		h.canon, h.named = canonForm{key: key, reach: reach}, true
-	}
-	return h.canon.key
+	c, _, _ := canonicalNames(h)
+	return c
 }
 
 // canonicalNames is Canonical with the canonical name of every location of
@@ -48,9 +40,9 @@ func Canonical(h *Heap) string {
 // reachable part that map is the only isomorphism (roots and field labels
 // force it); among the unreachable locations another may exist.
 func canonicalNames(h *Heap) (string, []int, int) {
-	if !h.named || !h.canon.withNames {
-		key, names, reach := canonicalForm(h, true)
-		h.canon, h.named = canonForm{key: key, names: names, reach: reach, withNames: true}, true
+	if !h.named {
+		key, names, reach := canonicalForm(h)
+		h.canon, h.named = canonForm{key, names, reach}, true
 	}
 	return h.canon.key, h.canon.names, h.canon.reach
 }
@@ -61,29 +53,16 @@ type canonForm struct {
 	key   string
 	names []int
 	reach int
-	// withNames: names is set (canonicalNames); Canonical keeps only the
-	// key and reach.
-	withNames bool
 }
 
-// canonicalForm is the canonical string of h, the name of every location
-// and the number the roots reach; the names are returned (made for the
-// caller) only when keep is set, else they are scratch and nil is
-// returned.
-func canonicalForm(h *Heap, keep bool) (string, []int, int) {
+func canonicalForm(h *Heap) (string, []int, int) {
 	n := len(h.Locs)
-	// name is kept with the heap when asked; order, the string's bytes and
-	// an unkept name are scratch, taken from a pool (every member and leaf
-	// is named: their arrays were a seventh of a check's bytes).
+	// name is kept with the heap; order and the string's bytes are
+	// scratch, taken from a pool (every member and leaf is named: their
+	// arrays were a seventh of a check's bytes).
 	sc := canonScratch.Get().(*canonBufs)
 	defer canonScratch.Put(sc)
-	var name []int
-	if keep {
-		name = make([]int, n)
-	} else {
-		name = slices.Grow(sc.name[:0], n)[:n]
-		defer func() { sc.name = name[:0] }()
-	}
+	name := make([]int, n)
 	order := sc.order[:0]
 	defer func() { sc.order = order[:0] }()
 	for i := range name {
@@ -151,9 +130,6 @@ func canonicalForm(h *Heap, keep bool) (string, []int, int) {
 	for _, l := range order {
 		b = appendLoc(b, h, l, name, nil)
 	}
-	if !keep {
-		return string(b), nil, reach
-	}
 	return string(b), name, reach
 }
 
@@ -162,7 +138,6 @@ func canonicalForm(h *Heap, keep bool) (string, []int, int) {
 type canonBufs struct {
 	order []int
 	b     []byte
-	name  []int // the names, when the caller does not keep them
 }
 
 // canonScratch holds canonBufs for canonicalForm (checks of several
