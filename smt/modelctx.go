@@ -55,10 +55,34 @@ import (
 // which the model context shares): a question that runs out of time
 // answers unknown, which is an error (inconclusive), never another model.
 
+// One Z3 context at a time. A Z3 context (4.8.12) takes 17 MB of
+// resident memory the moment it is made, whatever is asked of it (z3.go
+// drop), so a process that held the Solver's context and the model
+// context together peaked 17 MB higher than one with the Solver's alone
+// (bst_insert.jl at k = 2: the check's whole peak is about 70 MB). The
+// oracle (lemma ORC) asks its Model questions after the lockstep walk, and
+// the Solver's own questions of the same run mostly come before them. So:
+//
+//   - making the model context first deletes the Solver's context
+//     (parkMain) when no assumption is in force in it: its ASTs are
+//     dropped with it and the Solver's translation caches cleared; a
+//     question of the Solver that comes later opens a context again;
+//   - when Model's questions end (ResetModels, which Forget calls at the
+//     end of every run), a parked Solver takes the model context over
+//     (zctx.adopt, with solvers of its own) instead of making one at the
+//     next program's first question; otherwise it is deleted.
+//
+// Neither touches what the model context answers: it is still made
+// afresh for each program's first Model question after a reset, and asked
+// the same questions in the same order. The Solver's context carries no
+// such promise (its ASTs follow the Formula IDs), and its answers are the
+// questions' own.
+
 // ResetModels starts Model afresh: the next call makes a new model
 // context, so the models that follow depend only on the questions asked
 // from here on, not on those asked before (of another program, say, by a
-// worker that checks several).
+// worker that checks several). The model context ends here: a parked
+// Solver context takes it over (see above), or it is deleted.
 func (s *Solver) ResetModels() {
 	if s.z == nil {
 		return
@@ -67,9 +91,24 @@ func (s *Solver) ResetModels() {
 	mz := s.z.linked
 	s.z.linked = nil
 	s.z.gate.mu.Unlock()
-	if mz != nil {
+	if mz != nil && !s.z.adopt(mz) {
 		mz.free()
 	}
+}
+
+// parkMain deletes the Solver's own Z3 context before the model context
+// is made (see above), unless an assumption is in force (Assume: its
+// scopes live in that context). Deleting the context frees every AST made
+// in it, so the caches holding them are cleared, not released one by one.
+func (s *Solver) parkMain() {
+	z := s.z
+	if z.ctx == nil || s.depth > 0 {
+		return
+	}
+	clear(s.trans)
+	clear(s.consts)
+	z.drop()
+	z.parked = true
 }
 
 // modelSeed is the random seed of the model context's solver.
@@ -81,6 +120,7 @@ func (s *Solver) modelCtx() (*zctx, error) {
 	if z.linked != nil {
 		return z.linked, nil
 	}
+	s.parkMain()
 	mz := newZctx()
 	mz.simple = true
 	// The parameters set so far (a timeout, say) apply here too, when its
