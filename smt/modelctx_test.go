@@ -60,16 +60,29 @@ func TestOneContextAtATime(t *testing.T) {
 	ask()
 	require.Equal(t, base+1, liveContexts.Load())
 
+	// Once per Solver: the next model context is made beside the
+	// Solver's, and goes at Forget.
+	model()
+	require.Equal(t, base+2, liveContexts.Load())
+	ask()
+	model()
+	s.Forget()
+	require.Equal(t, base+1, liveContexts.Load())
+	s.Close()
+	require.Equal(t, base, liveContexts.Load())
+
 	// A question of the Solver while the model context lives opens a
 	// context of its own; the model context then goes at Forget.
+	s, err = NewSolver()
+	require.NoError(t, err)
+	ask()
 	model()
+	require.Nil(t, s.z.ctx)
 	ask()
 	require.Equal(t, base+2, liveContexts.Load())
 	model()
 	s.Forget()
-	require.Equal(t, base+1, liveContexts.Load())
-	ask()
-	model()
+	require.False(t, s.z.parked)
 	require.Equal(t, base+1, liveContexts.Load())
 	s.Close()
 	require.Equal(t, base, liveContexts.Load())

@@ -459,8 +459,9 @@ type zctx struct {
 	linked *zctx
 	// parked is set when the context was deleted to make room for the
 	// model context (Solver.parkMain, modelctx.go): the model context is
-	// handed to it when Model's questions end (adopt).
-	parked bool
+	// handed to it when Model's questions end (adopt). parkedOnce: it
+	// was parked before, and is not parked again.
+	parked, parkedOnce bool
 }
 
 func (z *zctx) err(code C.int, op string) error {
