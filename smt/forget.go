@@ -13,6 +13,10 @@ package smt
 // the solver's own limits, and the constants among them serve every
 // program. Forget does nothing while an assumption is in force.
 func (s *Solver) Forget() {
+	// A run's Model questions end with it (the next run's oracle starts
+	// with ResetModels): the model context goes now, to a parked Solver
+	// context or away (modelctx.go), not at the next program's oracle.
+	s.ResetModels()
 	if s.depth > 0 {
 		return
 	}

@@ -30,10 +30,11 @@ import (
 // the first call (the Solver's own context is made lazily too, z3.go).
 // A simple solver of the Solver's context instead would save the model
 // context's making and deleting (about 7 ms of CPU, a twentieth of
-// bst_insert's check at k = 2, and 14 MiB of peak RSS), but the ids of its
-// ASTs would follow the Solver's translations, and the models change:
-// measured under summary:fixed on testdata/data, alias_constrained.jl's
-// ORC count goes from 48 to 49. So the model context stays, with:
+// bst_insert's check at k = 2; its 17 MB of resident memory are spared
+// otherwise, below), but the ids of its ASTs would follow the Solver's
+// translations, and the models change: measured under summary:fixed on
+// testdata/data, alias_constrained.jl's ORC count goes from 48 to 49. So
+// the model context stays, with:
 //
 //   - a translation in structural order (canonicalOrder): the operands of
 //     And, Or and EqT sorted by their structure, never by ID, so a
@@ -55,10 +56,44 @@ import (
 // which the model context shares): a question that runs out of time
 // answers unknown, which is an error (inconclusive), never another model.
 
+// One Z3 context at a time. A Z3 context (4.8.12) takes 17 MB of
+// resident memory the moment it is made, whatever is asked of it (z3.go
+// drop): the Solver's context and the model context held together are 34
+// MB of a check whose whole peak is about 64 MB without the second
+// (bst_insert.jl at k = 2). The oracle (lemma ORC) asks its Model
+// questions after the lockstep walk, whose questions are the Solver's.
+// So:
+//
+//   - making the model context first deletes the Solver's context
+//     (parkMain) when no assumption is in force in it: its ASTs go with
+//     it and the Solver's translation caches are cleared. A question of
+//     the Solver that reaches Z3 while the model context lives opens a
+//     context again (on bst_insert.jl, a feasibility question of the
+//     oracle's completeness half that the Solver's answer cache, keyed by
+//     Formula ID, misses when the collector dropped the formula: about
+//     one check in ten);
+//   - only for the Solver's first model context: along a stream of
+//     programs the Solver's context outlives each program, and one handed
+//     over anew at every program makes its solvers (the logic's setup) and
+//     translations again, 6 ms a program (the 21 programs of testdata/data
+//     at k = 2 took 22 % more CPU so). From the second model context on
+//     the two coexist, as a stream's peak (its Go heap, mostly) allows;
+//   - when Model's questions end (ResetModels, which Forget calls at the
+//     end of every run), a parked Solver takes the model context over
+//     (zctx.adopt, with solvers of its own) instead of making one at its
+//     next question; otherwise the model context is deleted.
+//
+// None of this touches what the model context answers: it is made afresh
+// for a program's first Model question after a reset and asked the same
+// questions in the same order. The Solver's context carries no such
+// promise (its ASTs follow the Formula IDs), and its answers are the
+// questions' own.
+
 // ResetModels starts Model afresh: the next call makes a new model
 // context, so the models that follow depend only on the questions asked
 // from here on, not on those asked before (of another program, say, by a
-// worker that checks several).
+// worker that checks several). The model context ends here: a parked
+// Solver context takes it over (see above), or it is deleted.
 func (s *Solver) ResetModels() {
 	if s.z == nil {
 		return
@@ -67,9 +102,25 @@ func (s *Solver) ResetModels() {
 	mz := s.z.linked
 	s.z.linked = nil
 	s.z.gate.mu.Unlock()
-	if mz != nil {
+	if mz != nil && !s.z.adopt(mz) {
 		mz.free()
 	}
+}
+
+// parkMain deletes the Solver's own Z3 context before its first model
+// context is made (see above), unless an assumption is in force (Assume:
+// its scopes live in that context). Deleting the context frees every AST
+// made in it, so the caches holding them are cleared, not released one by
+// one.
+func (s *Solver) parkMain() {
+	z := s.z
+	if z.ctx == nil || s.depth > 0 || z.parkedOnce {
+		return
+	}
+	clear(s.trans)
+	clear(s.consts)
+	z.drop()
+	z.parked, z.parkedOnce = true, true
 }
 
 // modelSeed is the random seed of the model context's solver.
@@ -81,6 +132,7 @@ func (s *Solver) modelCtx() (*zctx, error) {
 	if z.linked != nil {
 		return z.linked, nil
 	}
+	s.parkMain()
 	mz := newZctx()
 	mz.simple = true
 	// The parameters set so far (a timeout, say) apply here too, when its
