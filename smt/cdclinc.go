@@ -9,14 +9,13 @@ package smt
 // reaches thousands of nodes, g a guard. decide (cdcl.go) makes each
 // question's root its first decision, so every question propagates the
 // whole of R again (most of them are unsat by that propagation alone,
-// with one or two conflicts) and walks R's whole cone, so that a path
-// costs the square of its length. Here each conjunct of the question is
-// an assumption of its own, a decision level of its own (the first levels
-// of the trail, in the order they were first asked), and the levels whose
+// with one or two conflicts) and walks R's whole cone: a path cost the
+// square of its length. Here each conjunct of the question is an
+// assumption of its own, a decision level of its own (the first levels of
+// the trail, in the order they were first asked), and the levels whose
 // conjuncts the next question also has stay on the trail, with what their
-// propagation assigned: a question costs the propagation and the search
-// of what it adds. The search decides pair variables only, so no cone is
-// walked.
+// propagation assigned and the part of the cone they brought: a question
+// costs the propagation, the cone and the search of what it adds.
 //
 // Why every answer is decide's. The clauses are those of decide (the
 // definitions of the encoded nodes, the transitivity clauses, clauses
@@ -27,12 +26,10 @@ package smt
 // propagation, from the assumptions alone (no search decision on the
 // trail), meets a conflict or finds an assumption false: the assumptions
 // are the question's conjuncts, so the question is unsatisfiable. Sat is
-// answered when every pair variable (of every constant encoded) is
-// assigned without conflict: then every connective's variable is
-// assigned too (its definition clauses propagate it from its operands,
-// bottom up), the assignment is total, no clause is false, and the pair
-// variables of the question's constants, an equivalence by the
-// transitivity clauses, are a model of its conjuncts, which are true.
+// answered when every variable of the question's cone (its conjuncts'
+// nodes, the pairs of its constants) is assigned without conflict, as in
+// decide: the assignment satisfies every clause over the cone, and so
+// the question.
 //
 // What keeping the trail asks of the solver, beyond decide:
 //
@@ -59,13 +56,13 @@ package smt
 //     question unsat; its clause is learned, the trail goes back to L−1
 //     and propagates the clause's literal there, so that what the levels
 //     below L keep is a fixpoint of propagation.
-//   - The decision heap holds the pair variables, kept from question to
-//     question: every open one is in it (cancel puts back those it
-//     undoes, addConst adds new ones), and pickVarInc drops the assigned
-//     ones it meets.
-//   - The kept encoding is measured against a question's cone (cdclKeep)
-//     by one walk of the cone, only when it has grown past cdclKeep times
-//     the last cone measured, by an eighth of that since.
+//   - The cone is kept by level: each level marks the variables its
+//     conjunct adds (walking its node's operands down to the marked
+//     ones) and the pairs of the constants it adds, and a level undone
+//     unmarks what it marked. The decision heap holds every open variable
+//     of the cone (a variable undone is put back by cancel; a level's
+//     variables are offered to it before the first decision under it) and
+//     loses the others lazily, at pickVar.
 
 // incState is the state of cdcl's incremental route.
 type incState struct {
