@@ -212,28 +212,3 @@ func TestIncCDCLUnits(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkIncCDCL: the 200 questions of refcases-bst-delete2.q.gz in
-// order, on a new instance per iteration, by decide and by the
-// incremental route (docs/PERFORMANCE.md, "Clause learning along a path").
-func BenchmarkIncCDCL(b *testing.B) {
-	qs := loadQuestions(b, filepath.Join("testdata", "cdcl", "refcases-bst-delete2.q.gz"))
-	for _, route := range []string{"decide", "incremental"} {
-		b.Run(route, func(b *testing.B) {
-			for b.Loop() {
-				c := newCDCL()
-				for _, q := range qs {
-					var ok bool
-					if route == "decide" {
-						_, ok = c.decide(q)
-					} else {
-						_, ok = c.decideInc(q)
-					}
-					if !ok {
-						b.Fatal("not decided")
-					}
-				}
-			}
-		})
-	}
-}
