@@ -220,7 +220,11 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 const pairwiseUpTo = 4
 
 // twoOfMemoized is twoOf(g), remembered by the solver (smt.Solver.Built)
-// under the IDs of g's guards in their order. Most value sets asked recur
+// under the IDs of g's guards in their order, or False where
+// exclusiveBySyntax shows that no two guards of g hold together: then
+// twoOf(g) is unsatisfiable, so False is the same question, and the
+// solver answers it without a search (exclusive.go says why the test is
+// sound; a set it shows nothing of is asked as before). Most value sets asked recur
 // from state to state, and the solver's cache answers them by the
 // formula; but building the formula again to look it up (interning Ors of
 // every piece of the guards) was three quarters of the determinism check
@@ -232,8 +236,21 @@ func twoOfMemoized(g machine.GVS, solver *smt.Solver) *smt.Formula {
 	for i, e := range g {
 		binary.LittleEndian.PutUint64(key[8*i:], e.Guard.ID())
 	}
-	return solver.Built(string(key), func() *smt.Formula { return twoOf(g) })
+	return solver.Built(string(key), func() *smt.Formula {
+		if exclusiveBySyntax(g) {
+			if exclusiveAudit != nil {
+				exclusiveAudit(g)
+			}
+			return smt.False()
+		}
+		return twoOf(g)
+	})
 }
+
+// exclusiveAudit, when set (by tests, export_test.go), is given every
+// value set that twoOfMemoized keeps as False, so that a test can ask the
+// solver about the sets a real check met.
+var exclusiveAudit func(machine.GVS)
 
 // noneOfMemoized is ¬⋁ of the guards of g, remembered by the solver
 // under the IDs of the guards (as twoOfMemoized, with a key of its own:

@@ -1,0 +1,395 @@
+package relation
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/lockstep-dev/lockstep/machine"
+	"github.com/lockstep-dev/lockstep/smt"
+)
+
+// Determinism without the solver. POSE-J's Views give a reference value
+// sets of dozens of entries whose guards are exclusive by construction:
+// the View's canonicalization conjoins an entry's guard with
+// canon(Y, Y′) = r_Y = r_Y′ ∧ m(Y′) ∧ ⋀_{Y″<Y′} ¬(r_Y = r_Y″ ∧ m(Y″)), so two
+// targets of one symbol differ by a subformula one asserts and the other
+// denies, and a field's value in a later symbol is guarded by the
+// negation of the earlier symbols' (engine/view/symbolic.go). Asked as one
+// question ("can two guards hold together?"), a set no earlier state had
+// cost clause learning 10–20 ms (docs/PERFORMANCE.md, POSE-J); the
+// syntactic test below answers nearly all of them in well under one.
+//
+// The test is sufficient, never necessary: exclusiveBySyntax says true
+// only when it has shown that no two guards can hold together, and false
+// when it has shown nothing (the solver is asked then, as before). What
+// it shows:
+//
+//   - A guard is the disjunction of its pieces (the operands of an Or,
+//     or the guard itself): two guards are exclusive when every piece of
+//     one is exclusive with every piece of the other.
+//   - A piece is the conjunction of its conjuncts (the operands of an
+//     And, or the piece itself). A conjunct that is an Or none of whose
+//     operands the piece entails (below) is split: the piece becomes one
+//     piece per operand, the piece with that operand's conjuncts added.
+//     P ∧ (a ∨ b) ≡ (P ∧ a) ∨ (P ∧ b), so the pieces' disjunction is the
+//     guard. Past maxPieces pieces nothing is shown.
+//   - A set of conjuncts C entails f when f is one of C, or f is an And
+//     and C entails each operand, or f is an Or and C entails one: by
+//     induction on f, wherever C's conjuncts all hold, f holds.
+//   - Two pieces are exclusive when a conjunct ¬x of either has x
+//     entailed by the conjuncts of both: their conjunction implies x and
+//     ¬x. A piece whose own conjuncts entail such an x is unsatisfiable
+//     and is dropped from its guard (the guard is the same function).
+//
+// Formulas are compared by pointer (they are hash-consed: equal formulas
+// are one pointer, and f and ¬f are two), so the test reads no semantics
+// of the atoms at all; it is the propositional argument above, which
+// holds in every theory.
+//
+// To test a pair of pieces without walking every negated conjunct again,
+// a piece keeps its needs: for each conjunct ¬x, the sets N of formulas
+// with N ∪ C entails x (needsOf), less what the piece has itself. Two
+// pieces are exclusive when one's need is within the other's conjuncts.
+// needsOf lists at most maxNeeds sets for a formula: a set left out is a
+// way of entailing x not tried, so the cap weakens the test and never
+// makes it claim more.
+//
+// Pieces recur from state to state even where the value sets are new, so
+// a piece's analysis is remembered by the ID of the formula it came from
+// (an ID is never reused), and so are a formula's needs. The memos hold
+// IDs only, no formula, and start again empty past their bounds.
+
+// exclusiveBySyntax reports whether no two guards of g can hold
+// together, as shown by the test above; false means "not shown".
+func exclusiveBySyntax(g machine.GVS) bool {
+	ps := make([][]*pieceInfo, len(g))
+	for i, e := range g {
+		for _, d := range disjuncts(e.Guard) {
+			p, ok := piecesOf(d)
+			if !ok {
+				return false
+			}
+			ps[i] = append(ps[i], p...)
+		}
+	}
+	for i := range g {
+		for j := i + 1; j < len(g); j++ {
+			for _, p := range ps[i] {
+				for _, q := range ps[j] {
+					if !p.excludes(q) && !q.excludes(p) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// disjuncts is the operands of an Or, or f alone.
+func disjuncts(f *smt.Formula) []*smt.Formula {
+	if f.Op() == smt.OpOr {
+		return f.Kids()
+	}
+	return []*smt.Formula{f}
+}
+
+// maxPieces bounds the pieces one disjunct of a guard is split into;
+// maxNeeds the needs listed for one formula.
+const (
+	maxPieces = 64
+	maxNeeds  = 64
+)
+
+// pieceInfo is what the test keeps of a piece: its conjuncts' IDs and
+// its needs, the ones of a single formula apart (most are: the negated
+// conjunct's own formula, or an atom), each with a signature that
+// rules most pairs out before any search.
+type pieceInfo struct {
+	ids    []uint64   // the conjuncts, sorted
+	sig    uint64     // signature of ids
+	single []uint64   // sorted: any one of these among the other piece's conjuncts excludes it
+	ssig   uint64     // signature of single
+	needs  [][]uint64 // sets of two or more, all of whose members among the other's conjuncts exclude it
+	sigs   []uint64   // signature of each of needs
+}
+
+// bit is an ID's bit in a signature (a one-hash Bloom filter): a set
+// whose signature has a bit another's lacks is not within it.
+func bit(id uint64) uint64 { return 1 << ((id * 0x9E3779B97F4A7C15) >> 58) }
+
+func (p *pieceInfo) has(id uint64) bool {
+	_, ok := slices.BinarySearch(p.ids, id)
+	return ok
+}
+
+// excludes reports whether a need of p is within q's conjuncts: then
+// p ∧ q implies some x and ¬x.
+func (p *pieceInfo) excludes(q *pieceInfo) bool {
+	if p.ssig&q.sig != 0 {
+		a, b := p.single, q.ids
+		for len(a) > 0 && len(b) > 0 {
+			switch {
+			case a[0] < b[0]:
+				a = a[1:]
+			case a[0] > b[0]:
+				b = b[1:]
+			default:
+				return true
+			}
+		}
+	}
+next:
+	for i, n := range p.needs {
+		if p.sigs[i]&^q.sig != 0 {
+			continue
+		}
+		for _, id := range n {
+			if !q.has(id) {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// idMemo is a map by formula ID shared by every run of the process
+// (IDs are never reused, and what is kept is a function of the formula
+// alone), bounded: past size entries it starts again empty.
+type idMemo[V any] struct {
+	mu sync.Mutex
+	m  map[uint64]V
+}
+
+func (c *idMemo[V]) get(id uint64) (V, bool) {
+	c.mu.Lock()
+	v, ok := c.m[id]
+	c.mu.Unlock()
+	return v, ok
+}
+
+func (c *idMemo[V]) put(id uint64, v V, size int) {
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= size {
+		c.m = map[uint64]V{}
+	}
+	c.m[id] = v
+	c.mu.Unlock()
+}
+
+var (
+	// pieceMemo keeps the pieces of a guard's disjunct (nil: split past
+	// maxPieces), needsMemo a formula's needs.
+	pieceMemo idMemo[[]*pieceInfo]
+	needsMemo idMemo[[][]uint64]
+)
+
+// piecesOf returns the pieces of the disjunct d, without those refuted on
+// their own; false when d splits into more than maxPieces.
+func piecesOf(d *smt.Formula) ([]*pieceInfo, bool) {
+	if ps, ok := pieceMemo.get(d.ID()); ok {
+		return ps, ps != nil
+	}
+	var out []*pieceInfo
+	split, ok := expand(nil, piece{conjuncts(d)})
+	if ok {
+		out = make([]*pieceInfo, 0, len(split))
+		for _, p := range split {
+			if info := infoOf(p); info != nil {
+				out = append(out, info)
+			}
+		}
+	}
+	pieceMemo.put(d.ID(), out, 1<<15)
+	return out, ok
+}
+
+// needsOfMemo is needsOf, remembered.
+func needsOfMemo(f *smt.Formula) [][]uint64 {
+	if n, ok := needsMemo.get(f.ID()); ok {
+		return n
+	}
+	n := needsOf(f)
+	needsMemo.put(f.ID(), n, 1<<16)
+	return n
+}
+
+// needsOf lists sets N of IDs such that conjuncts with those IDs entail
+// f: {f}; for an And, a need of each operand together; for an Or, a need
+// of one operand. At most maxNeeds: the first ones found.
+func needsOf(f *smt.Formula) [][]uint64 {
+	out := [][]uint64{{f.ID()}}
+	switch f.Op() {
+	case smt.OpAnd:
+		acc := [][]uint64{{}}
+		for _, k := range f.Kids() {
+			kn := needsOf(k)
+			var next [][]uint64
+			for _, a := range acc {
+				for _, b := range kn {
+					if len(next) >= maxNeeds {
+						break
+					}
+					next = append(next, append(a[:len(a):len(a)], b...))
+				}
+			}
+			acc = next
+		}
+		out = append(out, acc...)
+	case smt.OpOr:
+		for _, k := range f.Kids() {
+			out = append(out, needsOf(k)...)
+		}
+	}
+	if len(out) > maxNeeds {
+		out = out[:maxNeeds]
+	}
+	return out
+}
+
+// infoOf is the pieceInfo of the piece p, nil if p is refuted on its
+// own (a need of one of its negated conjuncts within its conjuncts).
+func infoOf(p piece) *pieceInfo {
+	info := &pieceInfo{}
+	for _, cs := range p {
+		for _, c := range cs {
+			info.ids = append(info.ids, c.ID())
+		}
+	}
+	slices.Sort(info.ids)
+	info.ids = slices.Compact(info.ids)
+	for _, id := range info.ids {
+		info.sig |= bit(id)
+	}
+	var rest []uint64
+	var multi [][]uint64
+	for _, cs := range p {
+		for _, c := range cs {
+			if c.Op() != smt.OpNot {
+				continue
+			}
+			for _, n := range needsOfMemo(c.Kids()[0]) {
+				rest = rest[:0]
+				for _, id := range n {
+					if !info.has(id) {
+						rest = append(rest, id)
+					}
+				}
+				switch len(rest) {
+				case 0:
+					return nil
+				case 1:
+					info.single = append(info.single, rest[0])
+				default:
+					multi = append(multi, slices.Clone(rest))
+				}
+			}
+		}
+	}
+	slices.Sort(info.single)
+	info.single = slices.Compact(info.single)
+	for _, id := range info.single {
+		info.ssig |= bit(id)
+	}
+	// A need with a member that is a need alone adds nothing.
+	for _, n := range multi {
+		var sig uint64
+		for _, id := range n {
+			if _, ok := slices.BinarySearch(info.single, id); ok {
+				sig = 0
+				break
+			}
+			sig |= bit(id)
+		}
+		if sig != 0 {
+			info.needs = append(info.needs, n)
+			info.sigs = append(info.sigs, sig)
+		}
+	}
+	return info
+}
+
+// piece is a conjunction being split: lists of conjuncts, each sorted by
+// ID (an And's operands are).
+type piece [][]*smt.Formula
+
+// expand appends to out the pieces p splits into (the splitting above),
+// without those refuted on their own; false past maxPieces.
+func expand(out []piece, p piece) ([]piece, bool) {
+	if p.refuted() {
+		return out, true
+	}
+	for _, cs := range p {
+		for _, c := range cs {
+			if c.Op() != smt.OpOr || p.entailsOne(c.Kids()) {
+				continue
+			}
+			for _, k := range c.Kids() {
+				var ok bool
+				if out, ok = expand(out, append(p[:len(p):len(p)], conjuncts(k))); !ok {
+					return nil, false
+				}
+			}
+			return out, true
+		}
+	}
+	if len(out) >= maxPieces {
+		return nil, false
+	}
+	return append(out, p), true
+}
+
+// refuted reports whether p has False or a conjunct ¬x with x entailed.
+func (p piece) refuted() bool {
+	for _, cs := range p {
+		for _, c := range cs {
+			if c.IsFalse() || c.Op() == smt.OpNot && p.entails(c.Kids()[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p piece) has(f *smt.Formula) bool {
+	for _, cs := range p {
+		if _, ok := slices.BinarySearchFunc(cs, f.ID(), cmpID); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpID(x *smt.Formula, id uint64) int {
+	switch {
+	case x.ID() < id:
+		return -1
+	case x.ID() > id:
+		return 1
+	}
+	return 0
+}
+
+// entails is the entailment above.
+func (p piece) entails(f *smt.Formula) bool {
+	if p.has(f) {
+		return true
+	}
+	switch f.Op() {
+	case smt.OpAnd:
+		for _, k := range f.Kids() {
+			if !p.entails(k) {
+				return false
+			}
+		}
+		return true
+	case smt.OpOr:
+		return p.entailsOne(f.Kids())
+	}
+	return false
+}
+
+func (p piece) entailsOne(fs []*smt.Formula) bool {
+	return slices.ContainsFunc(fs, p.entails)
+}
