@@ -61,25 +61,63 @@ import (
 
 // exclusiveBySyntax reports whether no two guards of g can hold
 // together, as shown by the test above; false means "not shown".
+//
+// Value sets have up to a thousand pieces, so the pairs are not tested
+// one by one: each conjunct's ID indexes the pieces that have it (a bit
+// set), and a piece's single needs select at once every piece they
+// exclude. Only a pair neither excludes by a single need is tested on
+// the needs of two or more.
 func exclusiveBySyntax(g machine.GVS) bool {
-	ps := make([][]*pieceInfo, len(g))
+	var ps []*pieceInfo
+	var owner []int // the entry of each piece of ps
 	for i, e := range g {
 		for _, d := range disjuncts(e.Guard) {
 			p, ok := piecesOf(d)
 			if !ok {
 				return false
 			}
-			ps[i] = append(ps[i], p...)
+			ps = append(ps, p...)
+			for range p {
+				owner = append(owner, i)
+			}
 		}
 	}
-	for i := range g {
-		for j := i + 1; j < len(g); j++ {
-			for _, p := range ps[i] {
-				for _, q := range ps[j] {
-					if !p.excludes(q) && !q.excludes(p) {
-						return false
-					}
+	words := (len(ps) + 63) / 64
+	bits := make([]uint64, 0, 64*words)
+	alloc := func() []uint64 {
+		if len(bits)+words > cap(bits) {
+			bits = make([]uint64, 0, 64*words)
+		}
+		bits = bits[:len(bits)+words]
+		return bits[len(bits)-words:]
+	}
+	with := map[uint64][]uint64{} // conjunct ID → the pieces that have it
+	for k, p := range ps {
+		for _, id := range p.ids {
+			b, ok := with[id]
+			if !ok {
+				b = alloc()
+				with[id] = b
+			}
+			b[k/64] |= 1 << (k % 64)
+		}
+	}
+	excluded := make([]uint64, words) // the pieces excluded by p's single needs
+	for k, p := range ps {
+		clear(excluded)
+		for _, id := range p.single {
+			if b, ok := with[id]; ok {
+				for w := range excluded {
+					excluded[w] |= b[w]
 				}
+			}
+		}
+		for l := k + 1; l < len(ps); l++ {
+			if owner[l] == owner[k] || excluded[l/64]&(1<<(l%64)) != 0 {
+				continue
+			}
+			if !p.excludes(ps[l]) && !ps[l].excludes(p) {
+				return false
 			}
 		}
 	}
