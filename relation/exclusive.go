@@ -102,21 +102,25 @@ func exclusiveBySyntax(g machine.GVS) bool {
 			b[k/64] |= 1 << (k % 64)
 		}
 	}
-	excluded := make([]uint64, words) // the pieces excluded by p's single needs
+	// excluded[k] is the pieces that piece k's single needs exclude.
+	excluded := make([]uint64, words*len(ps))
 	for k, p := range ps {
-		clear(excluded)
+		ex := excluded[k*words : (k+1)*words]
 		for _, id := range p.single {
 			if b, ok := with[id]; ok {
-				for w := range excluded {
-					excluded[w] |= b[w]
+				for w := range ex {
+					ex[w] |= b[w]
 				}
 			}
 		}
+	}
+	for k, p := range ps {
+		ex := excluded[k*words : (k+1)*words]
 		for l := k + 1; l < len(ps); l++ {
-			if owner[l] == owner[k] || excluded[l/64]&(1<<(l%64)) != 0 {
+			if owner[l] == owner[k] || ex[l/64]&(1<<(l%64)) != 0 || excluded[l*words+k/64]&(1<<(k%64)) != 0 {
 				continue
 			}
-			if !p.excludes(ps[l]) && !ps[l].excludes(p) {
+			if !p.excludesByNeeds(ps[l]) && !ps[l].excludesByNeeds(p) {
 				return false
 			}
 		}
@@ -161,22 +165,10 @@ func (p *pieceInfo) has(id uint64) bool {
 	return ok
 }
 
-// excludes reports whether a need of p is within q's conjuncts: then
-// p ∧ q implies some x and ¬x.
-func (p *pieceInfo) excludes(q *pieceInfo) bool {
-	if p.ssig&q.sig != 0 {
-		a, b := p.single, q.ids
-		for len(a) > 0 && len(b) > 0 {
-			switch {
-			case a[0] < b[0]:
-				a = a[1:]
-			case a[0] > b[0]:
-				b = b[1:]
-			default:
-				return true
-			}
-		}
-	}
+// excludesByNeeds reports whether a need of two or more of p is within
+// q's conjuncts (the single ones are tested by the index): then p ∧ q
+// implies some x and ¬x.
+func (p *pieceInfo) excludesByNeeds(q *pieceInfo) bool {
 next:
 	for i, n := range p.needs {
 		if p.sigs[i]&^q.sig != 0 {
@@ -300,30 +292,39 @@ func infoOf(p piece) *pieceInfo {
 	for _, id := range info.ids {
 		info.sig |= bit(id)
 	}
-	var rest []uint64
-	var multi [][]uint64
+	var flat []uint64 // the needs of two or more, one after the other
+	var ends []int
 	for _, cs := range p {
 		for _, c := range cs {
 			if c.Op() != smt.OpNot {
 				continue
 			}
 			for _, n := range needsOfMemo(c.Kids()[0]) {
-				rest = rest[:0]
+				start := len(flat)
 				for _, id := range n {
 					if !info.has(id) {
-						rest = append(rest, id)
+						flat = append(flat, id)
 					}
 				}
-				switch len(rest) {
+				switch len(flat) - start {
 				case 0:
 					return nil
 				case 1:
-					info.single = append(info.single, rest[0])
+					info.single = append(info.single, flat[start])
+					flat = flat[:start]
 				default:
-					multi = append(multi, slices.Clone(rest))
+					ends = append(ends, len(flat))
 				}
 			}
 		}
+	}
+	multi := make([][]uint64, len(ends))
+	for i, e := range ends {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		multi[i] = flat[start:e:e]
 	}
 	slices.Sort(info.single)
 	info.single = slices.Compact(info.single)
