@@ -231,7 +231,10 @@ func piecesOf(d *smt.Formula) ([]*pieceInfo, bool) {
 			}
 		}
 	}
-	pieceMemo.put(d.ID(), out, 1<<15)
+	// 4,096 disjuncts: the memo keeps every piece of one, with its
+	// needs, and at 32,768 the reference-only stream's peak RSS was
+	// 1.3 GB instead of 0.3.
+	pieceMemo.put(d.ID(), out, 1<<12)
 	return out, ok
 }
 
@@ -241,7 +244,7 @@ func needsOfMemo(f *smt.Formula) [][]uint64 {
 		return n
 	}
 	n := needsOf(f)
-	needsMemo.put(f.ID(), n, 1<<16)
+	needsMemo.put(f.ID(), n, 1<<13)
 	return n
 }
 
@@ -318,6 +321,7 @@ func infoOf(p piece) *pieceInfo {
 			}
 		}
 	}
+	flat = slices.Clip(flat)
 	multi := make([][]uint64, len(ends))
 	for i, e := range ends {
 		start := 0
