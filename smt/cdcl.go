@@ -177,6 +177,9 @@ type cdcl struct {
 	pairs []clit
 	node  map[*Formula]clit
 	tru   clit
+
+	// The incremental route's state (cdclinc.go).
+	incState
 }
 
 func newCDCL() *cdcl {
@@ -201,6 +204,7 @@ func (s *cdcl) reset() {
 	s.heap = s.heap[:0]
 	s.inc = 1
 	s.broken, s.stale = false, false
+	s.incState.clear()
 	s.tru = s.newVar()
 	s.assign(s.tru, -1)
 }
@@ -230,6 +234,7 @@ func (s *cdcl) decide(f *Formula) (sat, decided bool) {
 	if len(refs) > cdclMaxRefs {
 		return false, false
 	}
+	s.leaveInc()
 	fresh := 0
 	for _, r := range refs {
 		if _, ok := s.ridx[r]; !ok {
@@ -286,6 +291,9 @@ func (s *cdcl) addConst(r Ref) {
 	s.ridx[r] = k
 	for i := range k {
 		s.pairs[i*cdclMaxRefs+k] = s.newVar()
+		if s.incMode {
+			s.heapInsert(s.pairs[i*cdclMaxRefs+k].vr())
+		}
 	}
 	for i := range k {
 		for j := i + 1; j < k; j++ {
@@ -354,31 +362,36 @@ func (s *cdcl) encode(f *Formula) clit {
 	return l
 }
 
-// addClause adds a clause at level 0 (between questions): a clause a
-// level-0 literal satisfies is dropped, the level-0 false literals are
-// left out, and a clause left with one literal asserts it at level 0.
-// None is left empty (the clauses are satisfiable together, see cdcl);
-// if one were, the solver is marked broken and dropped.
+// addClause adds a clause: a clause a level-0 literal satisfies is
+// dropped, the level-0 false literals are left out, and a clause left
+// with one literal asserts it at level 0. None is left empty (the clauses
+// are satisfiable together, see cdcl); if one were, the solver is marked
+// broken and dropped. Between the questions of decide the trail is at
+// level 0; the incremental route (cdclinc.go) adds clauses above it,
+// where addLate places them.
 func (s *cdcl) addClause(ls ...clit) {
 	out := s.tmp[:0]
 	defer func() { s.tmp = out[:0] }()
 	for _, l := range ls {
-		switch s.val[l] {
-		case 1:
-			return
-		case 0:
-			if !slices.Contains(out, l) {
-				if slices.Contains(out, l.neg()) {
-					return // always true
-				}
-				out = append(out, l)
+		if s.val[l] != 0 && s.level[l.vr()] == 0 {
+			if s.val[l] == 1 {
+				return
 			}
+			continue
+		}
+		if !slices.Contains(out, l) {
+			if slices.Contains(out, l.neg()) {
+				return // always true
+			}
+			out = append(out, l)
 		}
 	}
-	switch len(out) {
-	case 0:
+	switch {
+	case len(out) == 0:
 		s.broken = true
-	case 1:
+	case len(s.trailLim) > 0:
+		s.addLate(out)
+	case len(out) == 1:
 		s.assign(out[0], -1)
 	default:
 		s.attach(s.store(out...))
@@ -638,13 +651,14 @@ func (s *cdcl) cancel(lv int32) {
 	if int32(len(s.trailLim)) <= lv {
 		return
 	}
+	s.apushed = min(s.apushed, lv)
 	start := int(s.trailLim[lv])
 	for i := len(s.trail) - 1; i >= start; i-- {
 		l := s.trail[i]
 		v := l.vr()
 		s.val[l], s.val[l.neg()] = 0, 0
 		s.phase[v] = l&1 == 0
-		if s.hpos[v] < 0 && s.cone[v] == s.stamp {
+		if s.hpos[v] < 0 && (s.incMode && s.isPair(v) || !s.incMode && s.cone[v] == s.stamp) {
 			s.heapInsert(v)
 		}
 	}

@@ -222,7 +222,7 @@ func TestCDCLKeepsClauses(t *testing.T) {
 
 // loadQuestions reads a file of testdata/cdcl (its README says the
 // format) and rebuilds its questions through the constructors.
-func loadQuestions(t *testing.T, path string) []*Formula {
+func loadQuestions(t testing.TB, path string) []*Formula {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {

@@ -75,6 +75,11 @@
 // DPLL's first budget, the question without data that a question with
 // data becomes when its reference part is past the decider (split.go,
 // satRefCases), behind the last models it found for such questions.
+// Those questions come along a path, each its path condition and a guard,
+// so there its route is incremental (cdclinc.go): each conjunct is an
+// assumption, a decision level of its own, and the levels of the
+// conjuncts the next question shares stay on the trail with what they
+// propagated, so that a question pays for the conjuncts it adds.
 //
 // Its incremental use is what the concretizer's depth-first search needs:
 // Assume (and AssumeAll, several formulas as one scope without building
