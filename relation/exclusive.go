@@ -62,9 +62,9 @@ import (
 // exclusiveBySyntax reports whether no two guards of g can hold
 // together, as shown by the test above; false means "not shown".
 //
-// Value sets have up to a thousand pieces, so the pairs are not tested
-// one by one: each conjunct's ID indexes the pieces that have it (a bit
-// set), and a piece's single needs select at once every piece they
+// Value sets have up to thousands of pieces, so the pairs are not tested
+// one by one: each conjunct's ID indexes the pieces that have it, and a
+// piece's single needs mark at once, in a bit set, every piece they
 // exclude. Only a pair neither excludes by a single need is tested on
 // the needs of two or more.
 func exclusiveBySyntax(g machine.GVS) bool {
@@ -80,37 +80,26 @@ func exclusiveBySyntax(g machine.GVS) bool {
 			for range p {
 				owner = append(owner, i)
 			}
+			if len(ps) > maxSetPieces {
+				return false
+			}
 		}
 	}
-	words := (len(ps) + 63) / 64
-	bits := make([]uint64, 0, 64*words)
-	alloc := func() []uint64 {
-		if len(bits)+words > cap(bits) {
-			bits = make([]uint64, 0, 64*words)
-		}
-		bits = bits[:len(bits)+words]
-		return bits[len(bits)-words:]
-	}
-	with := map[uint64][]uint64{} // conjunct ID → the pieces that have it
+	with := map[uint64][]int32{} // conjunct ID → the pieces that have it
 	for k, p := range ps {
 		for _, id := range p.ids {
-			b, ok := with[id]
-			if !ok {
-				b = alloc()
-				with[id] = b
-			}
-			b[k/64] |= 1 << (k % 64)
+			with[id] = append(with[id], int32(k))
 		}
 	}
-	// excluded[k] is the pieces that piece k's single needs exclude.
+	// excluded[k] is the pieces that piece k's single needs exclude, a
+	// bit set of words words.
+	words := (len(ps) + 63) / 64
 	excluded := make([]uint64, words*len(ps))
 	for k, p := range ps {
 		ex := excluded[k*words : (k+1)*words]
 		for _, id := range p.single {
-			if b, ok := with[id]; ok {
-				for w := range ex {
-					ex[w] |= b[w]
-				}
+			for _, l := range with[id] {
+				ex[l/64] |= 1 << (l % 64)
 			}
 		}
 	}
@@ -137,10 +126,17 @@ func disjuncts(f *smt.Formula) []*smt.Formula {
 }
 
 // maxPieces bounds the pieces one disjunct of a guard is split into;
-// maxNeeds the needs listed for one formula.
+// maxNeeds the needs listed for one formula; maxPieceIDs the IDs of one
+// piece's needs of two or more (on the reference-only stream a piece can
+// have hundreds of negated conjuncts); maxSetPieces the pieces of
+// one value set (its index has a bit for every two pieces: past 4,096,
+// 2 MB; the reference-only stream has sets of tens of thousands, whose
+// index took a gigabyte, and leaves them to the solver).
 const (
-	maxPieces = 64
-	maxNeeds  = 64
+	maxPieces    = 64
+	maxNeeds     = 64
+	maxSetPieces = 4096
+	maxPieceIDs  = 4096
 )
 
 // pieceInfo is what the test keeps of a piece: its conjuncts' IDs and
@@ -186,11 +182,19 @@ next:
 
 // idMemo is a map by formula ID shared by every run of the process
 // (IDs are never reused, and what is kept is a function of the formula
-// alone), bounded: past size entries it starts again empty.
+// alone), bounded by the IDs its values hold: past memoIDs it starts
+// again empty. (A piece keeps every need of its negated conjuncts, up to
+// thousands of IDs: bounded by entries instead, the memo of pieces took
+// a gigabyte on the reference-only stream.)
 type idMemo[V any] struct {
-	mu sync.Mutex
-	m  map[uint64]V
+	mu     sync.Mutex
+	m      map[uint64]V
+	weight int // the IDs held by the values of m
 }
+
+// memoIDs bounds each idMemo: 1M IDs (8 MB, and about as much again in
+// the slices that hold them).
+const memoIDs = 1 << 20
 
 func (c *idMemo[V]) get(id uint64) (V, bool) {
 	c.mu.Lock()
@@ -199,12 +203,17 @@ func (c *idMemo[V]) get(id uint64) (V, bool) {
 	return v, ok
 }
 
-func (c *idMemo[V]) put(id uint64, v V, size int) {
+// put keeps v, which holds weight IDs, under id.
+func (c *idMemo[V]) put(id uint64, v V, weight int) {
+	if weight > memoIDs/64 {
+		return // a value this large is built again when asked again
+	}
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= size {
-		c.m = map[uint64]V{}
+	if c.m == nil || c.weight+weight > memoIDs {
+		c.m, c.weight = map[uint64]V{}, 0
 	}
 	c.m[id] = v
+	c.weight += weight + 1
 	c.mu.Unlock()
 }
 
@@ -223,18 +232,25 @@ func piecesOf(d *smt.Formula) ([]*pieceInfo, bool) {
 	}
 	var out []*pieceInfo
 	split, ok := expand(nil, piece{conjuncts(d)})
+	weight := 0
 	if ok {
 		out = make([]*pieceInfo, 0, len(split))
 		for _, p := range split {
-			if info := infoOf(p); info != nil {
+			info, fits := infoOf(p)
+			if !fits {
+				out, ok = nil, false
+				break
+			}
+			if info != nil {
 				out = append(out, info)
+				weight += len(info.ids) + len(info.single) + 2*len(info.sigs)
+				for _, n := range info.needs {
+					weight += len(n)
+				}
 			}
 		}
 	}
-	// 4,096 disjuncts: the memo keeps every piece of one, with its
-	// needs, and at 32,768 the reference-only stream's peak RSS was
-	// 1.3 GB instead of 0.3.
-	pieceMemo.put(d.ID(), out, 1<<12)
+	pieceMemo.put(d.ID(), out, weight)
 	return out, ok
 }
 
@@ -244,7 +260,11 @@ func needsOfMemo(f *smt.Formula) [][]uint64 {
 		return n
 	}
 	n := needsOf(f)
-	needsMemo.put(f.ID(), n, 1<<13)
+	weight := 0
+	for _, x := range n {
+		weight += len(x)
+	}
+	needsMemo.put(f.ID(), n, weight)
 	return n
 }
 
@@ -282,8 +302,9 @@ func needsOf(f *smt.Formula) [][]uint64 {
 }
 
 // infoOf is the pieceInfo of the piece p, nil if p is refuted on its
-// own (a need of one of its negated conjuncts within its conjuncts).
-func infoOf(p piece) *pieceInfo {
+// own (a need of one of its negated conjuncts within its conjuncts);
+// false if its needs of two or more hold more than maxPieceIDs IDs.
+func infoOf(p piece) (*pieceInfo, bool) {
 	info := &pieceInfo{}
 	for _, cs := range p {
 		for _, c := range cs {
@@ -303,6 +324,9 @@ func infoOf(p piece) *pieceInfo {
 				continue
 			}
 			for _, n := range needsOfMemo(c.Kids()[0]) {
+				if len(flat) > maxPieceIDs {
+					return nil, false
+				}
 				start := len(flat)
 				for _, id := range n {
 					if !info.has(id) {
@@ -311,7 +335,7 @@ func infoOf(p piece) *pieceInfo {
 				}
 				switch len(flat) - start {
 				case 0:
-					return nil
+					return nil, true
 				case 1:
 					info.single = append(info.single, flat[start])
 					flat = flat[:start]
@@ -350,7 +374,7 @@ func infoOf(p piece) *pieceInfo {
 			info.sigs = append(info.sigs, sig)
 		}
 	}
-	return info
+	return info, true
 }
 
 // piece is a conjunction being split: lists of conjuncts, each sorted by
