@@ -2,6 +2,7 @@ package pose
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
@@ -17,7 +18,7 @@ import (
 // and the existence conditions' conjuncts, equality builds one conjunction
 // per pair of entries) was most of INV-P's time.
 //
-// A key is the whole input of one question: φ, the two identities and
+// A key is the whole input of one question but φ: the two identities and
 // existence conditions, and for a reference field every initialized entry
 // of both value sets with what equality reads of its location (the
 // location, its class, whether it is symbolic, its identity); for a
@@ -25,10 +26,28 @@ import (
 // IDs are equal formulas, and an ID is never reused), so equal keys are
 // the same question, and the key is kept whole (no hash alone decides).
 // Only unsat answers are kept: a sat one is a violation and ends the check.
+//
+// φ is not in the key: a key keeps the path conditions φ₀ under which
+// its question was unsat, and answers it under φ when φ has every
+// conjunct of some φ₀ (as relation.TotalityMemo does for totality): then
+// φ implies φ₀, and φ ∧ X implies φ₀ ∧ X, which is unsatisfiable. A
+// step along a path only adds conjuncts to φ (a branch, an assume, a
+// materialization), so the same pair asked at the next state, under a new
+// φ, is answered without the solver: on testdata/bench/treemap_remove.jl
+// under pose at k = 3, where INV-P was a seventh of the check, most of it
+// questions with data sent to Z3, each new φ asked every pair again.
 type invpMemo struct {
-	held map[string]struct{}
-	key  []byte // the key of the last question looked up
+	held map[string][]*smt.Formula // key → the φ₀s under which it was unsat
+	key  []byte                    // the key of the last question looked up
+	phi  *smt.Formula              // and its φ
+	// reused counts the questions answered under a φ other than one kept.
+	reused int
 }
+
+// invpMemoWidth is how many φ₀s a key keeps; a new one replaces the
+// oldest (the few most recent, weakest path conditions of a path answer
+// its later questions).
+const invpMemoWidth = 4
 
 // invpMemoLimit bounds the memo: it is cleared when full.
 const invpMemoLimit = 1 << 17
@@ -39,11 +58,10 @@ func (m *invpMemo) heldRef(phi *smt.Formula, s *machine.State, la, lb machine.Lo
 	if m == nil {
 		return false
 	}
-	m.pairKey(1, phi, s, la, lb)
+	m.pairKey(1, s, la, lb)
 	m.set(s, all)
 	m.set(s, bll)
-	_, ok := m.held[string(m.key)]
-	return ok
+	return m.implied(phi)
 }
 
 // heldPrim is heldRef for a primitive field with terms ta and tb.
@@ -51,11 +69,67 @@ func (m *invpMemo) heldPrim(phi *smt.Formula, s *machine.State, la, lb machine.L
 	if m == nil {
 		return false
 	}
-	m.pairKey(2, phi, s, la, lb)
+	m.pairKey(2, s, la, lb)
 	m.num(int64(ta.ID()))
 	m.num(int64(tb.ID()))
-	_, ok := m.held[string(m.key)]
-	return ok
+	return m.implied(phi)
+}
+
+// implied reports whether the question last keyed was unsat under a φ₀
+// kept whose conjuncts are all conjuncts of phi.
+func (m *invpMemo) implied(phi *smt.Formula) bool {
+	m.phi = phi
+	for _, phi0 := range m.held[string(m.key)] {
+		if phi0 == phi {
+			return true
+		}
+		if conjunctsWithin(phi0, phi) {
+			m.reused++
+			return true
+		}
+	}
+	return false
+}
+
+// conjunctsWithin reports whether every conjunct of a (smt.And's
+// operands, or a itself when it is no conjunction) is a conjunct of b:
+// then b implies a.
+func conjunctsWithin(a, b *smt.Formula) bool {
+	if a.IsTrue() || a == b {
+		return true
+	}
+	if b.Op() != smt.OpAnd {
+		return false
+	}
+	bk := b.Kids()
+	if a.Op() != smt.OpAnd {
+		_, ok := slices.BinarySearchFunc(bk, a.ID(), byID)
+		return ok
+	}
+	ak := a.Kids()
+	if len(ak) > len(bk) {
+		return false
+	}
+	j := 0
+	for _, x := range ak { // both sorted by ID
+		for j < len(bk) && bk[j].ID() < x.ID() {
+			j++
+		}
+		if j == len(bk) || bk[j] != x {
+			return false
+		}
+	}
+	return true
+}
+
+func byID(f *smt.Formula, id uint64) int {
+	switch {
+	case f.ID() < id:
+		return -1
+	case f.ID() > id:
+		return 1
+	}
+	return 0
 }
 
 // hold records the question last looked up as answered unsat.
@@ -64,15 +138,19 @@ func (m *invpMemo) hold() {
 		return
 	}
 	if m.held == nil || len(m.held) >= invpMemoLimit {
-		m.held = make(map[string]struct{})
+		m.held = make(map[string][]*smt.Formula)
 	}
-	m.held[string(m.key)] = struct{}{}
+	// A φ₀ with every conjunct of φ answers nothing φ does not.
+	list := slices.DeleteFunc(m.held[string(m.key)], func(phi0 *smt.Formula) bool { return conjunctsWithin(m.phi, phi0) })
+	if len(list) >= invpMemoWidth {
+		list = list[1:]
+	}
+	m.held[string(m.key)] = append(list, m.phi)
 }
 
-func (m *invpMemo) pairKey(kind int64, phi *smt.Formula, s *machine.State, la, lb machine.Loc) {
+func (m *invpMemo) pairKey(kind int64, s *machine.State, la, lb machine.Loc) {
 	m.key = m.key[:0]
 	m.num(kind)
-	m.num(int64(phi.ID()))
 	m.num(int64(s.Locs[la].Identity))
 	m.num(int64(s.Locs[lb].Identity))
 	m.num(int64(exists(s, la).ID()))

@@ -173,6 +173,7 @@ func TestINVPMemo(t *testing.T) {
 	require.Len(t, memo.held, 1)
 	require.Nil(t, check(build(machine.Single(1), notNull)))
 	require.Len(t, memo.held, 1, "the same question is answered from the memo")
+	require.Zero(t, memo.reused)
 	require.NotNil(t, check(build(machine.Single(machine.LNull), notNull)), "another value set is asked anew")
 	require.Nil(t, check(build(machine.Single(machine.LNull), notThis)))
 	require.Len(t, memo.held, 2)
@@ -182,4 +183,26 @@ func TestINVPMemo(t *testing.T) {
 	require.Nil(t, check(build(machine.Single(1), notThis)))
 	require.NoError(t, sol.Release())
 	require.Len(t, memo.held, 2, "nothing kept under an assumption")
+
+	// φ is not in the key: a question kept under φ₀ is answered under a
+	// φ with every conjunct of φ₀, and asked under another.
+	memo = invpMemo{}
+	under := func(fs ...func(s *machine.State) *smt.Formula) *machine.State {
+		s := build(machine.Single(1), notNull)
+		for _, f := range fs {
+			s.Phi = smt.And(s.Phi, f(s))
+		}
+		return s
+	}
+	c1 := func(s *machine.State) *smt.Formula { return smt.Neq(s.Locs[1].Identity, 7) }
+	c2 := func(s *machine.State) *smt.Formula { return smt.Neq(s.Locs[0].Identity, 8) }
+	require.Nil(t, check(under(c1)))
+	require.Nil(t, check(under(c1, c2)))
+	require.Equal(t, 1, memo.reused, "a stronger φ is answered by the φ₀ kept")
+	require.Nil(t, check(under(c2)))
+	require.Equal(t, 1, memo.reused, "a φ without the conjuncts of a φ₀ kept is asked")
+	require.Len(t, memo.held, 1)
+	require.Len(t, memo.held[string(memo.key)], 2, "and kept beside it")
+	require.Nil(t, check(under(c2, c1)))
+	require.Equal(t, 2, memo.reused)
 }

@@ -197,22 +197,28 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 	return nil, nil
 }
 
-// Determinism is not memoized beyond the solver's cache, which answers a
-// value set met again (its twoOf is the same interned formula, kept by
-// twoOfMemoized). On the
-// reference-only stream (-data none -k -1 -steps 200, seed 1) POSE-J's
-// Views ask about 12,000 value sets of more than four entries; 87 % recur
-// and are cache hits, and the other 1,600 are made of guards never seen
-// before (about 6 % of their guards had been, and no value set equals an
-// earlier one even up to formula structure). Keyed by the disjuncts of
-// the guards instead (a View's guard is an Or of one piece per
-// canonicalized entry, and most pieces recur), a set that extends a
-// proven one needs only its new pieces against the other guards; but that
-// smaller question went to Z3 as often, and took as long, as the whole
-// one, and asked per piece it went to Z3 more often: the Go DPLL gives
-// up on these guards (nested negated existence conditions) however they
-// are split. (Those figures are from before smt's clause learning, which
-// now answers the whole questions in Go.)
+// A value set of more than four entries that no earlier state had is
+// first given to exclusiveBySyntax (exclusive.go): the View's guards are
+// exclusive by construction, a subformula one asserts and the other
+// denies, and the test finds that by the formulas' IDs, with no solver.
+// It shows nearly every such set of POSE-J's Views; the set it shows
+// nothing of is asked as one question, as before. Before it, the history
+// of the question: on the reference-only stream (-data none -k -1 -steps
+// 200, seed 1) POSE-J's Views ask about 12,000 value sets of more than
+// four entries; 87 % recur and are cache hits, and the other 1,600 are
+// made of guards never seen before (about 6 % of their guards had been,
+// and no value set equals an earlier one even up to formula structure),
+// so a memo of exclusive guard pairs saves nothing. Keyed by the pieces
+// of the guards, a set that extends a proven one needs only its new
+// pieces asked against the other guards, but that smaller question went
+// to Z3 as often, and took as long, as the whole one: the Go DPLL gave up
+// on these guards (nested negated existence conditions) however they were
+// split, and clause learning, which answers them, took 10–20 ms a set on
+// testdata/bench/treemap_remove.jl under pose at k = 3 (3,461 new sets,
+// 44 % of the check at 8942582). A tableau over the guards refuted
+// every pair of program 78, but at 290 million node visits: the test
+// below splits each piece once, remembers a piece by its formula's ID,
+// and tests a pair by set inclusion.
 
 // pairwiseUpTo is the largest value set whose determinism is asked pair
 // by pair (each pair's answer is cached by the solver, and small sets
@@ -220,7 +226,11 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 const pairwiseUpTo = 4
 
 // twoOfMemoized is twoOf(g), remembered by the solver (smt.Solver.Built)
-// under the IDs of g's guards in their order. Most value sets asked recur
+// under the IDs of g's guards in their order, or False where
+// exclusiveBySyntax shows that no two guards of g hold together: then
+// twoOf(g) is unsatisfiable, so False is the same question, and the
+// solver answers it without a search (exclusive.go says why the test is
+// sound; a set it shows nothing of is asked as before). Most value sets asked recur
 // from state to state, and the solver's cache answers them by the
 // formula; but building the formula again to look it up (interning Ors of
 // every piece of the guards) was three quarters of the determinism check
@@ -232,8 +242,21 @@ func twoOfMemoized(g machine.GVS, solver *smt.Solver) *smt.Formula {
 	for i, e := range g {
 		binary.LittleEndian.PutUint64(key[8*i:], e.Guard.ID())
 	}
-	return solver.Built(string(key), func() *smt.Formula { return twoOf(g) })
+	return solver.Built(string(key), func() *smt.Formula {
+		if exclusiveBySyntax(g) {
+			if exclusiveAudit != nil {
+				exclusiveAudit(g)
+			}
+			return smt.False()
+		}
+		return twoOf(g)
+	})
 }
+
+// exclusiveAudit, when set (by tests, export_test.go), is given every
+// value set that twoOfMemoized keeps as False, so that a test can ask the
+// solver about the sets a real check met.
+var exclusiveAudit func(machine.GVS)
 
 // noneOfMemoized is ¬⋁ of the guards of g, remembered by the solver
 // under the IDs of the guards (as twoOfMemoized, with a key of its own:
