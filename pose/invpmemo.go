@@ -103,7 +103,7 @@ func conjunctsWithin(a, b *smt.Formula) bool {
 	}
 	bk := b.Kids()
 	if a.Op() != smt.OpAnd {
-		_, ok := slices.BinarySearchFunc(bk, a.ID(), byID)
+		_, ok := slices.BinarySearchFunc(bk, a.ID(), smt.CompareID)
 		return ok
 	}
 	ak := a.Kids()
@@ -120,16 +120,6 @@ func conjunctsWithin(a, b *smt.Formula) bool {
 		}
 	}
 	return true
-}
-
-func byID(f *smt.Formula, id uint64) int {
-	switch {
-	case f.ID() < id:
-		return -1
-	case f.ID() > id:
-		return 1
-	}
-	return 0
 }
 
 // hold records the question last looked up as answered unsat.

@@ -421,21 +421,11 @@ func (p piece) refuted() bool {
 
 func (p piece) has(f *smt.Formula) bool {
 	for _, cs := range p {
-		if _, ok := slices.BinarySearchFunc(cs, f.ID(), cmpID); ok {
+		if _, ok := slices.BinarySearchFunc(cs, f.ID(), smt.CompareID); ok {
 			return true
 		}
 	}
 	return false
-}
-
-func cmpID(x *smt.Formula, id uint64) int {
-	switch {
-	case x.ID() < id:
-		return -1
-	case x.ID() > id:
-		return 1
-	}
-	return 0
 }
 
 // entails is the entailment above.

@@ -21,14 +21,7 @@ import (
 // would test nothing.
 func TestExclusiveBySyntaxSound(t *testing.T) {
 	refs := []smt.Ref{smt.Null, 1, 2, 3}
-	atom := rapid.Custom(func(t *rapid.T) *smt.Formula {
-		a := rapid.SampledFrom(refs).Draw(t, "a")
-		b := rapid.SampledFrom(refs).Draw(t, "b")
-		if rapid.Bool().Draw(t, "neg") {
-			return smt.Neq(a, b)
-		}
-		return smt.Eq(a, b)
-	})
+	atom := refAtom(refs)
 	cond := rapid.Custom(func(t *rapid.T) *smt.Formula {
 		switch rapid.IntRange(0, 2).Draw(t, "cond") {
 		case 0:

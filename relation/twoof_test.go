@@ -15,14 +15,7 @@ import (
 // odd and even splits).
 func TestTwoOfSaysTwoHold(t *testing.T) {
 	refs := []smt.Ref{smt.Null, 1, 2, 3}
-	atom := rapid.Custom(func(t *rapid.T) *smt.Formula {
-		a := rapid.SampledFrom(refs).Draw(t, "a")
-		b := rapid.SampledFrom(refs).Draw(t, "b")
-		if rapid.Bool().Draw(t, "neg") {
-			return smt.Neq(a, b)
-		}
-		return smt.Eq(a, b)
-	})
+	atom := refAtom(refs)
 	guard := rapid.Custom(func(t *rapid.T) *smt.Formula {
 		var ors []*smt.Formula
 		for range rapid.IntRange(1, 3).Draw(t, "pieces") {
@@ -87,4 +80,16 @@ func TestTwoOfMemoized(t *testing.T) {
 			t.Fatalf("asked again: %v, first %v", again, first)
 		}
 	}
+}
+
+// refAtom draws an equality or a disequality of two of refs.
+func refAtom(refs []smt.Ref) *rapid.Generator[*smt.Formula] {
+	return rapid.Custom(func(t *rapid.T) *smt.Formula {
+		a := rapid.SampledFrom(refs).Draw(t, "a")
+		b := rapid.SampledFrom(refs).Draw(t, "b")
+		if rapid.Bool().Draw(t, "neg") {
+			return smt.Neq(a, b)
+		}
+		return smt.Eq(a, b)
+	})
 }

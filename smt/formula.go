@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"runtime"
@@ -140,6 +141,10 @@ func (f *Formula) Atom() (a, b Ref) {
 // ID is unique for the process and never reused, even after the formula has
 // been garbage collected. IDs give the canonical operand order of And/Or.
 func (f *Formula) ID() uint64 { return f.id }
+
+// CompareID orders f against an ID, for binary searches over formulas
+// sorted by ID (the operands of And, Or and EqT are).
+func CompareID(f *Formula, id uint64) int { return cmp.Compare(f.id, id) }
 
 // IsTrue reports whether f is the constant true.
 func (f *Formula) IsTrue() bool { return f.op == OpTrue }
