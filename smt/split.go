@@ -335,14 +335,7 @@ func (s *Solver) eachCase(ref, data []*Formula, budget int, visit func(c *Formul
 	// R is satisfiable: an unsatisfiable one answers the question with no
 	// more than its atoms, however many D has.
 	D := And(data...)
-	atoms, ok := s.atoms[D.id]
-	if !ok {
-		atoms = eqAtoms(D)
-		if len(s.atoms) >= s.satLimit/4 {
-			clear(s.atoms)
-		}
-		s.atoms[D.id] = atoms
-	}
+	atoms := s.atomsOf(D)
 	if len(atoms) > caseAtoms {
 		return false
 	}
