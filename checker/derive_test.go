@@ -2,7 +2,6 @@ package checker
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -34,12 +33,7 @@ func TestDerivedExactSameVerdicts(t *testing.T) {
 	}
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
-			opt := DefaultOptions()
-			opt.Engine = eng
-			opt.Steps = 120
-			opt.MaxGroup, opt.MaxPairs = 150, 4000
-			opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
-			opt.Semantics.Mutation = m
+			opt := reuseOptions(eng, m)
 			set := func(on bool) { deriveExact = on }
 			for i := 0; i <= last; i++ {
 				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)

@@ -205,6 +205,19 @@ func sameWithReuse(t *testing.T, p *javalite.Program, opt Options, s *smt.Solver
 	return off, on
 }
 
+// reuseOptions are the options of the tests that compare a shortcut with
+// it off on generated programs: a step bound and group bounds that keep
+// each program to a second, and a timeout that never decides.
+func reuseOptions(eng string, m machine.Mutation) Options {
+	opt := DefaultOptions()
+	opt.Engine = eng
+	opt.Steps = 120
+	opt.MaxGroup, opt.MaxPairs = 150, 4000
+	opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+	opt.Semantics.Mutation = m
+	return opt
+}
+
 // TestWalkedSequencesSame: the engine's and GSE's control-flow
 // sequences, paths and pruned ends collected along the lockstep walk
 // (sequences.go) are the ones their own explorations give: same verdicts,
@@ -286,12 +299,7 @@ func TestGPCCarriedSameVerdicts(t *testing.T) {
 	}
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
-			opt := DefaultOptions()
-			opt.Engine = eng
-			opt.Steps = 120
-			opt.MaxGroup, opt.MaxPairs = 150, 4000
-			opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
-			opt.Semantics.Mutation = m
+			opt := reuseOptions(eng, m)
 			for i := 0; i <= last; i++ {
 				for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
 					off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, func(on bool) { reuseGPC = on }, i)
@@ -353,11 +361,7 @@ func TestHeapSumsSameVerdicts(t *testing.T) {
 	}
 	set := func(on bool) { reuseHeapSums, reuseHeaps = on, on }
 	for _, eng := range []string{"summary:fixed", "uber"} {
-		opt := DefaultOptions()
-		opt.Engine = eng
-		opt.Steps = 120
-		opt.MaxGroup, opt.MaxPairs = 150, 4000
-		opt.Timeout = 10 * time.Minute // a safety net only: budgets decide
+		opt := reuseOptions(eng, machine.Mutation{})
 		for i := 0; i <= 7; i++ {
 			for _, d := range []gen.DataMode{gen.DataNone, gen.DataMixed} {
 				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), d), opt, s, set, i)

@@ -71,22 +71,11 @@ func TestExclusiveBySyntaxSound(t *testing.T) {
 			return
 		}
 		shown++
-		for code := range 1 << (2 * len(refs)) {
-			class := map[smt.Ref]int{}
-			for i, r := range refs {
-				class[r] = code >> (2 * i) & 3
-			}
-			same := func(a, b smt.Ref) bool { return class[a] == class[b] }
-			n := 0
-			for _, e := range g {
-				if e.Guard.Eval(same) {
-					n++
-				}
-			}
+		guardsHolding(g, refs, func(n int, class map[smt.Ref]int, _ func(a, b smt.Ref) bool) {
 			if n >= 2 {
 				t.Fatalf("shown exclusive, but %d guards hold under %v: %v", n, class, g)
 			}
-		}
+		})
 		if sat, err := sol.Sat(twoOf(g)); err != nil || sat {
 			t.Fatalf("shown exclusive, but the solver says sat=%v err=%v: %v", sat, err, g)
 		}

@@ -29,23 +29,11 @@ func TestTwoOfSaysTwoHold(t *testing.T) {
 			g = append(g, machine.Entry{Guard: f, Loc: machine.Loc(i)})
 		}
 		two := twoOf(g)
-		// Every map of the constants to classes 0..3.
-		for code := range 1 << (2 * len(refs)) {
-			class := map[smt.Ref]int{}
-			for i, r := range refs {
-				class[r] = code >> (2 * i) & 3
-			}
-			same := func(a, b smt.Ref) bool { return class[a] == class[b] }
-			n := 0
-			for _, e := range g {
-				if e.Guard.Eval(same) {
-					n++
-				}
-			}
+		guardsHolding(g, refs, func(n int, class map[smt.Ref]int, same func(a, b smt.Ref) bool) {
 			if two.Eval(same) != (n >= 2) {
 				t.Fatalf("%d of %d guards hold under %v, twoOf says %v", n, len(g), class, two.Eval(same))
 			}
-		}
+		})
 	})
 }
 
@@ -92,4 +80,23 @@ func refAtom(refs []smt.Ref) *rapid.Generator[*smt.Formula] {
 		}
 		return smt.Eq(a, b)
 	})
+}
+
+// guardsHolding calls f with the number of g's guards that hold under
+// each map of refs to four classes (every one of them), and the map.
+func guardsHolding(g machine.GVS, refs []smt.Ref, f func(n int, class map[smt.Ref]int, same func(a, b smt.Ref) bool)) {
+	for code := range 1 << (2 * len(refs)) {
+		class := map[smt.Ref]int{}
+		for i, r := range refs {
+			class[r] = code >> (2 * i) & 3
+		}
+		same := func(a, b smt.Ref) bool { return class[a] == class[b] }
+		n := 0
+		for _, e := range g {
+			if e.Guard.Eval(same) {
+				n++
+			}
+		}
+		f(n, class, same)
+	}
 }
