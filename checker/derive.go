@@ -230,15 +230,7 @@ func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.G
 // impliesRead reports whether d has every conjunct of some φ1 and φ2 with
 // (φ1 l) in L(x), l a location, and (φ2 to) in L(R(l, f)), in q.
 func impliesRead(q *machine.State, x machine.Ref, f *javalite.Field, d *smt.Formula, to machine.Loc) bool {
-	have := conjunctsOf(d)
-	holds := func(g *smt.Formula) bool {
-		for _, c := range conjunctsOf(g) {
-			if !slices.Contains(have, c) {
-				return false
-			}
-		}
-		return true
-	}
+	holds := func(g *smt.Formula) bool { return smt.ConjunctsWithin(g, d) }
 	for _, e1 := range q.Get(x) {
 		if e1.Loc < 0 || int(e1.Loc) >= len(q.Locs) || !holds(e1.Guard) {
 			continue
@@ -250,17 +242,6 @@ func impliesRead(q *machine.State, x machine.Ref, f *javalite.Field, d *smt.Form
 		}
 	}
 	return false
-}
-
-// conjunctsOf is the conjuncts of a conjunction, none for true, or f.
-func conjunctsOf(f *smt.Formula) []*smt.Formula {
-	switch {
-	case f.IsTrue():
-		return nil
-	case f.Op() == smt.OpAnd:
-		return f.Kids()
-	}
-	return []*smt.Formula{f}
 }
 
 // atNull reports whether g is {(true l_null)}.

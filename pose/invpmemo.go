@@ -83,43 +83,12 @@ func (m *invpMemo) implied(phi *smt.Formula) bool {
 		if phi0 == phi {
 			return true
 		}
-		if conjunctsWithin(phi0, phi) {
+		if smt.ConjunctsWithin(phi0, phi) {
 			m.reused++
 			return true
 		}
 	}
 	return false
-}
-
-// conjunctsWithin reports whether every conjunct of a (smt.And's
-// operands, or a itself when it is no conjunction) is a conjunct of b:
-// then b implies a.
-func conjunctsWithin(a, b *smt.Formula) bool {
-	if a.IsTrue() || a == b {
-		return true
-	}
-	if b.Op() != smt.OpAnd {
-		return false
-	}
-	bk := b.Kids()
-	if a.Op() != smt.OpAnd {
-		_, ok := slices.BinarySearchFunc(bk, a.ID(), smt.CompareID)
-		return ok
-	}
-	ak := a.Kids()
-	if len(ak) > len(bk) {
-		return false
-	}
-	j := 0
-	for _, x := range ak { // both sorted by ID
-		for j < len(bk) && bk[j].ID() < x.ID() {
-			j++
-		}
-		if j == len(bk) || bk[j] != x {
-			return false
-		}
-	}
-	return true
 }
 
 // hold records the question last looked up as answered unsat.
@@ -131,7 +100,7 @@ func (m *invpMemo) hold() {
 		m.held = make(map[string][]*smt.Formula)
 	}
 	// A φ₀ with every conjunct of φ answers nothing φ does not.
-	list := slices.DeleteFunc(m.held[string(m.key)], func(phi0 *smt.Formula) bool { return conjunctsWithin(m.phi, phi0) })
+	list := slices.DeleteFunc(m.held[string(m.key)], func(phi0 *smt.Formula) bool { return smt.ConjunctsWithin(m.phi, phi0) })
 	if len(list) >= invpMemoWidth {
 		list = list[1:]
 	}

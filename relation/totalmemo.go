@@ -67,7 +67,7 @@ func NewTotalityMemo() *TotalityMemo {
 // some φ₀ kept for none whose conjuncts are all conjuncts of phi.
 func (m *TotalityMemo) implied(phi, none *smt.Formula) bool {
 	for _, phi0 := range m.held[none] {
-		if phi0 == phi || conjunctsWithin(phi0, phi) {
+		if phi0 == phi || smt.ConjunctsWithin(phi0, phi) {
 			return true
 		}
 	}
@@ -80,7 +80,7 @@ func (m *TotalityMemo) unsat(phi, none *smt.Formula) {
 	list := m.held[none]
 	kept := list[:0]
 	for _, phi0 := range list {
-		if !conjunctsWithin(phi, phi0) {
+		if !smt.ConjunctsWithin(phi, phi0) {
 			kept = append(kept, phi0)
 		}
 	}
@@ -94,39 +94,3 @@ func (m *TotalityMemo) unsat(phi, none *smt.Formula) {
 	m.held[none] = append(kept, phi)
 }
 
-// conjunctsWithin reports whether every conjunct of a is a conjunct of b
-// (True has none), so that b implies a. The operands of a conjunction are
-// sorted by ID (smt.And), which lets one pass over both lists decide; were
-// they not, an operand would only be missed, never found where it is not.
-func conjunctsWithin(a, b *smt.Formula) bool {
-	if a.IsTrue() || a == b {
-		return true
-	}
-	if b.Op() != smt.OpAnd {
-		return false // b's one conjunct (or none) is not a
-	}
-	bk := b.Kids()
-	if a.Op() != smt.OpAnd {
-		for _, k := range bk {
-			if k == a {
-				return true
-			}
-		}
-		return false
-	}
-	ak := a.Kids()
-	if len(ak) > len(bk) {
-		return false
-	}
-	j := 0
-	for _, x := range ak {
-		for j < len(bk) && bk[j].ID() < x.ID() {
-			j++
-		}
-		if j == len(bk) || bk[j] != x {
-			return false
-		}
-		j++
-	}
-	return true
-}

@@ -188,30 +188,6 @@ func TestTotalityMemoSameAnswers(t *testing.T) {
 	})
 }
 
-func TestConjunctsWithin(t *testing.T) {
-	a, c, d := eq(i4, machine.RNull), neq(i7, machine.RNull), eq(i4, i10)
-	for _, tc := range []struct {
-		x, y *smt.Formula
-		want bool
-	}{
-		{smt.True(), a, true},
-		{a, a, true},
-		{a, smt.And(a, c), true},
-		{c, smt.And(a, c, d), true},
-		{smt.And(a, d), smt.And(a, c, d), true},
-		{smt.And(a, c, d), smt.And(a, d), false},
-		{smt.And(a, c), a, false},
-		{a, c, false},
-		{a, smt.True(), false},
-		{smt.And(a, c), smt.And(a, d), false},
-		{d, smt.And(a, c), false},
-	} {
-		if got := conjunctsWithin(tc.x, tc.y); got != tc.want {
-			t.Errorf("conjunctsWithin(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
-		}
-	}
-}
-
 // refsInUseByDefinition is RefsInUse as its comment defines it: every
 // reference eachRefInUse meets, in its order, each once.
 func refsInUseByDefinition(q *machine.State) []machine.Ref {

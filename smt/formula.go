@@ -146,6 +146,40 @@ func (f *Formula) ID() uint64 { return f.id }
 // sorted by ID (the operands of And, Or and EqT are).
 func CompareID(f *Formula, id uint64) int { return cmp.Compare(f.id, id) }
 
+// ConjunctsWithin reports whether every conjunct of a (the operands of a
+// conjunction, none for True, else a itself) is a conjunct of b, so that
+// b implies a. The operands of a conjunction are sorted by ID (And),
+// which lets one pass over both lists decide; were they not, an operand
+// would only be missed, never found where it is not.
+func ConjunctsWithin(a, b *Formula) bool {
+	if a.IsTrue() || a == b {
+		return true
+	}
+	if b.op != OpAnd {
+		return false // b's one conjunct (or none) is not a
+	}
+	bk := b.kids
+	if a.op != OpAnd {
+		_, ok := slices.BinarySearchFunc(bk, a.id, CompareID)
+		return ok
+	}
+	ak := a.kids
+	if len(ak) > len(bk) {
+		return false
+	}
+	j := 0
+	for _, x := range ak {
+		for j < len(bk) && bk[j].id < x.id {
+			j++
+		}
+		if j == len(bk) || bk[j] != x {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
 // IsTrue reports whether f is the constant true.
 func (f *Formula) IsTrue() bool { return f.op == OpTrue }
 

@@ -269,3 +269,29 @@ func TestNaryPairMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestConjunctsWithin: a's conjuncts within b's, with a and b each a
+// conjunction, a single formula or True.
+func TestConjunctsWithin(t *testing.T) {
+	a, c, d := Eq(4, Null), Neq(7, Null), Eq(4, 10)
+	for _, tc := range []struct {
+		x, y *Formula
+		want bool
+	}{
+		{True(), a, true},
+		{a, a, true},
+		{a, And(a, c), true},
+		{c, And(a, c, d), true},
+		{And(a, d), And(a, c, d), true},
+		{And(a, c, d), And(a, d), false},
+		{And(a, c), a, false},
+		{a, c, false},
+		{a, True(), false},
+		{And(a, c), And(a, d), false},
+		{d, And(a, c), false},
+	} {
+		if got := ConjunctsWithin(tc.x, tc.y); got != tc.want {
+			t.Errorf("ConjunctsWithin(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}
