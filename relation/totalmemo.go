@@ -93,4 +93,3 @@ func (m *TotalityMemo) unsat(phi, none *smt.Formula) {
 	}
 	m.held[none] = append(kept, phi)
 }
-
