@@ -177,6 +177,15 @@ type cdcl struct {
 	pairs []clit
 	node  map[*Formula]clit
 	tru   clit
+
+	// The incremental route (cdclinc.go): incMode when the trail's first
+	// levels are the assumptions alev[:apushed] of decideInc, kept
+	// between its questions; kidset is its scratch set of a question's
+	// conjuncts.
+	incMode bool
+	alev    []alevel
+	apushed int32
+	kidset  map[*Formula]bool
 }
 
 func newCDCL() *cdcl {
@@ -226,6 +235,7 @@ func (s *cdcl) newVar() clit {
 // decide answers whether f (no data) is satisfiable; decided is false when
 // f has too many constants or the conflict budget ran out.
 func (s *cdcl) decide(f *Formula) (sat, decided bool) {
+	s.leaveInc()
 	refs := f.Refs()
 	if len(refs) > cdclMaxRefs {
 		return false, false

@@ -659,7 +659,7 @@ func (s *Solver) refDecide(q *Formula) (r Result, decided bool) {
 		s.learn = newCDCL()
 	}
 	s.learn.wantModel = true
-	sat, ok := s.learn.decide(q)
+	sat, ok := s.learn.decideInc(q)
 	s.learn.wantModel = false
 	if !ok {
 		return Unknown, false
