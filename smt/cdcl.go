@@ -181,11 +181,15 @@ type cdcl struct {
 	// The incremental route (cdclinc.go): incMode when the trail's first
 	// levels are the assumptions alev[:apushed] of decideInc, kept
 	// between its questions; kidset is its scratch set of a question's
-	// conjuncts.
+	// conjuncts, asked the number of questions each conjunct was in,
+	// restTmp scratch.
 	incMode bool
 	alev    []alevel
 	apushed int32
 	kidset  map[*Formula]bool
+	asked   map[*Formula]int32
+	restTmp []alevel
+	keptAt  int32 // nvars when the kept encoding was last measured
 }
 
 func newCDCL() *cdcl {
@@ -210,6 +214,7 @@ func (s *cdcl) reset() {
 	s.heap = s.heap[:0]
 	s.inc = 1
 	s.broken, s.stale = false, false
+	s.keptAt = 0
 	s.tru = s.newVar()
 	s.assign(s.tru, -1)
 }
@@ -349,13 +354,24 @@ func (s *cdcl) encode(f *Formula) clit {
 				ks[i] = ks[i].neg()
 			}
 		}
+		// Above level 0 (decideInc's kept levels) x is fresh but its
+		// operands may be assigned: it gets its value first, at the
+		// level they give it (cdclinc.go), why naming its reason.
+		why := -2
+		if len(s.trailLim) > 0 {
+			why = s.settle(conj, ks)
+		}
 		long := make([]clit, 0, len(ks)+1)
 		long = append(long, conj)
-		for _, k := range ks {
-			s.addClause(conj.neg(), k)
+		for i, k := range ks {
+			if c := s.addClause(conj.neg(), k); why == i {
+				s.reason[conj.vr()] = c
+			}
 			long = append(long, k.neg())
 		}
-		s.addClause(long...)
+		if c := s.addClause(long...); why == -1 {
+			s.reason[conj.vr()] = c
+		}
 		l = x
 	default:
 		panic("smt: cdcl: formula with data")
@@ -368,18 +384,22 @@ func (s *cdcl) encode(f *Formula) clit {
 // level-0 literal satisfies is dropped, the level-0 false literals are
 // left out, and a clause left with one literal asserts it at level 0.
 // None is left empty (the clauses are satisfiable together, see cdcl);
-// if one were, the solver is marked broken and dropped.
-func (s *cdcl) addClause(ls ...clit) {
+// if one were, the solver is marked broken and dropped. Above level 0 it
+// is addLive's (cdclinc.go). It returns the clause stored, or -1.
+func (s *cdcl) addClause(ls ...clit) int32 {
+	if len(s.trailLim) > 0 {
+		return s.addLive(ls)
+	}
 	out := s.tmp[:0]
 	defer func() { s.tmp = out[:0] }()
 	for _, l := range ls {
 		switch s.val[l] {
 		case 1:
-			return
+			return -1
 		case 0:
 			if !slices.Contains(out, l) {
 				if slices.Contains(out, l.neg()) {
-					return // always true
+					return -1 // always true
 				}
 				out = append(out, l)
 			}
@@ -391,8 +411,11 @@ func (s *cdcl) addClause(ls ...clit) {
 	case 1:
 		s.assign(out[0], -1)
 	default:
-		s.attach(s.store(out...))
+		c := s.store(out...)
+		s.attach(c)
+		return c
 	}
+	return -1
 }
 
 // store adds a clause of distinct literals.

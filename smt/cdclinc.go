@@ -57,12 +57,17 @@ package smt
 // disagreement panics with the question.
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 )
 
 // cdclCheck asks every incremental answer again of a fresh solver.
 var cdclCheck = os.Getenv("LOCKSTEP_CDCL_CHECK") != ""
+
+// cdclAskedMax bounds the conjuncts whose questions decideInc counts.
+const cdclAskedMax = 1 << 16
 
 // alevel is one assumption: a conjunct of the question and its literal.
 type alevel struct {
@@ -128,29 +133,12 @@ func (s *cdcl) decideInc(q *Formula) (sat, decided bool) {
 	}
 	if s.kidset == nil {
 		s.kidset = make(map[*Formula]bool)
+		s.asked = make(map[*Formula]int32)
 	}
-	if s.needsEncoding(kids, refs) {
-		// Clauses are added at level 0 only.
-		s.cancel(0)
+	need := s.needsEncoding(kids, refs)
+	if need && s.stale {
+		s.reset()
 		s.alev, s.apushed = s.alev[:0], 0
-		if s.stale {
-			s.reset()
-		}
-		for _, r := range refs {
-			if _, ok := s.ridx[r]; !ok {
-				s.addConst(r)
-			}
-		}
-		for _, k := range kids {
-			s.encode(k)
-		}
-		if s.broken {
-			return false, false
-		}
-		// The kept encoding against the question's cone, measured when
-		// the encoding grows (cdclKeep).
-		s.coneVars = s.coneSize(kids, len(refs))
-		s.stale = int(s.nvars) > cdclKeep*s.coneVars
 	}
 	// The kept prefix: the levels whose conjuncts q has.
 	clear(s.kidset)
@@ -163,12 +151,61 @@ func (s *cdcl) decideInc(q *Formula) (sat, decided bool) {
 		j++
 	}
 	s.cancel(j)
-	s.alev, s.apushed = s.alev[:j], j
-	// The rest in q's order.
+	if need {
+		// On the kept levels: each new node gets its value at the
+		// level its operands give it, each new clause is watched so
+		// that going back keeps it propagated (addLive).
+		for _, r := range refs {
+			if _, ok := s.ridx[r]; !ok {
+				s.addConst(r)
+			}
+		}
+		for _, k := range kids {
+			s.encode(k)
+		}
+		if s.broken {
+			s.alev, s.apushed = s.alev[:0], 0
+			return false, false
+		}
+		// The kept encoding against the question's cone (cdclKeep),
+		// measured (one walk of the cone) when it has grown past
+		// cdclKeep times the cone last measured, and by an eighth of
+		// that cone since the last measure.
+		if int(s.nvars) > cdclKeep*s.coneVars && int(s.nvars-s.keptAt) > s.coneVars/8 {
+			s.keptAt = s.nvars
+			s.coneVars = s.coneSize(kids, len(refs))
+			s.stale = int(s.nvars) > cdclKeep*s.coneVars
+		}
+	}
+	// The rest: first the conjuncts of the levels just undone that q has
+	// (in their order: they were in the question before), then q's
+	// others, those met in more questions first (a path condition's
+	// conjuncts before a state's guards), so that the next question
+	// keeps more levels.
+	rest := s.restTmp[:0]
+	for _, a := range s.alev[j:] {
+		if s.kidset[a.f] {
+			s.kidset[a.f] = false
+			rest = append(rest, a)
+		}
+	}
+	s.alev = append(s.alev[:j], rest...)
+	s.apushed = j
+	from := len(s.alev)
 	for _, k := range kids {
 		if s.kidset[k] {
 			s.alev = append(s.alev, alevel{f: k, lit: s.node[k]})
 		}
+	}
+	slices.SortStableFunc(s.alev[from:], func(a, b alevel) int {
+		return cmp.Compare(s.asked[b.f], s.asked[a.f])
+	})
+	s.restTmp = rest[:0]
+	if len(s.asked) > cdclAskedMax {
+		clear(s.asked)
+	}
+	for _, k := range kids {
+		s.asked[k]++
 	}
 	s.pairCone(refs)
 	s.conflicts = 0
@@ -315,4 +352,123 @@ func (s *cdcl) solveInc() (sat, decided bool) {
 		}
 		s.assign(l, -1)
 	}
+}
+
+// settle gives the fresh variable of a node, conj ↔ ∧ks, its value when
+// its operands ks decide it on the trail (above level 0), at the level
+// they decide it at: false at the lowest level of a false operand, true at
+// the highest of the operands when all are true. It returns the reason's
+// clause (why): i for ¬conj ∨ ks[i], −1 for conj ∨ ¬ks[0] ∨ …, −2 for
+// none (open, or at level 0, where a fact needs no reason).
+func (s *cdcl) settle(conj clit, ks []clit) int {
+	why, lv := -2, int32(0)
+	all := true
+	for i, k := range ks {
+		switch s.val[k] {
+		case -1:
+			if why < 0 || s.level[k.vr()] < lv {
+				why, lv = i, s.level[k.vr()]
+			}
+		case 0:
+			all = false
+		}
+	}
+	lit := conj.neg()
+	if why < 0 {
+		if !all {
+			return -2
+		}
+		why, lit = -1, conj
+		for _, k := range ks {
+			lv = max(lv, s.level[k.vr()])
+		}
+	}
+	s.insertAt(lit, lv)
+	if lv == 0 {
+		return -2
+	}
+	return why
+}
+
+// insertAt assigns l (a fresh variable's literal, in no clause but those
+// being added) at level lv, at the end of lv's part of the trail, so that
+// the trail stays ordered by level. No clause watches it yet, so it is
+// not propagated: the clauses added for it are watched as its value
+// makes them (addLive).
+func (s *cdcl) insertAt(l clit, lv int32) {
+	v := l.vr()
+	s.val[l], s.val[l.neg()] = 1, -1
+	s.level[v] = lv
+	s.reason[v] = -1
+	if int(lv) >= len(s.trailLim) {
+		s.trail = append(s.trail, l)
+		return
+	}
+	pos := s.trailLim[lv]
+	s.trail = slices.Insert(s.trail, int(pos), l)
+	for i := lv; i < int32(len(s.trailLim)); i++ {
+		s.trailLim[i]++
+	}
+	if s.qhead > int(pos) {
+		s.qhead++
+	}
+}
+
+// addLive adds a clause with the trail above level 0: a literal true at
+// level 0 drops it, the ones false at level 0 are left out, and it is
+// watched on its two literals that going back keeps propagated: true
+// ones first (lowest level first), then open ones, then false ones
+// (highest level first). The clauses of a new constant have two fresh
+// pairs, those of a node its fresh variable settled first (settle), so
+// that a watched false literal always has the other watched literal true
+// at a level no higher: a clause the kept levels would make unit or false
+// is never met; if one were, the solver is marked broken (the question
+// goes on to Z3, the instance is dropped). It returns the clause, or −1.
+func (s *cdcl) addLive(ls []clit) int32 {
+	out := s.tmp[:0]
+	defer func() { s.tmp = out[:0] }()
+	for _, l := range ls {
+		if s.val[l] != 0 && s.level[l.vr()] == 0 {
+			if s.val[l] == 1 {
+				return -1
+			}
+			continue
+		}
+		if slices.Contains(out, l) {
+			continue
+		}
+		if slices.Contains(out, l.neg()) {
+			return -1 // always true
+		}
+		out = append(out, l)
+	}
+	switch len(out) {
+	case 0:
+		s.broken = true
+		return -1
+	case 1:
+		if s.val[out[0]] == 0 {
+			s.insertAt(out[0], 0)
+		} else {
+			s.broken = true
+		}
+		return -1
+	}
+	rank := func(l clit) int64 {
+		switch s.val[l] {
+		case 1:
+			return int64(s.level[l.vr()])
+		case 0:
+			return 1 << 40
+		}
+		return 1<<41 + 1<<32 - int64(s.level[l.vr()])
+	}
+	slices.SortStableFunc(out, func(a, b clit) int { return cmp.Compare(rank(a), rank(b)) })
+	if a, b := out[0], out[1]; s.val[b] == -1 && (s.val[a] != 1 || s.level[a.vr()] > s.level[b.vr()]) {
+		s.broken = true
+		return -1
+	}
+	c := s.store(out...)
+	s.attach(c)
+	return c
 }
