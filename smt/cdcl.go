@@ -365,12 +365,12 @@ func (s *cdcl) encode(f *Formula) clit {
 		long = append(long, conj)
 		for i, k := range ks {
 			if c := s.addClause(conj.neg(), k); why == i {
-				s.reason[conj.vr()] = c
+				s.because(conj, c)
 			}
 			long = append(long, k.neg())
 		}
 		if c := s.addClause(long...); why == -1 {
-			s.reason[conj.vr()] = c
+			s.because(conj, c)
 		}
 		l = x
 	default:

@@ -390,6 +390,18 @@ func (s *cdcl) settle(conj clit, ks []clit) int {
 	return why
 }
 
+// because makes clause c the reason of the value settle gave conj's
+// variable. settle's reasons are never dropped by addLive (their literals
+// are assigned above level 0); if one were, the solver is marked broken
+// rather than left with an implied literal without a reason.
+func (s *cdcl) because(conj clit, c int32) {
+	if c < 0 {
+		s.broken = true
+		return
+	}
+	s.reason[conj.vr()] = c
+}
+
 // insertAt assigns l (a fresh variable's literal, in no clause but those
 // being added) at level lv, at the end of lv's part of the trail, so that
 // the trail stays ordered by level. No clause watches it yet, so it is
