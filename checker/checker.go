@@ -471,8 +471,9 @@ type Report struct {
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
 	// exactDerived counts the exactness answers derived from the
-	// predecessor pair's (derive.go).
-	exactDerived int
+	// predecessor pair's (derive.go), exactDerivedEq those of them after
+	// an equality of references.
+	exactDerived, exactDerivedEq int
 	// gpcCarried counts the pairs whose GPC was carried from their
 	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
@@ -560,6 +561,8 @@ type run struct {
 	// held (pair.held); derivable: the pair being checked may take its
 	// exactness from its predecessor's (derive.go).
 	exactHeldLast, derivable bool
+	// derivableEq: derivable is about a step of an equality of references.
+	derivableEq bool
 	checkedLast              *machine.State
 	// deriveFrom is set while step checks a successor pair whose
 	// exactness may be derived.
@@ -1207,7 +1210,7 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 		r.derivable = r.derivesExact(d.pr, d.snap, d.g, q)
 	}
 	res := r.exact(P, q)
-	r.derivable = false
+	r.derivable, r.derivableEq = false, false
 	r.exactHeldLast, r.checkedLast = res.Outcome == relation.Holds && !r.opt.NoExactness, q
 	if res.Outcome == relation.Holds && r.data {
 		// The data half (PRIMITIVES.md §5): same heap shapes, now the

@@ -9,7 +9,8 @@ import (
 	"github.com/lockstep-dev/lockstep/smt"
 )
 
-// Exactness of a step that changed only roots, derived from its pair's.
+// Exactness of a step that changed only roots, or compared two references,
+// derived from its pair's.
 //
 // Many steps move the control and the stack and leave every heap as it
 // was: a Pop drops a frame's references, a Null pushes r_null, an Invoke
@@ -74,6 +75,43 @@ import (
 // null under true guards). A derived answer is remembered like a
 // computed one (exactMemo).
 //
+// An equality. A step of (… r1 (r0 = * → k)), r0 and r1 references,
+// splits the pair: GSE's E takes the members where r0 and r1 point to
+// one location, recording the fact r0 = r1, E′ the others, recording
+// r0 ≠ r1; the engine's successors conjoin a condition to φ (RULES.md §6
+// and V5). derivesEquality takes the successor with the boolean value b
+// when
+//
+//   - the group's members are exactly the members p of P where r0 and r1
+//     point to one location (b true) or to two (b false), where they
+//     pointed before the step (rootSnap), in P's order, and each has p's
+//     heap part with one fact added (heapRec.fitsAfterFact: one write
+//     more, and the fact list's tail is p's);
+//   - q′ has q's content (locations, R, the value sets of R's references
+//     and of r_un: sameContent) and the path condition φ_q ∧ c with c a
+//     condition that holds, in every assignment of φ_q's literals,
+//     exactly where r0 and r1 point to one location (b) or to two (not
+//     b): comparisonPhi, which recognizes E's condition (with or without
+//     ⋀¬Φ_0 ∧ ⋀¬Φ_1), V5's default reading ¬⋁Φ_α and seed 000's inner
+//     reading, and argues why each is one;
+//   - every root of q′ is one of the forms above (the value is a boolean
+//     now; r0 and r1 stay roots only where the stack still has them).
+//
+// Why exactness then holds: let π be the heaps whose roots r0 and r1
+// point to one location (b) or to two (not b); π is closed under
+// isomorphism (an isomorphism keeps every root). The concretizations of
+// q′ are those of q that are in π: a concretization of q′ is q's content
+// under an assignment of φ_q ∧ c, c holds in it exactly where the heap
+// built is in π (q's locations are distinct objects of the heap, l_null
+// its null), and the roots resolve as in q. The heaps of the group's
+// members are those of P's that are in π (the facts are no part of a
+// heap). The canonical forms of P's heaps are those of q's
+// concretizations (the pair held), so the forms in π are too; then T
+// (the roots of q′, as above) maps both to the forms of the successors.
+// A concretization of q′ is a concretization of q, so it is a heap, and
+// there are no more leaves than q had. Part (a) of a met member is asked
+// as above.
+//
 // Only on programs without data (the data half reads more than the
 // heaps), with both halves of exactness asked, and outside Partition
 // engines.
@@ -125,16 +163,27 @@ type deriveFrom struct {
 // successors with q2, the state checked (the engine's successor's View),
 // is pr's (see above): q2 is compared with the state pr was checked on.
 func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State) bool {
-	if snap == nil || len(g.states) != len(pr.P) {
+	if snap == nil {
 		return false
 	}
-	for i, p := range g.states {
-		if g.from[i] != int32(i) || !pr.heaps[i].fits(p) {
+	if eqOutcome, ok := comparesRefs(pr.checked, q2); ok {
+		// An equality of references (see "An equality" above).
+		if !r.derivesEquality(pr, snap, g, q2, eqOutcome) {
 			return false
 		}
-	}
-	if !sameHeapPart(q2, pr.checked) {
-		return false
+		r.derivableEq = true
+	} else {
+		if len(g.states) != len(pr.P) {
+			return false
+		}
+		for i, p := range g.states {
+			if g.from[i] != int32(i) || !pr.heaps[i].fits(p) {
+				return false
+			}
+		}
+		if !sameHeapPart(q2, pr.checked) {
+			return false
+		}
 	}
 	for _, ref := range q2.AppendRoots(nil) {
 		gv := q2.Get(ref)
@@ -164,7 +213,7 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 		}
 		for i, p := range g.states {
 			gv := p.Get(ref)
-			if len(gv) != 1 || !gv[0].Guard.IsTrue() || gv[0].Loc != snap.to[i*len(snap.roots)+j] {
+			if len(gv) != 1 || !gv[0].Guard.IsTrue() || gv[0].Loc != snap.to[int(g.from[i])*len(snap.roots)+j] {
 				return false
 			}
 		}
@@ -214,7 +263,7 @@ func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.G
 		}
 	}
 	for i, p := range g.states {
-		lx := snap.to[i*len(snap.roots)+jx]
+		lx := snap.to[int(g.from[i])*len(snap.roots)+jx]
 		if lx < 0 || int(lx) >= len(p.Locs) {
 			return false
 		}
@@ -249,13 +298,147 @@ func atNull(g machine.GVS) bool {
 	return len(g) == 1 && g[0].Guard.IsTrue() && g[0].Loc == machine.LNull
 }
 
+// comparesRefs reports whether q is at an equality of two references,
+// (… r1 (r0 = * → k)), and q2, the state checked after the step, has a
+// boolean value: the comparison's outcome (true for E, false for E′).
+func comparesRefs(q, q2 *machine.State) (outcome, ok bool) {
+	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KEqR || !q.Val.IsRef() || !q.K.Val.IsRef() {
+		return false, false
+	}
+	if q2.Mode != machine.ModeValue || (q2.Val != machine.VTrue && q2.Val != machine.VFalse) {
+		return false, false
+	}
+	return q2.Val == machine.VTrue, true
+}
+
+// derivesEquality is derivesExact's condition on the members and on q2's
+// heap part and path condition for a step of an equality of references
+// r0 and r1 (see "An equality" above) whose outcome is eq: this group's
+// members are the members of the pair where the comparison has this
+// outcome, in order, each with its predecessor's heap part and one fact
+// more; q2 has the content of q (the state the pair was checked on) and
+// the path condition φ_q ∧ c with c one of the conditions that, on a
+// well-formed q, hold exactly where r0 and r1 point to one location (eq)
+// or to two (not eq).
+func (r *run) derivesEquality(pr pair, snap *rootSnap, g *group, q2 *machine.State, eq bool) bool {
+	q := pr.checked
+	r0, r1 := q.K.Val.Ref(), q.Val.Ref()
+	j0, j1 := slices.Index(snap.roots, r0), slices.Index(snap.roots, r1)
+	if j0 < 0 || j1 < 0 || len(g.states) == 0 {
+		return false
+	}
+	n, k := len(snap.roots), 0
+	for j := range pr.P {
+		if (snap.to[j*n+j0] == snap.to[j*n+j1]) != eq {
+			continue
+		}
+		if k >= len(g.states) || g.from[k] != int32(j) || !pr.heaps[j].fitsAfterFact(g.states[k]) {
+			return false
+		}
+		k++
+	}
+	if k != len(g.states) || !sameContent(q2, q) {
+		return false
+	}
+	return comparisonPhi(q, r0, r1, eq)(q2.PathCondition())
+}
+
+// comparisonPhi returns the test of whether a path condition is φ_q ∧ c
+// for a condition c that holds, in every assignment of φ_q's literals,
+// exactly where r0 and r1 point to one location (eq) or to two (not eq).
+// Let L0 = L(r0), L1 = L(r1) in q, each with its locations distinct, Φ_α
+// the guards φ0 ∧ φ1 of entries of L0 and L1 on a common location, Φ_0
+// the guards of L0's entries on a location not in L1, Φ_1 symmetric. In
+// an assignment of φ_q, q well formed, exactly one entry of L0 holds,
+// (φ0 l0), and one of L1, (φ1 l1):
+//
+//   - ⋁Φ_α holds exactly when l0 = l1 (the only pair both of whose guards
+//     hold is theirs), and then ⋀¬Φ_0 and ⋀¬Φ_1 hold (l0 is in L1, and
+//     every other guard of L0 is false; likewise for L1): E's
+//     (⋁Φ_α) ∧ ⋀¬Φ_0 ∧ ⋀¬Φ_1, and ⋁Φ_α alone, hold exactly when l0 = l1;
+//   - ¬⋁Φ_α (V5's default reading) holds exactly when l0 ≠ l1; so does
+//     ⋀(φ0 ⇒ ¬φ1) over the common pairs (¬⋁Φ_α term by term) with
+//     ⋁Φ_0 ∨ ⋁Φ_1 in a disjunction (V5's inner reading of seed 000: each
+//     of Φ_0's and Φ_1's guards holds only where l0 ∉ L1 or l1 ∉ L0).
+//
+// V5's outer reading of seed 000 is not φ_q ∧ c, and seed 004's (U-EQAND)
+// conjunction with ⋁Φ_0 ∨ ⋁Φ_1 does not hold where l0 ≠ l1 are both in
+// both sets: neither is derived. The formulas are built with package
+// smt's constructors, which flatten, sort and hash-cons, as the summary
+// engine builds them (summary.Engine.EqualsRef), and compared by identity:
+// a path condition built another way is not recognized, and the pair is
+// computed.
+func comparisonPhi(q *machine.State, r0, r1 machine.Ref, eq bool) func(*smt.Formula) bool {
+	L0, L1 := q.Get(r0), q.Get(r1)
+	if !distinctLocs(L0) || !distinctLocs(L1) {
+		return func(*smt.Formula) bool { return false }
+	}
+	find := func(g machine.GVS, l machine.Loc) *smt.Formula {
+		for _, en := range g {
+			if en.Loc == l {
+				return en.Guard
+			}
+		}
+		return nil
+	}
+	var alpha, impl, phi0s, phi1s []*smt.Formula
+	for _, en := range L0 {
+		if g1 := find(L1, en.Loc); g1 != nil {
+			alpha = append(alpha, smt.And(en.Guard, g1))
+			impl = append(impl, smt.Implies(en.Guard, smt.Not(g1)))
+		} else {
+			phi0s = append(phi0s, en.Guard)
+		}
+	}
+	for _, en := range L1 {
+		if find(L0, en.Loc) == nil {
+			phi1s = append(phi1s, en.Guard)
+		}
+	}
+	phi := q.PathCondition()
+	return func(f *smt.Formula) bool {
+		if eq {
+			return f == smt.And(phi, smt.Or(alpha...), notAll(phi0s), notAll(phi1s)) ||
+				f == smt.And(phi, smt.Or(alpha...))
+		}
+		return f == smt.And(phi, smt.Not(smt.Or(alpha...))) ||
+			f == smt.And(phi, smt.Or(smt.And(impl...), smt.Or(phi0s...), smt.Or(phi1s...)))
+	}
+}
+
+// notAll is ⋀¬f over fs.
+func notAll(fs []*smt.Formula) *smt.Formula {
+	out := make([]*smt.Formula, len(fs))
+	for i, f := range fs {
+		out[i] = smt.Not(f)
+	}
+	return smt.And(out...)
+}
+
+// distinctLocs reports whether no two entries of g have one location.
+func distinctLocs(g machine.GVS) bool {
+	for i := range g {
+		for j := i + 1; j < len(g); j++ {
+			if g[i].Loc == g[j].Loc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // sameHeapPart reports whether a and b have the same heap part: φ and the
 // facts (the same formula and list node), equal locations and R, and
 // equal guarded value sets of R's references and of r_un: all that
 // concretization reads besides the roots (relation's contentKey) and the
 // heap part of a fingerprint (relation.HeapSum).
 func sameHeapPart(a, b *machine.State) bool {
-	if a.Phi != b.Phi || a.Facts != b.Facts || !slices.Equal(a.Locs, b.Locs) || !slices.Equal(a.R, b.R) {
+	return a.Phi == b.Phi && a.Facts == b.Facts && sameContent(a, b)
+}
+
+// sameContent is sameHeapPart without φ and the facts.
+func sameContent(a, b *machine.State) bool {
+	if !slices.Equal(a.Locs, b.Locs) || !slices.Equal(a.R, b.R) {
 		return false
 	}
 	if !sameGVS(a.Get(machine.RUn), b.Get(machine.RUn)) {
@@ -283,5 +466,8 @@ func (r *run) derivedExact(P []*machine.State, q *machine.State) (res relation.E
 		exactDerivedHook(P, q)
 	}
 	r.rep.exactDerived++
+	if r.derivableEq {
+		r.rep.exactDerivedEq++
+	}
 	return relation.ExactResult{Outcome: relation.Holds, PIndex: -1}, true
 }

@@ -17,7 +17,8 @@ import (
 // verdicts, failing steps and per-lemma counts of computing every pair,
 // on LinkedList×4 at k = 2 and on the first programs of the
 // reference-only stream of seed 1, under summary:fixed and uber, also
-// under GSE's E′ that records r0 = r1 (a wrong fact).
+// under GSE's E′ that records r0 = r1 (a wrong fact); on LinkedList×4
+// some of them follow an equality of references (E, E′).
 func TestDerivedExactSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { deriveExact, exactDerivedHook = true, nil }()
@@ -47,7 +48,26 @@ func TestDerivedExactSameVerdicts(t *testing.T) {
 				off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
 				require.Zero(t, off.exactDerived)
 				require.Positive(t, on.exactDerived, eng)
+				require.Positive(t, on.exactDerivedEq, "%s: no equality of references derived", eng)
+				t.Logf("%s LinkedList×4: %d derived, %d of them after an equality", eng, on.exactDerived, on.exactDerivedEq)
 			}
+		}
+	}
+	// V5's readings of E′ and E's condition without the exclusions: the
+	// inner reading and the mutant are conditions the derivation
+	// recognizes (both hold exactly where the comparison has the branch's
+	// outcome on a well-formed state), seed 004's is not one (L9 fails at
+	// the same step with the derivation on).
+	for _, eng := range []string{"summary:fixed+v5-literal-inner", "summary:fixed+m-equals-true-no-exclusion", "summary:fixed+u-eqand"} {
+		opt := reuseOptions(eng, machine.Mutation{})
+		opt.K, opt.Steps = 2, 200
+		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, func(on bool) { deriveExact = on }, -1)
+		require.Zero(t, off.exactDerived)
+		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
+		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
+		if eng != "summary:fixed+u-eqand" {
+			require.Positive(t, on.exactDerivedEq, "%s: no equality of references derived", eng)
 		}
 	}
 	t.Logf("%d pairs' exactness derived", derived)
