@@ -563,7 +563,7 @@ type run struct {
 	exactHeldLast, derivable bool
 	// derivableEq: derivable is about a step of an equality of references.
 	derivableEq bool
-	checkedLast              *machine.State
+	checkedLast *machine.State
 	// deriveFrom is set while step checks a successor pair whose
 	// exactness may be derived.
 	deriveFrom *deriveFrom
