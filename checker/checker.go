@@ -473,7 +473,7 @@ type Report struct {
 	// exactDerived counts the exactness answers derived from the
 	// predecessor pair's (derive.go), exactDerivedEq those of them after
 	// an equality of references.
-	exactDerived, exactDerivedEq int
+	exactDerived, exactDerivedEq, exactDerivedInit int
 	// gpcCarried counts the pairs whose GPC was carried from their
 	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
@@ -561,8 +561,12 @@ type run struct {
 	// held (pair.held); derivable: the pair being checked may take its
 	// exactness from its predecessor's (derive.go).
 	exactHeldLast, derivable bool
-	// derivableEq: derivable is about a step of an equality of references.
-	derivableEq bool
+	// derivableEq: derivable is about a step of an equality of
+	// references; derivableInit: derivable from the initialized group.
+	derivableEq, derivableInit bool
+	// initHeld is what checkInit kept of the pair's initialized group for
+	// the step that follows (derive.go), or nil.
+	initHeld    *initHeld
 	checkedLast *machine.State
 	// deriveFrom is set while step checks a successor pair whose
 	// exactness may be derived.
@@ -992,6 +996,8 @@ func (r *run) step(pr pair) ([]pair, error) {
 	// What a successor's exactness may be derived from (derive.go), taken
 	// before the members are stepped in place.
 	snap := r.snapRoots(pr)
+	init := r.initHeld
+	r.initHeld = nil
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {
@@ -1104,8 +1110,8 @@ func (r *run) step(pr pair) ([]pair, error) {
 		}
 		// Each state's record is its predecessor's (heapRec).
 		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
-		if snap != nil {
-			r.deriveFrom = &deriveFrom{pr: pr, snap: snap, g: g}
+		if snap != nil || init != nil {
+			r.deriveFrom = &deriveFrom{pr: pr, snap: snap, g: g, init: init}
 		}
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
 		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from, r.deriveFrom = "", nil, nil, nil, nil
@@ -1207,10 +1213,10 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	}
 	lemma := representationLemma(rule)
 	if d := r.deriveFrom; d != nil {
-		r.derivable = r.derivesExact(d.pr, d.snap, d.g, q)
+		r.derivable = r.derivesExact(d, q)
 	}
 	res := r.exact(P, q)
-	r.derivable, r.derivableEq = false, false
+	r.derivable, r.derivableEq, r.derivableInit = false, false, false
 	r.exactHeldLast, r.checkedLast = res.Outcome == relation.Holds && !r.opt.NoExactness, q
 	if res.Outcome == relation.Holds && r.data {
 		// The data half (PRIMITIVES.md §5): same heap shapes, now the
@@ -1308,6 +1314,7 @@ func (r *run) witness(res relation.ExactResult) string {
 // against →S* on the summary state (L1), and →S* for determinism (L4).
 func (r *run) checkInit(pr pair) error {
 	q := pr.q
+	r.initHeld = nil
 	if r.init == nil {
 		return nil
 	}
@@ -1324,6 +1331,7 @@ func (r *run) checkInit(pr pair) error {
 	// was initialized from (its record is that one's, heapRec: the member
 	// is read as it is, an initialization is made from a clone of it).
 	var from []int32
+	var own []bool
 	for j, p := range pr.P {
 		l := p.Get(rv)[0].Loc
 		if l == machine.LNull {
@@ -1339,8 +1347,9 @@ func (r *run) checkInit(pr pair) error {
 		} else {
 			P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 		}
-		for range P[n:] {
+		for _, pi := range P[n:] {
 			from = append(from, int32(j))
+			own = append(own, pi == p)
 		}
 	}
 	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
@@ -1377,6 +1386,7 @@ func (r *run) checkInit(pr pair) error {
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++
+		r.initHeld = r.snapInit(P, qs, from, own)
 		return nil
 	case relation.Inconclusive:
 		return r.undecidedExact(L1, res)

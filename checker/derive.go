@@ -112,12 +112,32 @@ import (
 // there are no more leaves than q had. Part (a) of a met member is asked
 // as above.
 //
+// A field access after L1. Before a field access (x $ f → k), checkInit
+// checks the GSE members initialized (→I*) against →S*'s result qs (L1).
+// When that held, the field access's successor with the members' read
+// is derived from (P_init, qs) as from a predecessor pair
+// (derivesFromInit): its members are P_init's, one to one and in order
+// (each the successor of the member P_init's was initialized from), each
+// with its P_init state's heap part (the same object not written since:
+// heapMark; or a state equal to the initialization in φ, the facts,
+// locations, R and the value sets of R's references and r_un:
+// sameHeapPart); q′ has qs's heap part (the engine's rule ran →S* as
+// SummarizeStar did and kept its path condition); and the roots are as
+// above against qs, the value read by readsField over qs's value sets
+// (qs has q's control). The argument above, with (P, q) := (P_init, qs),
+// gives the answer; L1 itself is not derived (checkInit computes it).
+//
 // Only on programs without data (the data half reads more than the
 // heaps), with both halves of exactness asked, and outside Partition
 // engines.
 // TestDerivedExactSameVerdicts checks every derived answer against the
 // computation and compares verdicts and counts with it off.
 var deriveExact = true
+
+// deriveFromInit lets a field access's successor take its exactness from
+// the initialized group's (see "A field access after L1" above); its test
+// compares with it off.
+var deriveFromInit = true
 
 // exactDerivedHook, when not nil, is told of every pair whose exactness
 // was derived (tests).
@@ -137,9 +157,16 @@ func (r *run) snapRoots(pr pair) *rootSnap {
 	if !deriveExact || r.partition || r.data || r.opt.NoExactness || !pr.held || pr.checked == nil || pr.heaps == nil || len(pr.heaps) != len(pr.P) {
 		return nil
 	}
-	snap := &rootSnap{roots: pr.checked.AppendRoots(nil)}
-	snap.to = make([]machine.Loc, 0, len(pr.P)*len(snap.roots))
-	for _, p := range pr.P {
+	return snapOf(pr.P, pr.checked)
+}
+
+// snapOf is the rootSnap of the members P of a pair checked on q, or nil
+// when a root of q does not point to one location under a true guard in
+// every member.
+func snapOf(P []*machine.State, q *machine.State) *rootSnap {
+	snap := &rootSnap{roots: q.AppendRoots(nil)}
+	snap.to = make([]machine.Loc, 0, len(P)*len(snap.roots))
+	for _, p := range P {
 		for _, ref := range snap.roots {
 			g := p.Get(ref)
 			if len(g) != 1 || !g[0].Guard.IsTrue() {
@@ -152,17 +179,107 @@ func (r *run) snapRoots(pr pair) *rootSnap {
 }
 
 // deriveFrom is what checkPair needs to derive a successor pair's
-// exactness: the pair pr, its rootSnap and the successors' group.
+// exactness: the pair pr, its rootSnap (or nil) and the successors'
+// group, and the initialized group of pr that held (checkInit), or nil.
 type deriveFrom struct {
 	pr   pair
 	snap *rootSnap
 	g    *group
+	init *initHeld
+}
+
+// initHeld is what checkInit keeps of an initialized group (P, qs) whose
+// exactness held, for the successors of the field access that follows
+// (see "A field access after L1" above).
+type initHeld struct {
+	P    []*machine.State
+	qs   *machine.State // the state checked: the View of →S*'s result
+	snap *rootSnap      // qs's roots, where they point in each of P
+	// from[i] is the index of the member of the pair P[i] is, or was
+	// initialized from; own[i] says that P[i] is that member itself
+	// (stepped in place next), with mark[i] its heap part's record then.
+	from []int32
+	own  []bool
+	mark []heapMark
+}
+
+// heapMark is the record of a state's heap part that tells, by the
+// count of heap writes, φ and the facts, that a later state of the same
+// object has it still (as heapRec.fits).
+type heapMark struct {
+	writes uint64
+	phi    *smt.Formula
+	facts  *machine.Fact
+}
+
+func markOf(p *machine.State) heapMark {
+	return heapMark{writes: p.HeapWrites(), phi: p.Phi, facts: p.Facts}
+}
+
+func (m heapMark) fits(p *machine.State) bool {
+	return p.HeapWrites() == m.writes && p.Phi == m.phi && p.Facts == m.facts
+}
+
+// snapInit is checkInit's initHeld for the initialized group P of pair
+// pr with the state checked qs, whose exactness held; nil when no
+// successor's exactness can be derived from it. own[i]: P[i] is
+// pr.P[from[i]] itself.
+func (r *run) snapInit(P []*machine.State, qs *machine.State, from []int32, own []bool) *initHeld {
+	if !deriveExact || !deriveFromInit || r.partition || r.data || r.opt.NoExactness {
+		return nil
+	}
+	ih := &initHeld{P: P, qs: qs, from: from, own: own, mark: make([]heapMark, len(P))}
+	if ih.snap = snapOf(P, qs); ih.snap == nil {
+		return nil
+	}
+	for i, p := range P {
+		if own[i] {
+			ih.mark[i] = markOf(p)
+		}
+	}
+	return ih
+}
+
+// derivesFromInit reports whether the exactness of the group g of the
+// field access's successors with q2, the state checked, is that of the
+// initialized group ih (see "A field access after L1" above).
+func derivesFromInit(ih *initHeld, g *group, q2 *machine.State) bool {
+	if len(g.states) != len(ih.P) || !sameHeapPart(q2, ih.qs) {
+		return false
+	}
+	for i, p := range g.states {
+		if g.from[i] != ih.from[i] {
+			return false
+		}
+		if ih.own[i] {
+			if p != ih.P[i] || !ih.mark[i].fits(p) {
+				return false
+			}
+		} else if p == ih.P[i] || !sameHeapPart(p, ih.P[i]) {
+			return false
+		}
+	}
+	return derivesRoots(ih.qs, ih.snap, g.states, identityRows(len(g.states)), q2)
+}
+
+// identityRows is 0, 1, …, n-1.
+func identityRows(n int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	return rows
 }
 
 // derivesExact reports whether the exactness of the group g of pr's
 // successors with q2, the state checked (the engine's successor's View),
 // is pr's (see above): q2 is compared with the state pr was checked on.
-func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State) bool {
+func (r *run) derivesExact(d *deriveFrom, q2 *machine.State) bool {
+	if d.init != nil && derivesFromInit(d.init, d.g, q2) {
+		r.derivableInit = true
+		return true
+	}
+	pr, snap, g := d.pr, d.snap, d.g
 	if snap == nil {
 		return false
 	}
@@ -185,12 +302,20 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 			return false
 		}
 	}
+	return derivesRoots(pr.checked, snap, g.states, g.from, q2)
+}
+
+// derivesRoots reports whether every root of q2 is one of the forms of
+// derivesExact's last condition, against q, the state checked before the
+// step, and snap, where its roots pointed in the members before the step:
+// states[i] is the successor of the member of snap's row rows[i].
+func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, rows []int32, q2 *machine.State) bool {
 	for _, ref := range q2.AppendRoots(nil) {
 		gv := q2.Get(ref)
 		j := slices.Index(snap.roots, ref)
 		if j < 0 && atNull(gv) {
 			// A new root at null under a true guard, on both sides.
-			for _, p := range g.states {
+			for _, p := range states {
 				if !atNull(p.Get(ref)) {
 					return false
 				}
@@ -201,19 +326,19 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 			// A new root with the value set of a root x of the checked
 			// predecessor (a variable read, a receiver or operand
 			// evaluated): it points where x pointed, on both sides.
-			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, pr.checked.Get(x)) })
+			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, q.Get(x)) })
 			if j < 0 {
-				if !readsField(pr, snap, g, ref, gv) {
+				if !readsField(q, snap, states, rows, ref, gv) {
 					return false
 				}
 				continue
 			}
-		} else if !sameGVS(gv, pr.checked.Get(ref)) {
+		} else if !sameGVS(gv, q.Get(ref)) {
 			return false
 		}
-		for i, p := range g.states {
+		for i, p := range states {
 			gv := p.Get(ref)
-			if len(gv) != 1 || !gv[0].Guard.IsTrue() || gv[0].Loc != snap.to[int(g.from[i])*len(snap.roots)+j] {
+			if len(gv) != 1 || !gv[0].Guard.IsTrue() || gv[0].Loc != snap.to[int(rows[i])*len(snap.roots)+j] {
 				return false
 			}
 		}
@@ -234,8 +359,7 @@ func (r *run) derivesExact(pr pair, snap *rootSnap, g *group, q2 *machine.State)
 // where f of x's location points. That is T's new root of the step's
 // derivation (see above); an entry of any other form (a rule that took
 // another guard, another location) is not derived.
-func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.GVS) bool {
-	q := pr.checked
+func readsField(q *machine.State, snap *rootSnap, states []*machine.State, rows []int32, ref machine.Ref, gv machine.GVS) bool {
 	if q.Mode != machine.ModeValue || q.K == nil || q.K.Kind != machine.KField || !q.Val.IsRef() {
 		return false
 	}
@@ -262,8 +386,8 @@ func readsField(pr pair, snap *rootSnap, g *group, ref machine.Ref, gv machine.G
 			}
 		}
 	}
-	for i, p := range g.states {
-		lx := snap.to[int(g.from[i])*len(snap.roots)+jx]
+	for i, p := range states {
+		lx := snap.to[int(rows[i])*len(snap.roots)+jx]
 		if lx < 0 || int(lx) >= len(p.Locs) {
 			return false
 		}
@@ -468,6 +592,9 @@ func (r *run) derivedExact(P []*machine.State, q *machine.State) (res relation.E
 	r.rep.exactDerived++
 	if r.derivableEq {
 		r.rep.exactDerivedEq++
+	}
+	if r.derivableInit {
+		r.rep.exactDerivedInit++
 	}
 	return relation.ExactResult{Outcome: relation.Holds, PIndex: -1}, true
 }

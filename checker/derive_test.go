@@ -73,3 +73,45 @@ func TestDerivedExactSameVerdicts(t *testing.T) {
 	t.Logf("%d pairs' exactness derived", derived)
 	require.Positive(t, derived)
 }
+
+// TestDerivedFromInitSameVerdicts: the field access's successors whose
+// exactness is derived from the initialized group's (derive.go, "A field
+// access after L1") are exact when computed from scratch, and the checks
+// give the verdicts, failing steps and counts of deriving only from the
+// predecessor pair, on LinkedList×4 at k = 2 and the first programs of
+// the reference-only stream of seed 1, under summary:fixed and
+// summary:published (the engines with an initialization machine of their
+// own; their →S* guards differ, V7).
+func TestDerivedFromInitSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { deriveFromInit, exactDerivedHook = true, nil }()
+	derived := 0
+	exactDerivedHook = func(P []*machine.State, q *machine.State) {
+		derived++
+		res := relation.Exact(P, q, s, relation.DefaultBudget)
+		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
+	}
+	set := func(on bool) { deriveFromInit = on }
+	last := 9
+	if testing.Short() {
+		last = 4
+	}
+	for _, eng := range []string{"summary:fixed", "summary:published"} {
+		opt := reuseOptions(eng, machine.Mutation{})
+		for i := 0; i <= last; i++ {
+			off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
+			require.Zero(t, off.exactDerivedInit)
+			require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+			require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+		}
+		opt.K, opt.Steps = 2, 200
+		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
+		require.Zero(t, off.exactDerivedInit)
+		require.Positive(t, on.exactDerivedInit, eng)
+		require.GreaterOrEqual(t, on.exactDerived, off.exactDerived, eng)
+		t.Logf("%s LinkedList×4: %d derived (%d without the initialized group), %d of them from it", eng, on.exactDerived, off.exactDerived, on.exactDerivedInit)
+	}
+	require.Positive(t, derived)
+}
