@@ -564,6 +564,8 @@ type run struct {
 	// derivableEq: derivable is about a step of an equality of
 	// references; derivableInit: derivable from the initialized group.
 	derivableEq, derivableInit bool
+	// snap is the rootSnap snapRoots fills (derive.go), reused.
+	snap rootSnap
 	// initHeld is what checkInit kept of the pair's initialized group for
 	// the step that follows (derive.go), or nil.
 	initHeld    *initHeld

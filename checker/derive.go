@@ -157,15 +157,21 @@ func (r *run) snapRoots(pr pair) *rootSnap {
 	if !deriveExact || r.partition || r.data || r.opt.NoExactness || !pr.held || pr.checked == nil || pr.heaps == nil || len(pr.heaps) != len(pr.P) {
 		return nil
 	}
-	return snapOf(pr.P, pr.checked)
+	// The snap is read only while step checks pr's successors: the run's
+	// one is reused from step to step (an allocation per pair before).
+	return snapOf(pr.P, pr.checked, &r.snap)
 }
 
 // snapOf is the rootSnap of the members P of a pair checked on q, or nil
 // when a root of q does not point to one location under a true guard in
-// every member.
-func snapOf(P []*machine.State, q *machine.State) *rootSnap {
-	snap := &rootSnap{roots: q.AppendRoots(nil)}
-	snap.to = make([]machine.Loc, 0, len(P)*len(snap.roots))
+// every member; into, when not nil, is a snap whose arrays it reuses.
+func snapOf(P []*machine.State, q *machine.State, into *rootSnap) *rootSnap {
+	snap := into
+	if snap == nil {
+		snap = &rootSnap{}
+	}
+	snap.roots = q.AppendRoots(snap.roots[:0])
+	snap.to = slices.Grow(snap.to[:0], len(P)*len(snap.roots))
 	for _, p := range P {
 		for _, ref := range snap.roots {
 			g := p.Get(ref)
@@ -229,7 +235,7 @@ func (r *run) snapInit(P []*machine.State, qs *machine.State, from []int32, own 
 		return nil
 	}
 	ih := &initHeld{P: P, qs: qs, from: from, own: own, mark: make([]heapMark, len(P))}
-	if ih.snap = snapOf(P, qs); ih.snap == nil {
+	if ih.snap = snapOf(P, qs, nil); ih.snap == nil {
 		return nil
 	}
 	for i, p := range P {
