@@ -112,6 +112,23 @@ import (
 // there are no more leaves than q had. Part (a) of a met member is asked
 // as above.
 //
+// Entries pruned. An engine may leave out of a value set the entries
+// whose guard is unsatisfiable with its path condition (uber does, after
+// resolving a location at a use: uber.Engine.prune). Where q′'s value set
+// of a reference in R, of r_un or of a kept root is q's with entries left
+// out (the rest equal and in order, none left empty), each of whose
+// guards is found unsatisfiable with φ_q by the run's solver
+// (contentWithin, pruned.within; an undecided question is no), the
+// argument above holds as it is: such an entry is false in every
+// assignment of φ_q and so of φ_q′ (which implies φ_q), so in each of
+// them every reference takes the entry it took in q, and q′'s
+// concretizations are still q's, restricted and mapped by T. Where an
+// equality's condition was built by the engine from value sets pruned so,
+// comparisonPhi is also tried on q's value sets of r0 and r1 without the
+// entries unsatisfiable with φ_q: the argument there needs only that the
+// one entry that holds in each assignment is kept. Never with the
+// solver holding an assumption (its answers would be relative to it).
+//
 // A field access after L1. Before a field access (x $ f → k), checkInit
 // checks the GSE members initialized (→I*) against →S*'s result qs (L1).
 // When that held, the field access's successor with the members' read
@@ -133,6 +150,12 @@ import (
 // TestDerivedExactSameVerdicts checks every derived answer against the
 // computation and compares verdicts and counts with it off.
 var deriveExact = true
+
+// derivePruned lets the derivation take a value set of the successor
+// that is the predecessor's with entries unsatisfiable under its path
+// condition left out (see "Entries pruned" above); its test compares
+// with it off.
+var derivePruned = true
 
 // deriveFromInit lets a field access's successor take its exactness from
 // the initialized group's (see "A field access after L1" above); its test
@@ -265,7 +288,7 @@ func derivesFromInit(ih *initHeld, g *group, q2 *machine.State) bool {
 			return false
 		}
 	}
-	return derivesRoots(ih.qs, ih.snap, g.states, identityRows(len(g.states)), q2)
+	return derivesRoots(ih.qs, ih.snap, g.states, identityRows(len(g.states)), q2, pruned{})
 }
 
 // identityRows is 0, 1, …, n-1.
@@ -304,18 +327,21 @@ func (r *run) derivesExact(d *deriveFrom, q2 *machine.State) bool {
 				return false
 			}
 		}
-		if !sameHeapPart(q2, pr.checked) {
+		if q2.Phi != pr.checked.Phi || q2.Facts != pr.checked.Facts || !contentWithin(q2, pr.checked, r.prunedUnder(pr.checked)) {
 			return false
 		}
 	}
-	return derivesRoots(pr.checked, snap, g.states, g.from, q2)
+	return derivesRoots(pr.checked, snap, g.states, g.from, q2, r.prunedUnder(pr.checked))
 }
 
 // derivesRoots reports whether every root of q2 is one of the forms of
 // derivesExact's last condition, against q, the state checked before the
 // step, and snap, where its roots pointed in the members before the step:
 // states[i] is the successor of the member of snap's row rows[i].
-func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, rows []int32, q2 *machine.State) bool {
+//
+// A value set of q2 may be q's with entries left out that cannot hold
+// under φ_q (pc: see "Entries pruned" above).
+func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, rows []int32, q2 *machine.State, pc pruned) bool {
 	for _, ref := range q2.AppendRoots(nil) {
 		gv := q2.Get(ref)
 		j := slices.Index(snap.roots, ref)
@@ -332,14 +358,14 @@ func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, row
 			// A new root with the value set of a root x of the checked
 			// predecessor (a variable read, a receiver or operand
 			// evaluated): it points where x pointed, on both sides.
-			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, q.Get(x)) })
+			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return pc.within(gv, q.Get(x)) })
 			if j < 0 {
 				if !readsField(q, snap, states, rows, ref, gv) {
 					return false
 				}
 				continue
 			}
-		} else if !sameGVS(gv, q.Get(ref)) {
+		} else if !pc.within(gv, q.Get(ref)) {
 			return false
 		}
 		for i, p := range states {
@@ -467,10 +493,18 @@ func (r *run) derivesEquality(pr pair, snap *rootSnap, g *group, q2 *machine.Sta
 		}
 		k++
 	}
-	if k != len(g.states) || !sameContent(q2, q) {
+	pc := r.prunedUnder(q)
+	if k != len(g.states) || !contentWithin(q2, q, pc) {
 		return false
 	}
-	return comparisonPhi(q, r0, r1, eq)(q2.PathCondition())
+	phi2 := q2.PathCondition()
+	if comparisonPhi(q, q.Get(r0), q.Get(r1), eq)(phi2) {
+		return true
+	}
+	// The engine's condition over the value sets it pruned first.
+	L0, ok0 := pc.prune(q.Get(r0))
+	L1, ok1 := pc.prune(q.Get(r1))
+	return ok0 && ok1 && comparisonPhi(q, L0, L1, eq)(phi2)
 }
 
 // comparisonPhi returns the test of whether a path condition is φ_q ∧ c
@@ -498,8 +532,7 @@ func (r *run) derivesEquality(pr pair, snap *rootSnap, g *group, q2 *machine.Sta
 // engine builds them (summary.Engine.EqualsRef), and compared by identity:
 // a path condition built another way is not recognized, and the pair is
 // computed.
-func comparisonPhi(q *machine.State, r0, r1 machine.Ref, eq bool) func(*smt.Formula) bool {
-	L0, L1 := q.Get(r0), q.Get(r1)
+func comparisonPhi(q *machine.State, L0, L1 machine.GVS, eq bool) func(*smt.Formula) bool {
 	if !distinctLocs(L0) || !distinctLocs(L1) {
 		return func(*smt.Formula) bool { return false }
 	}
@@ -567,19 +600,88 @@ func sameHeapPart(a, b *machine.State) bool {
 }
 
 // sameContent is sameHeapPart without φ and the facts.
-func sameContent(a, b *machine.State) bool {
+func sameContent(a, b *machine.State) bool { return contentWithin(a, b, pruned{}) }
+
+// contentWithin is sameContent where a value set of a may be b's with
+// entries left out that cannot hold under pc's path condition.
+func contentWithin(a, b *machine.State, pc pruned) bool {
 	if !slices.Equal(a.Locs, b.Locs) || !slices.Equal(a.R, b.R) {
 		return false
 	}
-	if !sameGVS(a.Get(machine.RUn), b.Get(machine.RUn)) {
+	if !pc.within(a.Get(machine.RUn), b.Get(machine.RUn)) {
 		return false
 	}
 	for _, ref := range a.R {
-		if !sameGVS(a.Get(ref), b.Get(ref)) {
+		if !pc.within(a.Get(ref), b.Get(ref)) {
 			return false
 		}
 	}
 	return true
+}
+
+// pruned tells whether a value set is another with entries left out
+// whose guards are unsatisfiable with phi (see "Entries pruned" above).
+// Its zero value allows none: the value sets must be equal.
+type pruned struct {
+	solver *smt.Solver
+	phi    *smt.Formula
+}
+
+// prunedUnder is the pruned of the state q checked before a step: entries
+// unsatisfiable with φ_q may be left out, asked of the run's solver when
+// it holds no assumption (an answer under one would be relative to it).
+func (r *run) prunedUnder(q *machine.State) pruned {
+	if !derivePruned || r.solver == nil || r.solver.Assumptions() > 0 {
+		return pruned{}
+	}
+	return pruned{solver: r.solver, phi: q.PathCondition()}
+}
+
+// within reports whether b is a with entries left out (in a's order),
+// each unsatisfiable with phi.
+func (pc pruned) within(b, a machine.GVS) bool {
+	if len(b) == len(a) {
+		return sameGVS(b, a)
+	}
+	if pc.solver == nil || len(b) > len(a) || len(b) == 0 {
+		return false
+	}
+	j := 0
+	for _, e := range a {
+		if j < len(b) && b[j].Loc == e.Loc && b[j].Guard == e.Guard {
+			j++
+			continue
+		}
+		if !pc.never(e.Guard) {
+			return false
+		}
+	}
+	return j == len(b)
+}
+
+// prune is a without its entries unsatisfiable with phi; ok is false
+// when pc allows none or a question was not answered.
+func (pc pruned) prune(a machine.GVS) (out machine.GVS, ok bool) {
+	if pc.solver == nil {
+		return nil, false
+	}
+	for _, e := range a {
+		sat, err := pc.solver.Sat(smt.And(e.Guard, pc.phi))
+		if err != nil {
+			return nil, false
+		}
+		if sat {
+			out = append(out, e)
+		}
+	}
+	return out, true
+}
+
+// never reports whether g ∧ phi is unsatisfiable (an undecided question
+// is not).
+func (pc pruned) never(g *smt.Formula) bool {
+	sat, err := pc.solver.Sat(smt.And(g, pc.phi))
+	return err == nil && !sat
 }
 
 // derivedExact is the exactness of (P, q) derived from the predecessor

@@ -115,3 +115,46 @@ func TestDerivedFromInitSameVerdicts(t *testing.T) {
 	}
 	require.Positive(t, derived)
 }
+
+// TestDerivedPrunedSameVerdicts: the pairs derived although the engine
+// left out entries that cannot hold under the predecessor's path
+// condition (derive.go, "Entries pruned": uber's resolution prunes) are
+// exact when computed from scratch, and the checks give the verdicts,
+// failing steps and counts of deriving only from equal value sets, on
+// LinkedList×4 at k = 2 and the first programs of the reference-only
+// stream of seed 1, under uber and two of its mutants that break L9.
+func TestDerivedPrunedSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { derivePruned, exactDerivedHook = true, nil }()
+	derived := 0
+	exactDerivedHook = func(P []*machine.State, q *machine.State) {
+		derived++
+		res := relation.Exact(P, q, s, relation.DefaultBudget)
+		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
+	}
+	set := func(on bool) { derivePruned = on }
+	last := 9
+	if testing.Short() {
+		last = 4
+	}
+	for _, eng := range []string{"uber", "uber:m-equals-left-only", "uber:m-alias-all"} {
+		opt := reuseOptions(eng, machine.Mutation{})
+		if eng == "uber" {
+			for i := 0; i <= last; i++ {
+				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
+				require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+			}
+		}
+		opt.K, opt.Steps = 2, 200
+		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
+		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
+		if eng == "uber" {
+			require.Greater(t, on.exactDerived, off.exactDerived, "uber: nothing derived over pruned value sets")
+			t.Logf("uber LinkedList×4: %d derived (%d with equal value sets only)", on.exactDerived, off.exactDerived)
+		}
+	}
+	require.Positive(t, derived)
+}
