@@ -342,7 +342,8 @@ func (r *run) derivesExact(d *deriveFrom, q2 *machine.State) bool {
 // A value set of q2 may be q's with entries left out that cannot hold
 // under φ_q (pc: see "Entries pruned" above).
 func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, rows []int32, q2 *machine.State, pc pruned) bool {
-	for _, ref := range q2.AppendRoots(nil) {
+	var buf [32]machine.Ref
+	for _, ref := range q2.AppendRoots(buf[:0]) {
 		gv := q2.Get(ref)
 		j := slices.Index(snap.roots, ref)
 		if j < 0 && atNull(gv) {
@@ -358,7 +359,10 @@ func derivesRoots(q *machine.State, snap *rootSnap, states []*machine.State, row
 			// A new root with the value set of a root x of the checked
 			// predecessor (a variable read, a receiver or operand
 			// evaluated): it points where x pointed, on both sides.
-			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return pc.within(gv, q.Get(x)) })
+			j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return sameGVS(gv, q.Get(x)) })
+			if j < 0 && pc.solver != nil {
+				j = slices.IndexFunc(snap.roots, func(x machine.Ref) bool { return pc.within(gv, q.Get(x)) })
+			}
 			if j < 0 {
 				if !readsField(q, snap, states, rows, ref, gv) {
 					return false
@@ -646,7 +650,17 @@ func (pc pruned) within(b, a machine.GVS) bool {
 	if pc.solver == nil || len(b) > len(a) || len(b) == 0 {
 		return false
 	}
+	// b must be a subsequence of a before any question is asked.
 	j := 0
+	for _, e := range a {
+		if j < len(b) && b[j].Loc == e.Loc && b[j].Guard == e.Guard {
+			j++
+		}
+	}
+	if j != len(b) {
+		return false
+	}
+	j = 0
 	for _, e := range a {
 		if j < len(b) && b[j].Loc == e.Loc && b[j].Guard == e.Guard {
 			j++
@@ -656,7 +670,7 @@ func (pc pruned) within(b, a machine.GVS) bool {
 			return false
 		}
 	}
-	return j == len(b)
+	return true
 }
 
 // prune is a without its entries unsatisfiable with phi; ok is false
