@@ -573,6 +573,9 @@ type run struct {
 	// deriveFrom is set while step checks a successor pair whose
 	// exactness may be derived.
 	deriveFrom *deriveFrom
+	// derive is what deriveFrom points to (one per run, not one per
+	// group).
+	derive deriveFrom
 }
 
 // solverFor is solver, or when it is nil a new one bound to ctx, with
@@ -1113,10 +1116,12 @@ func (r *run) step(pr pair) ([]pair, error) {
 		// Each state's record is its predecessor's (heapRec).
 		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
 		if snap != nil || init != nil {
-			r.deriveFrom = &deriveFrom{pr: pr, snap: snap, g: g, init: init}
+			r.derive = deriveFrom{pr: pr, snap: snap, g: g, init: init}
+			r.deriveFrom = &r.derive
 		}
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
 		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from, r.deriveFrom = "", nil, nil, nil, nil
+		r.derive = deriveFrom{} // holds nothing of this step past it
 		if err != nil {
 			return nil, err
 		}
