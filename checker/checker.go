@@ -474,6 +474,9 @@ type Report struct {
 	// predecessor pair's (derive.go), exactDerivedEq those of them after
 	// an equality of references.
 	exactDerived, exactDerivedEq, exactDerivedInit int
+	// wellFormedDerived counts the states whose well-formedness was
+	// derived (derive.go, wellFormedDerived).
+	wellFormedDerived int
 	// gpcCarried counts the pairs whose GPC was carried from their
 	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
@@ -564,6 +567,10 @@ type run struct {
 	// derivableEq: derivable is about a step of an equality of
 	// references; derivableInit: derivable from the initialized group.
 	derivableEq, derivableInit bool
+	// wfFrom is the state checked before the step whose well-formedness a
+	// derived pair's q′ takes (derive.go), with the entries it may prune.
+	wfFrom   *machine.State
+	wfPruned pruned
 	// snap is the rootSnap snapRoots fills (derive.go), reused.
 	snap rootSnap
 	// initHeld is what checkInit kept of the pair's initialized group for
@@ -1215,15 +1222,20 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	if err != nil {
 		return err
 	}
-	if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
-		return err
-	}
-	lemma := representationLemma(rule)
+	// Whether the pair's exactness, and then its well-formedness, are
+	// derived (derive.go): both read q only.
 	if d := r.deriveFrom; d != nil {
 		r.derivable = r.derivesExact(d, q)
 	}
+	if r.derivable && r.wellFormedDerived(q) {
+		r.countWellFormed(determinismLemma(rule))
+	} else if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+		r.derivable, r.derivableEq, r.derivableInit, r.wfFrom, r.wfPruned = false, false, false, nil, pruned{}
+		return err
+	}
+	lemma := representationLemma(rule)
 	res := r.exact(P, q)
-	r.derivable, r.derivableEq, r.derivableInit = false, false, false
+	r.derivable, r.derivableEq, r.derivableInit, r.wfFrom, r.wfPruned = false, false, false, nil, pruned{}
 	r.exactHeldLast, r.checkedLast = res.Outcome == relation.Holds && !r.opt.NoExactness, q
 	if res.Outcome == relation.Holds && r.data {
 		// The data half (PRIMITIVES.md §5): same heap shapes, now the

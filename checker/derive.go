@@ -157,6 +157,15 @@ var deriveExact = true
 // with it off.
 var derivePruned = true
 
+// deriveWellFormed lets a derived pair's q′ take its well-formedness from
+// the state checked before the step (see wellFormedDerived); its test
+// compares with it off.
+var deriveWellFormed = true
+
+// wellFormedDerivedHook, when not nil, is told of every state whose
+// well-formedness was derived (tests).
+var wellFormedDerivedHook func(q *machine.State)
+
 // deriveFromInit lets a field access's successor take its exactness from
 // the initialized group's (see "A field access after L1" above); its test
 // compares with it off.
@@ -306,6 +315,7 @@ func identityRows(n int) []int32 {
 func (r *run) derivesExact(d *deriveFrom, q2 *machine.State) bool {
 	if d.init != nil && derivesFromInit(d.init, d.g, q2) {
 		r.derivableInit = true
+		r.wfFrom, r.wfPruned = d.init.qs, pruned{}
 		return true
 	}
 	pr, snap, g := d.pr, d.snap, d.g
@@ -331,7 +341,61 @@ func (r *run) derivesExact(d *deriveFrom, q2 *machine.State) bool {
 			return false
 		}
 	}
-	return derivesRoots(pr.checked, snap, g.states, g.from, q2, r.prunedUnder(pr.checked))
+	if !derivesRoots(pr.checked, snap, g.states, g.from, q2, r.prunedUnder(pr.checked)) {
+		return false
+	}
+	r.wfFrom, r.wfPruned = pr.checked, r.prunedUnder(pr.checked)
+	return true
+}
+
+// Well-formedness of a derived pair's q′, derived. When derivesExact
+// held, q′ has the content of q, the state checked before the step and
+// found well formed (a value set of R's references and of r_un equal, or
+// q's without entries unsatisfiable with φ_q), and φ_q′ implies φ_q (it
+// is φ_q, or φ_q ∧ c after an equality). The references in use of a
+// state are its roots and the references in R of its locations'
+// fields (relation.RefsInUse), so when every root of q′ has {(true
+// l_null)}, or the value set in q of a root of q (or it without entries
+// unsatisfiable with φ_q), every reference in use in q′ has the value set
+// of one in use in q, or one of its subsets so pruned, or a single entry
+// under a true guard, and:
+//
+//   - type consistency holds: the locations of a subset are locations of
+//     the set (l_null is no location);
+//   - determinism holds: it asks the guards themselves, without φ, to
+//     exclude each other pairwise, and a subset's pairs are the set's;
+//   - totality holds: in an assignment of φ_q′, which is one of φ_q, an
+//     entry of q's set holds, and it is no entry left out, whose guard is
+//     unsatisfiable with φ_q; a true guard always holds;
+//   - the state is readable as before: the same locations, R and program,
+//     and a path condition (checked).
+//
+// Stack-only roots depends on the control, and is checked
+// (relation.StackOnlyRoots). A root with any other value set (the value
+// of a field read) sends q′ to the computation. wellFormedDerived
+// reports whether all this holds for q2.
+func (r *run) wellFormedDerived(q2 *machine.State) bool {
+	q, pc := r.wfFrom, r.wfPruned
+	if !deriveWellFormed || q == nil || q2.Prog == nil || q2.Phi == nil || relation.StackOnlyRoots(q2) != nil {
+		return false
+	}
+	var bq, b2 [32]machine.Ref
+	roots := q.AppendRoots(bq[:0])
+	for _, ref := range q2.AppendRoots(b2[:0]) {
+		gv := q2.Get(ref)
+		if atNull(gv) {
+			continue
+		}
+		if !slices.ContainsFunc(roots, func(x machine.Ref) bool { return sameGVS(gv, q.Get(x)) }) &&
+			(pc.solver == nil || !slices.ContainsFunc(roots, func(x machine.Ref) bool { return pc.within(gv, q.Get(x)) })) {
+			return false
+		}
+	}
+	if wellFormedDerivedHook != nil {
+		wellFormedDerivedHook(q2)
+	}
+	r.rep.wellFormedDerived++
+	return true
 }
 
 // derivesRoots reports whether every root of q2 is one of the forms of

@@ -158,3 +158,44 @@ func TestDerivedPrunedSameVerdicts(t *testing.T) {
 	}
 	require.Positive(t, derived)
 }
+
+// TestWellFormedDerivedSameVerdicts: every state whose well-formedness
+// the checker derives (derive.go, wellFormedDerived) is well formed when
+// checked from scratch (relation.WellFormedChecks, no memo), and the
+// checks give the verdicts, failing steps and counts of checking every
+// state, on LinkedList×4 at k = 2 and the first programs of the
+// reference-only stream of seed 1, under summary:fixed, uber and
+// summary:published (which fails WF on LinkedList×4).
+func TestWellFormedDerivedSameVerdicts(t *testing.T) {
+	s := testutil.Solver(t)
+	defer func() { deriveWellFormed, wellFormedDerivedHook = true, nil }()
+	derived := 0
+	wellFormedDerivedHook = func(q *machine.State) {
+		derived++
+		v, check, err := relation.WellFormedChecks(q, s)
+		require.NoError(t, err)
+		require.Nil(t, v, "a derived well-formedness does not hold (%s)", check)
+	}
+	set := func(on bool) { deriveWellFormed = on }
+	last := 9
+	if testing.Short() {
+		last = 4
+	}
+	for _, eng := range []string{"summary:fixed", "uber", "summary:published"} {
+		opt := reuseOptions(eng, machine.Mutation{})
+		for i := 0; i <= last; i++ {
+			off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
+			require.Zero(t, off.wellFormedDerived)
+			require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
+			require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
+		}
+		opt.K, opt.Steps = 2, 200
+		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
+		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
+		require.Positive(t, on.wellFormedDerived, eng)
+		t.Logf("%s LinkedList×4: %d states' well-formedness derived of %d derived pairs", eng, on.wellFormedDerived, on.exactDerived)
+	}
+	require.Positive(t, derived)
+}
