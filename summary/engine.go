@@ -29,7 +29,6 @@
 package summary
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/lockstep-dev/lockstep/engine/guarded"
@@ -313,7 +312,7 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phiG *sm
 		}
 		for _, en2 := range s.Get(s.Field(en.Loc, f)) {
 			g := smt.And(en.Guard, en2.Guard)
-			ok, err := e.sat(e.and(g, phiG))
+			ok, err := e.sat(smt.And(g, phiG))
 			if err != nil {
 				return nil, err
 			}
@@ -327,31 +326,6 @@ func (e *Engine) vs(s *machine.State, r machine.Ref, f *javalite.Field, phiG *sm
 	}
 	return out, nil
 }
-
-// and is smt.And(g, phi), remembered by the solver (smt.Solver.Built)
-// under the two formulas' IDs with a leading 'v' (a key of its own: 17
-// bytes, where relation's keys are a multiple of 8 long or start with
-// 'n' or 'o'). VS asks S(g ∧ φ'_g) of every pair of entries at every
-// field access, and a third of those pairs recur (the same guards under
-// the same path condition, on LinkedList×4); interning the conjunction
-// again flattens and sorts every conjunct of φ'_g before the solver's
-// cache answers it (half of VS's time). Formulas are hash-consed and an
-// ID is never reused, so the key names one pair and the formula kept is
-// the one smt.And builds. memoAnd off builds it every time
-// (TestAndMemoSameStates compares).
-func (e *Engine) and(g, phi *smt.Formula) *smt.Formula {
-	if !memoAnd {
-		return smt.And(g, phi)
-	}
-	var key [17]byte
-	key[0] = 'v'
-	binary.LittleEndian.PutUint64(key[1:], g.ID())
-	binary.LittleEndian.PutUint64(key[9:], phi.ID())
-	return e.solver.Built(string(key[:]), func() *smt.Formula { return smt.And(g, phi) })
-}
-
-// memoAnd lets and remember its conjunctions.
-var memoAnd = true
 
 // st is ST(L,r,φ,φ_g) = {(φ ∧ φ' l') | (φ' l') ∈ L(r), S(φ ∧ φ' ∧ φ_g)},
 // merged into acc.
