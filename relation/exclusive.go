@@ -62,28 +62,40 @@ import (
 
 // exclusiveBySyntax reports whether no two guards of g can hold
 // together, as shown by the test above; false means "not shown".
+func exclusiveBySyntax(g machine.GVS, prog any) bool {
+	pairs, ok := exclusivePairs(g, prog)
+	return ok && len(pairs) == 0
+}
+
+// exclusivePairs returns the pairs (i, j), i < j, of entries of g whose
+// guards the test above does not show exclusive, in order, at most
+// maxPairsLeft of them; ok is false when it shows nothing of g (a guard
+// split past the bounds, or more pairs left than maxPairsLeft). The other
+// pairs' guards cannot hold together.
 //
 // Value sets have up to thousands of pieces, so the pairs are not tested
 // one by one: each conjunct's ID indexes the pieces that have it, and a
 // piece's single needs mark at once, in a bit set, every piece they
 // exclude. Only a pair neither excludes by a single need is tested on
 // the needs of two or more.
-func exclusiveBySyntax(g machine.GVS, prog any) bool {
+func exclusivePairs(g machine.GVS, prog any) (pairs [][2]int, ok bool) {
 	memo := memoOf(prog)
+	sc := scratch.Get().(*infoScratch)
+	defer scratch.Put(sc)
 	var ps []*pieceInfo
 	var owner []int // the entry of each piece of ps
 	for i, e := range g {
 		for _, d := range disjuncts(e.Guard) {
-			p, ok := piecesOf(d, memo)
+			p, ok := piecesOf(d, memo, sc)
 			if !ok {
-				return false
+				return nil, false
 			}
 			ps = append(ps, p...)
 			for range p {
 				owner = append(owner, i)
 			}
 			if len(ps) > maxSetPieces {
-				return false
+				return nil, false
 			}
 		}
 	}
@@ -105,18 +117,34 @@ func exclusiveBySyntax(g machine.GVS, prog any) bool {
 			}
 		}
 	}
+	var left map[[2]int]bool
 	for k, p := range ps {
 		ex := excluded[k*words : (k+1)*words]
 		for l := k + 1; l < len(ps); l++ {
 			if owner[l] == owner[k] || ex[l/64]&(1<<(l%64)) != 0 || excluded[l*words+k/64]&(1<<(k%64)) != 0 {
 				continue
 			}
-			if !p.excludesByNeeds(ps[l]) && !ps[l].excludesByNeeds(p) {
-				return false
+			pair := [2]int{owner[k], owner[l]} // owner[k] ≤ owner[l]: pieces are in entry order
+			if left[pair] || p.excludesByNeeds(ps[l]) || ps[l].excludesByNeeds(p) {
+				continue
 			}
+			if len(left) == maxPairsLeft {
+				return nil, false
+			}
+			if left == nil {
+				left = map[[2]int]bool{}
+			}
+			left[pair] = true
+			pairs = append(pairs, pair)
 		}
 	}
-	return true
+	slices.SortFunc(pairs, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return pairs, true
 }
 
 // disjuncts is the operands of an Or, or f alone.
@@ -127,7 +155,9 @@ func disjuncts(f *smt.Formula) []*smt.Formula {
 	return []*smt.Formula{f}
 }
 
-// maxPieces bounds the pieces one disjunct of a guard is split into;
+// maxPairsLeft bounds the pairs of guards exclusivePairs leaves to the
+// solver (past it the set is asked whole, as twoOf); maxPieces bounds the
+// pieces one disjunct of a guard is split into;
 // maxNeeds the needs listed for one formula; maxPieceIDs the IDs of one
 // piece's needs of two or more (on the reference-only stream a piece can
 // have hundreds of negated conjuncts); maxSetPieces the pieces of
@@ -135,6 +165,7 @@ func disjuncts(f *smt.Formula) []*smt.Formula {
 // 2 MB; the reference-only stream has sets of tens of thousands, whose
 // index took a gigabyte, and leaves them to the solver).
 const (
+	maxPairsLeft = 16
 	maxPieces    = 64
 	maxNeeds     = 64
 	maxSetPieces = 4096
@@ -279,7 +310,7 @@ const (
 
 // piecesOf returns the pieces of the disjunct d, without those refuted on
 // their own; false when d splits into more than maxPieces.
-func piecesOf(d *smt.Formula, memo *exclusiveMemo) ([]*pieceInfo, bool) {
+func piecesOf(d *smt.Formula, memo *exclusiveMemo, sc *infoScratch) ([]*pieceInfo, bool) {
 	if ps, ok := memo.pieces.get(d.ID()); ok {
 		return ps, ps != nil
 	}
@@ -289,9 +320,8 @@ func piecesOf(d *smt.Formula, memo *exclusiveMemo) ([]*pieceInfo, bool) {
 	if ok {
 		out = make([]*pieceInfo, 0, len(split))
 		weight += len(split)
-		var sc infoScratch
 		for _, p := range split {
-			info, fits := infoOf(p, &sc, memo)
+			info, fits := infoOf(p, sc, memo)
 			if !fits {
 				out, ok = nil, false
 				break
@@ -361,9 +391,9 @@ func needsOf(f *smt.Formula) [][]uint64 {
 // false if its needs of two or more hold more than maxPieceIDs IDs.
 //
 // sc holds the needs while they are collected, reused from piece to piece
-// (growing them piece by piece was a third of the test on
-// treemap_remove under pose at k = 3); what is kept is copied out at
-// the end, in slices of its own length.
+// and from value set to value set (growing them piece by piece was a
+// third of the test on treemap_remove under pose at k = 3); what is kept
+// is copied out at the end, in slices of its own length.
 func infoOf(p piece, sc *infoScratch, memo *exclusiveMemo) (*pieceInfo, bool) {
 	info := &pieceInfo{}
 	n := 0
@@ -474,6 +504,9 @@ func infoOf(p piece, sc *infoScratch, memo *exclusiveMemo) (*pieceInfo, bool) {
 	}
 	return info, true
 }
+
+// scratch holds infoOf's working spaces, one for each test running.
+var scratch = sync.Pool{New: func() any { return new(infoScratch) }}
 
 // infoScratch is infoOf's working space.
 type infoScratch struct {
