@@ -226,53 +226,32 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 const pairwiseUpTo = 4
 
 // twoOfMemoized is twoOf(g), remembered by the solver (smt.Solver.Built)
-// under the IDs of g's guards in their order, or a formula with the same
-// models where exclusivePairs shows that most pairs of guards cannot hold
-// together: False when it shows every pair (exclusive.go says why the
-// test is sound), and when it leaves a few pairs, the disjunction of
-// those pairs' conjunctions. twoOf(g) is the disjunction of g_i ∧ g_j over
-// every pair, and a pair the test shows is a conjunction with no model,
-// so leaving it out changes no model: the solver's answer is the answer
-// about twoOf(g). A set the test leaves nothing of is asked whole, as
-// before. The sets the test does not show are few (about 3 % of the new
-// ones on testdata/bench/treemap_remove.jl under pose at k = 3) but were
-// most of determinism's solver time there (clause learning over every
-// guard's pieces, 7 s of that check), and a set's pairs left are few:
-// their conjunctions are a smaller question. Most value sets asked recur
-// from state to state, and the
-// solver's cache answers them by the formula; but building the formula
-// again to look it up (interning Ors of every piece of the guards) was
-// three quarters of the determinism check on the successor tree at k = 3
-// (docs/PERFORMANCE.md). Formulas are hash-consed and an ID is never
-// reused, so a key names one sequence of guards, and the formula kept is
-// the one built the first time.
+// under the IDs of g's guards in their order, or False where
+// exclusiveBySyntax shows that no two guards of g hold together: then
+// twoOf(g) is unsatisfiable, so False is the same question, and the
+// solver answers it without a search (exclusive.go says why the test is
+// sound; a set it shows nothing of is asked as before). Most value sets asked recur
+// from state to state, and the solver's cache answers them by the
+// formula; but building the formula again to look it up (interning Ors of
+// every piece of the guards) was three quarters of the determinism check
+// on the successor tree at k = 3 (docs/PERFORMANCE.md). Formulas are
+// hash-consed and an ID is never reused, so a key names one sequence of
+// guards, and the formula kept is the one twoOf would build.
 func twoOfMemoized(g machine.GVS, prog any, solver *smt.Solver) *smt.Formula {
 	key := make([]byte, 8*len(g))
 	for i, e := range g {
 		binary.LittleEndian.PutUint64(key[8*i:], e.Guard.ID())
 	}
 	return solver.Built(string(key), func() *smt.Formula {
-		pairs, ok := exclusivePairs(g, prog)
-		switch {
-		case ok && len(pairs) == 0:
+		if exclusiveBySyntax(g, prog) {
 			if exclusiveAudit != nil {
 				exclusiveAudit(g)
 			}
 			return smt.False()
-		case ok && pairsLeft:
-			both := make([]*smt.Formula, len(pairs))
-			for k, p := range pairs {
-				both[k] = smt.And(g[p[0]].Guard, g[p[1]].Guard)
-			}
-			return smt.Or(both...)
 		}
 		return twoOf(g)
 	})
 }
-
-// pairsLeft turns on asking only the pairs exclusivePairs leaves
-// (TestTwoOfPairsLeft compares with it off: twoOf(g) whole).
-var pairsLeft = true
 
 // exclusiveAudit, when set (by tests, export_test.go), is given every
 // value set that twoOfMemoized keeps as False, so that a test can ask the
