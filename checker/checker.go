@@ -471,8 +471,12 @@ type Report struct {
 	// answered.
 	exactReused, concretizationsReused, wellFormedReused, rootsBelow, totalReused int
 	// exactDerived counts the exactness answers derived from the
-	// predecessor pair's (derive.go).
-	exactDerived int
+	// predecessor pair's (derive.go), exactDerivedEq those of them after
+	// an equality of references.
+	exactDerived, exactDerivedEq, exactDerivedInit int
+	// wellFormedDerived counts the states whose well-formedness was
+	// derived (derive.go, wellFormedDerived).
+	wellFormedDerived int
 	// gpcCarried counts the pairs whose GPC was carried from their
 	// predecessor (gsepc.go, reuseGPC); heapsReused the members whose heap
 	// sum a memo key took from a record (memo.go, heapRec), heapsSummed
@@ -560,10 +564,25 @@ type run struct {
 	// held (pair.held); derivable: the pair being checked may take its
 	// exactness from its predecessor's (derive.go).
 	exactHeldLast, derivable bool
-	checkedLast              *machine.State
+	// derivableEq: derivable is about a step of an equality of
+	// references; derivableInit: derivable from the initialized group.
+	derivableEq, derivableInit bool
+	// wfFrom is the state checked before the step whose well-formedness a
+	// derived pair's q′ takes (derive.go), with the entries it may prune.
+	wfFrom   *machine.State
+	wfPruned pruned
+	// snap is the rootSnap snapRoots fills (derive.go), reused.
+	snap rootSnap
+	// initHeld is what checkInit kept of the pair's initialized group for
+	// the step that follows (derive.go), or nil.
+	initHeld    *initHeld
+	checkedLast *machine.State
 	// deriveFrom is set while step checks a successor pair whose
 	// exactness may be derived.
 	deriveFrom *deriveFrom
+	// derive is what deriveFrom points to (one per run, not one per
+	// group).
+	derive deriveFrom
 }
 
 // solverFor is solver, or when it is nil a new one bound to ctx, with
@@ -989,6 +1008,8 @@ func (r *run) step(pr pair) ([]pair, error) {
 	// What a successor's exactness may be derived from (derive.go), taken
 	// before the members are stepped in place.
 	snap := r.snapRoots(pr)
+	init := r.initHeld
+	r.initHeld = nil
 	groups := map[string]*group{}
 	var order []string
 	for pi, p := range pr.P {
@@ -1101,11 +1122,13 @@ func (r *run) step(pr pair) ([]pair, error) {
 		}
 		// Each state's record is its predecessor's (heapRec).
 		r.keyHash.prev, r.keyHash.from = pr.heaps, g.from
-		if snap != nil {
-			r.deriveFrom = &deriveFrom{pr: pr, snap: snap, g: g}
+		if snap != nil || init != nil {
+			r.derive = deriveFrom{pr: pr, snap: snap, g: g, init: init}
+			r.deriveFrom = &r.derive
 		}
 		err = r.checkPair(g.states, s.S, pr.q, s.Rule)
 		r.sameControl, r.gpcFrom, r.keyHash.prev, r.keyHash.from, r.deriveFrom = "", nil, nil, nil, nil
+		r.derive = deriveFrom{} // holds nothing of this step past it
 		if err != nil {
 			return nil, err
 		}
@@ -1199,15 +1222,20 @@ func (r *run) checkPair(P []*machine.State, eq, before *machine.State, rule stri
 	if err != nil {
 		return err
 	}
-	if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+	// Whether the pair's exactness, and then its well-formedness, are
+	// derived (derive.go): both read q only.
+	if d := r.deriveFrom; d != nil {
+		r.derivable = r.derivesExact(d, q)
+	}
+	if r.derivable && r.wellFormedDerived(q) {
+		r.countWellFormed(determinismLemma(rule))
+	} else if err := r.wellFormed(Verdict{Rule: rule, Step: step, controlOf: q, GSE: P, Summary: q, Before: before}, q, determinismLemma(rule)); err != nil {
+		r.derivable, r.derivableEq, r.derivableInit, r.wfFrom, r.wfPruned = false, false, false, nil, pruned{}
 		return err
 	}
 	lemma := representationLemma(rule)
-	if d := r.deriveFrom; d != nil {
-		r.derivable = r.derivesExact(d.pr, d.snap, d.g, q)
-	}
 	res := r.exact(P, q)
-	r.derivable = false
+	r.derivable, r.derivableEq, r.derivableInit, r.wfFrom, r.wfPruned = false, false, false, nil, pruned{}
 	r.exactHeldLast, r.checkedLast = res.Outcome == relation.Holds && !r.opt.NoExactness, q
 	if res.Outcome == relation.Holds && r.data {
 		// The data half (PRIMITIVES.md §5): same heap shapes, now the
@@ -1305,6 +1333,7 @@ func (r *run) witness(res relation.ExactResult) string {
 // against →S* on the summary state (L1), and →S* for determinism (L4).
 func (r *run) checkInit(pr pair) error {
 	q := pr.q
+	r.initHeld = nil
 	if r.init == nil {
 		return nil
 	}
@@ -1321,6 +1350,7 @@ func (r *run) checkInit(pr pair) error {
 	// was initialized from (its record is that one's, heapRec: the member
 	// is read as it is, an initialization is made from a clone of it).
 	var from []int32
+	var own []bool
 	for j, p := range pr.P {
 		l := p.Get(rv)[0].Loc
 		if l == machine.LNull {
@@ -1336,8 +1366,9 @@ func (r *run) checkInit(pr pair) error {
 		} else {
 			P = append(P, r.gse.Initialize(p.Clone(), l, fa.Field)...)
 		}
-		for range P[n:] {
+		for _, pi := range P[n:] {
 			from = append(from, int32(j))
+			own = append(own, pi == p)
 		}
 	}
 	eqs, ok, err := r.init.SummarizeStar(q.Clone(), rv, fa.Field)
@@ -1374,6 +1405,7 @@ func (r *run) checkInit(pr pair) error {
 	switch res.Outcome {
 	case relation.Holds:
 		r.rep.Checked[L1]++
+		r.initHeld = r.snapInit(P, qs, from, own)
 		return nil
 	case relation.Inconclusive:
 		return r.undecidedExact(L1, res)

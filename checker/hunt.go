@@ -361,9 +361,17 @@ func setRapid(seed uint64, shrinkTime time.Duration) error {
 	if shrinkTime <= 0 {
 		shrinkTime = noClock
 	}
+	// One check: the program of seed, which rapid then shrinks. Under go
+	// test -short rapid runs a fifth of rapid.checks, which would be none
+	// (nothing found, nothing shrunk), so ask for five there: a shrink is
+	// the same with or without the caller's -short.
+	checks := 1
+	if testing.Short() {
+		checks = 5
+	}
 	for name, value := range map[string]string{
 		"rapid.seed":       strconv.FormatUint(seed, 10),
-		"rapid.checks":     "1",
+		"rapid.checks":     strconv.Itoa(checks),
 		"rapid.shrinktime": shrinkTime.String(),
 		"rapid.nofailfile": "true",
 	} {

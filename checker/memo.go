@@ -220,6 +220,15 @@ func (h heapRec) fits(p *machine.State) bool {
 	return h.ok && reuseHeapSums && p.HeapWrites() == h.writes && p.Phi == h.phi && p.Facts == h.facts
 }
 
+// fitsAfterFact reports whether p has the heap part of the state the
+// record was taken of with one fact added (GSE's E and E′): one write
+// more, the same φ, and a fact list whose tail is the recorded one. The
+// one write counted is the fact's, so L, R and the locations are as they
+// were (derive.go).
+func (h heapRec) fitsAfterFact(p *machine.State) bool {
+	return h.ok && reuseHeapSums && p.HeapWrites() == h.writes+1 && p.Phi == h.phi && p.Facts != nil && p.Facts.Next == h.facts
+}
+
 func (h *keyHash) key() stateKey {
 	return stateKey{maphash.Bytes(keySeeds[0], h.buf), maphash.Bytes(keySeeds[1], h.buf)}
 }

@@ -159,12 +159,12 @@ func TestExactDataReuseSameVerdicts(t *testing.T) {
 // answered once per heap shape; with data only for the GSE states among
 // the sibling's concretizations; without, p's well-formedness checked and
 // v's path condition built once) give the verdicts and counts of the
-// plain homomorphism search for every GSE state and sibling. The first 8
+// plain homomorphism search for every GSE state and sibling. The first 5
 // programs of each stream in make test, 15 under make soak.
 func TestPartitionReuseSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { reuseRepresents = true }()
-	last := 8
+	last := 5
 	if os.Getenv("LOCKSTEP_SOAK") != "" {
 		last = 15
 	}

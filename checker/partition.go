@@ -347,12 +347,18 @@ func (r *run) wellFormed(v Verdict, q *machine.State, det Lemma) error {
 		v.Lemma, v.Reason = lemma, viol.Error()
 		return r.fail(v)
 	}
+	r.countWellFormed(det)
+	return nil
+}
+
+// countWellFormed counts a state found (or derived: derive.go) well formed,
+// with determinism charged to det.
+func (r *run) countWellFormed(det Lemma) {
 	r.rep.Checked[det]++
 	r.rep.Checked[WF]++
 	if !r.identity {
 		r.rep.Checked[VIEW]++
 	}
-	return nil
 }
 
 // wellFormedLemma is the one mapping from a failed well-formedness check

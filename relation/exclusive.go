@@ -57,7 +57,8 @@ import (
 // Pieces recur from state to state even where the value sets are new, so
 // a piece's analysis is remembered by the ID of the formula it came from
 // (an ID is never reused), and so are a formula's needs. The memos hold
-// IDs only, no formula, and start again empty past their bounds.
+// IDs only, no formula, are kept per program (for the programs asked
+// last), and start again empty past their bounds.
 
 // exclusiveBySyntax reports whether no two guards of g can hold
 // together, as shown by the test above; false means "not shown".
@@ -67,12 +68,15 @@ import (
 // piece's single needs mark at once, in a bit set, every piece they
 // exclude. Only a pair neither excludes by a single need is tested on
 // the needs of two or more.
-func exclusiveBySyntax(g machine.GVS) bool {
+func exclusiveBySyntax(g machine.GVS, prog any) bool {
+	memo := memoOf(prog)
+	sc := scratch.Get().(*infoScratch)
+	defer scratch.Put(sc)
 	var ps []*pieceInfo
 	var owner []int // the entry of each piece of ps
 	for i, e := range g {
 		for _, d := range disjuncts(e.Guard) {
-			p, ok := piecesOf(d)
+			p, ok := piecesOf(d, memo, sc)
 			if !ok {
 				return false
 			}
@@ -180,21 +184,28 @@ next:
 	return false
 }
 
-// idMemo is a map by formula ID shared by every run of the process
-// (IDs are never reused, and what is kept is a function of the formula
-// alone), bounded by the IDs its values hold: past memoIDs it starts
-// again empty. (A piece keeps every need of its negated conjuncts, up to
-// thousands of IDs: bounded by entries instead, the memo of pieces took
-// a gigabyte on the reference-only stream.)
+// idMemo is a map by formula ID (IDs are never reused, and what is kept
+// is a function of the formula alone), bounded by the words its values
+// hold: past memoWords it starts again empty. (A piece keeps every need
+// of its negated conjuncts, up to thousands of IDs: bounded by entries
+// instead, the memo of pieces took a gigabyte on the reference-only
+// stream.)
 type idMemo[V any] struct {
 	mu     sync.Mutex
 	m      map[uint64]V
-	weight int // the IDs held by the values of m
+	weight int // the words held by m and its values
 }
 
-// memoIDs bounds each idMemo: 1M IDs (8 MB, and about as much again in
-// the slices that hold them).
-const memoIDs = 1 << 20
+// memoWords bounds each idMemo: 8M words (64 MB). On
+// testdata/bench/treemap_remove.jl under pose at k = 3 a bound of 1M IDs
+// started the memo of pieces again 33 times in the check's first 17 s of
+// CPU: the memo answered 19 % of the pieces asked, and two in five of
+// those analysed again were pieces it had held (with 8M IDs it answered
+// 43 %).
+const memoWords = 1 << 23
+
+// mapEntryWords is what an entry costs a map beyond its value's slices.
+const mapEntryWords = 4
 
 func (c *idMemo[V]) get(id uint64) (V, bool) {
 	c.mu.Lock()
@@ -203,31 +214,76 @@ func (c *idMemo[V]) get(id uint64) (V, bool) {
 	return v, ok
 }
 
-// put keeps v, which holds weight IDs, under id.
+// put keeps v, which holds weight words, under id.
 func (c *idMemo[V]) put(id uint64, v V, weight int) {
-	if weight > memoIDs/64 {
+	if weight > memoWords/64 {
 		return // a value this large is built again when asked again
 	}
 	c.mu.Lock()
-	if c.m == nil || c.weight+weight > memoIDs {
+	if c.m == nil || c.weight+weight > memoWords {
 		c.m, c.weight = map[uint64]V{}, 0
 	}
 	c.m[id] = v
-	c.weight += weight + 1
+	c.weight += weight + mapEntryWords
 	c.mu.Unlock()
 }
 
-var (
-	// pieceMemo keeps the pieces of a guard's disjunct (nil: split past
-	// maxPieces), needsMemo a formula's needs.
-	pieceMemo idMemo[[]*pieceInfo]
-	needsMemo idMemo[[][]uint64]
+// exclusiveMemo is the memos of one program: pieces keeps the pieces of a
+// guard's disjunct (nil: split past maxPieces), needs a formula's needs.
+// The pieces of one program's guards rarely recur in another's (their
+// answers would be the same: they are a function of the formula), so the
+// memos are kept per program, for the memoPrograms programs asked last:
+// on a generated stream, one program after another, memos shared by all
+// of them hold the pieces of programs long finished, and a bound large
+// enough for one deep program (memoWords) would hold tens of them.
+type exclusiveMemo struct {
+	prog   any
+	pieces idMemo[[]*pieceInfo]
+	needs  idMemo[[][]uint64]
+}
+
+// memoPrograms is how many programs' memos are kept: the checks running
+// at once (a worker each) keep theirs.
+const memoPrograms = 4
+
+var exclusiveMemos struct {
+	mu   sync.Mutex
+	last []*exclusiveMemo // the programs asked last, the last one first
+}
+
+// memoOf returns prog's memos, made when prog is not among the programs
+// asked last (the least recent one's are dropped).
+func memoOf(prog any) *exclusiveMemo {
+	ms := &exclusiveMemos
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	for i, m := range ms.last {
+		if m.prog == prog {
+			copy(ms.last[1:i+1], ms.last[:i])
+			ms.last[0] = m
+			return m
+		}
+	}
+	m := &exclusiveMemo{prog: prog}
+	if len(ms.last) < memoPrograms {
+		ms.last = append(ms.last, nil)
+	}
+	copy(ms.last[1:], ms.last)
+	ms.last[0] = m
+	return m
+}
+
+// Words of a pieceInfo beyond its slices' elements: its fields, and the
+// header of each of its needs.
+const (
+	pieceInfoWords = 16
+	needWords      = 3
 )
 
 // piecesOf returns the pieces of the disjunct d, without those refuted on
 // their own; false when d splits into more than maxPieces.
-func piecesOf(d *smt.Formula) ([]*pieceInfo, bool) {
-	if ps, ok := pieceMemo.get(d.ID()); ok {
+func piecesOf(d *smt.Formula, memo *exclusiveMemo, sc *infoScratch) ([]*pieceInfo, bool) {
+	if ps, ok := memo.pieces.get(d.ID()); ok {
 		return ps, ps != nil
 	}
 	var out []*pieceInfo
@@ -235,36 +291,37 @@ func piecesOf(d *smt.Formula) ([]*pieceInfo, bool) {
 	weight := 0
 	if ok {
 		out = make([]*pieceInfo, 0, len(split))
+		weight += len(split)
 		for _, p := range split {
-			info, fits := infoOf(p)
+			info, fits := infoOf(p, sc, memo)
 			if !fits {
 				out, ok = nil, false
 				break
 			}
 			if info != nil {
 				out = append(out, info)
-				weight += len(info.ids) + len(info.single) + 2*len(info.sigs)
+				weight += pieceInfoWords + len(info.ids) + len(info.single) + len(info.sigs) + needWords*len(info.needs)
 				for _, n := range info.needs {
 					weight += len(n)
 				}
 			}
 		}
 	}
-	pieceMemo.put(d.ID(), out, weight)
+	memo.pieces.put(d.ID(), out, weight)
 	return out, ok
 }
 
 // needsOfMemo is needsOf, remembered.
-func needsOfMemo(f *smt.Formula) [][]uint64 {
-	if n, ok := needsMemo.get(f.ID()); ok {
+func needsOfMemo(f *smt.Formula, memo *exclusiveMemo) [][]uint64 {
+	if n, ok := memo.needs.get(f.ID()); ok {
 		return n
 	}
 	n := needsOf(f)
-	weight := 0
+	weight := needWords * len(n)
 	for _, x := range n {
 		weight += len(x)
 	}
-	needsMemo.put(f.ID(), n, weight)
+	memo.needs.put(f.ID(), n, weight)
 	return n
 }
 
@@ -304,32 +361,47 @@ func needsOf(f *smt.Formula) [][]uint64 {
 // infoOf is the pieceInfo of the piece p, nil if p is refuted on its
 // own (a need of one of its negated conjuncts within its conjuncts);
 // false if its needs of two or more hold more than maxPieceIDs IDs.
-func infoOf(p piece) (*pieceInfo, bool) {
+//
+// sc holds the needs while they are collected, reused from piece to piece
+// and from value set to value set (growing them piece by piece was a
+// third of the test on treemap_remove under pose at k = 3); what is kept
+// is copied out at the end, in slices of its own length.
+func infoOf(p piece, sc *infoScratch, memo *exclusiveMemo) (*pieceInfo, bool) {
 	info := &pieceInfo{}
+	n := 0
+	for _, cs := range p {
+		n += len(cs)
+	}
+	info.ids = make([]uint64, 0, n)
 	for _, cs := range p {
 		for _, c := range cs {
 			info.ids = append(info.ids, c.ID())
 		}
 	}
 	slices.Sort(info.ids)
-	info.ids = slices.Compact(info.ids)
+	info.ids = slices.Clip(slices.Compact(info.ids))
 	for _, id := range info.ids {
 		info.sig |= bit(id)
 	}
-	var flat []uint64 // the needs of two or more, one after the other
-	var ends []int
+	// An ID whose bit is not in the signature is not among ids: the test
+	// skips the search for most members of the needs.
+	has := func(id uint64) bool { return info.sig&bit(id) != 0 && info.has(id) }
+	flat := sc.flat[:0] // the needs of two or more, one after the other
+	ends := sc.ends[:0]
+	single := sc.single[:0]
+	defer func() { sc.flat, sc.ends, sc.single = flat, ends, single }()
 	for _, cs := range p {
 		for _, c := range cs {
 			if c.Op() != smt.OpNot {
 				continue
 			}
-			for _, n := range needsOfMemo(c.Kids()[0]) {
+			for _, n := range needsOfMemo(c.Kids()[0], memo) {
 				if len(flat) > maxPieceIDs {
 					return nil, false
 				}
 				start := len(flat)
 				for _, id := range n {
-					if !info.has(id) {
+					if !has(id) {
 						flat = append(flat, id)
 					}
 				}
@@ -337,7 +409,7 @@ func infoOf(p piece) (*pieceInfo, bool) {
 				case 0:
 					return nil, true
 				case 1:
-					info.single = append(info.single, flat[start])
+					single = append(single, flat[start])
 					flat = flat[:start]
 				default:
 					ends = append(ends, len(flat))
@@ -345,36 +417,73 @@ func infoOf(p piece) (*pieceInfo, bool) {
 			}
 		}
 	}
-	flat = slices.Clip(flat)
-	multi := make([][]uint64, len(ends))
+	slices.Sort(single)
+	single = slices.Compact(single)
+	if len(single) > 0 {
+		info.single = slices.Clone(single)
+	}
+	for _, id := range info.single {
+		info.ssig |= bit(id)
+	}
+	// A need with a member that is a need alone adds nothing. The needs
+	// kept share one array of their total length.
+	sigs := sc.sigs[:0]
+	defer func() { sc.sigs = sigs }()
+	total := 0
 	for i, e := range ends {
 		start := 0
 		if i > 0 {
 			start = ends[i-1]
 		}
-		multi[i] = flat[start:e:e]
-	}
-	slices.Sort(info.single)
-	info.single = slices.Compact(info.single)
-	for _, id := range info.single {
-		info.ssig |= bit(id)
-	}
-	// A need with a member that is a need alone adds nothing.
-	for _, n := range multi {
 		var sig uint64
-		for _, id := range n {
-			if _, ok := slices.BinarySearch(info.single, id); ok {
-				sig = 0
-				break
+		for _, id := range flat[start:e] {
+			if info.ssig&bit(id) != 0 {
+				if _, ok := slices.BinarySearch(info.single, id); ok {
+					sig = 0
+					break
+				}
 			}
 			sig |= bit(id)
 		}
+		sigs = append(sigs, sig)
 		if sig != 0 {
-			info.needs = append(info.needs, n)
-			info.sigs = append(info.sigs, sig)
+			total += e - start
 		}
 	}
+	if total == 0 {
+		return info, true
+	}
+	kept := make([]uint64, 0, total)
+	k := 0
+	for _, sig := range sigs {
+		if sig != 0 {
+			k++
+		}
+	}
+	info.needs, info.sigs = make([][]uint64, 0, k), make([]uint64, 0, k)
+	for i, e := range ends {
+		if sigs[i] == 0 {
+			continue
+		}
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		from := len(kept)
+		kept = append(kept, flat[start:e]...)
+		info.needs = append(info.needs, kept[from:len(kept):len(kept)])
+		info.sigs = append(info.sigs, sigs[i])
+	}
 	return info, true
+}
+
+// scratch holds infoOf's working spaces, one for each test running.
+var scratch = sync.Pool{New: func() any { return new(infoScratch) }}
+
+// infoScratch is infoOf's working space.
+type infoScratch struct {
+	flat, single, sigs []uint64
+	ends               []int
 }
 
 // piece is a conjunction being split: lists of conjuncts, each sorted by

@@ -66,7 +66,7 @@ func TestExclusiveBySyntaxSound(t *testing.T) {
 			r := rapid.SampledFrom(all).Draw(t, "region")
 			g = append(g, machine.Entry{Guard: smt.And(r, atom.Draw(t, "narrowing")), Loc: machine.Loc(len(g))})
 		}
-		if !exclusiveBySyntax(g) {
+		if !exclusiveBySyntax(g, nil) {
 			notShown++
 			return
 		}
@@ -102,11 +102,11 @@ func TestExclusiveBySyntaxCanon(t *testing.T) {
 	for i, f := range canon {
 		set = append(set, machine.Entry{Guard: f, Loc: machine.Loc(i)})
 	}
-	if !exclusiveBySyntax(set) {
+	if !exclusiveBySyntax(set, nil) {
 		t.Fatalf("canonicalization not shown exclusive: %v", set)
 	}
 	over := append(set[:len(set):len(set)], machine.Entry{Guard: smt.And(smt.Eq(y, 2), m2), Loc: 3})
-	if exclusiveBySyntax(over) {
+	if exclusiveBySyntax(over, nil) {
 		t.Fatalf("shown exclusive with an overlapping guard: %v", over)
 	}
 }

@@ -56,15 +56,15 @@ func TestTwoOfMemoized(t *testing.T) {
 	}
 	defer solver.Close()
 	for _, g := range []machine.GVS{gvs(a, b, c), gvs(c, b, a), gvs(a, b), gvs(), gvs(a, smt.And(smt.Not(a), c), smt.And(smt.Not(a), smt.Not(c)))} {
-		first := twoOfMemoized(g, solver)
+		first := twoOfMemoized(g, nil, solver)
 		want := twoOf(g)
-		if exclusiveBySyntax(g) {
+		if exclusiveBySyntax(g, nil) {
 			want = smt.False()
 		}
 		if first != want {
 			t.Fatalf("memoized %v, want %v", first, want)
 		}
-		if again := twoOfMemoized(g, solver); again != first {
+		if again := twoOfMemoized(g, nil, solver); again != first {
 			t.Fatalf("asked again: %v, first %v", again, first)
 		}
 	}

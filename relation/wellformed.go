@@ -173,7 +173,7 @@ func deterministic(q *machine.State, refs []machine.Ref, solver *smt.Solver) (*V
 			// have value sets of dozens of entries) were most of a large
 			// group's time. Only a yes is followed by the pairs, to name
 			// the first two, as before.
-			sat, err := solver.Sat(twoOfMemoized(g, solver))
+			sat, err := solver.Sat(twoOfMemoized(g, q.Prog, solver))
 			if err != nil {
 				return nil, fmt.Errorf("deterministic: L(%s): %w", machine.RefString(r), err)
 			}
@@ -237,13 +237,13 @@ const pairwiseUpTo = 4
 // on the successor tree at k = 3 (docs/PERFORMANCE.md). Formulas are
 // hash-consed and an ID is never reused, so a key names one sequence of
 // guards, and the formula kept is the one twoOf would build.
-func twoOfMemoized(g machine.GVS, solver *smt.Solver) *smt.Formula {
+func twoOfMemoized(g machine.GVS, prog any, solver *smt.Solver) *smt.Formula {
 	key := make([]byte, 8*len(g))
 	for i, e := range g {
 		binary.LittleEndian.PutUint64(key[8*i:], e.Guard.ID())
 	}
 	return solver.Built(string(key), func() *smt.Formula {
-		if exclusiveBySyntax(g) {
+		if exclusiveBySyntax(g, prog) {
 			if exclusiveAudit != nil {
 				exclusiveAudit(g)
 			}

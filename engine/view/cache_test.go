@@ -1,10 +1,12 @@
 package view
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lockstep-dev/lockstep/javalite"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/smt"
 )
@@ -134,4 +136,45 @@ func TestSymbolicCache(t *testing.T) {
 		require.NoError(t, err)
 		sameView(t, want, got, name)
 	}
+}
+
+// A primitive field's View is kept by the class's symbols and the field's
+// term in each of them (viewMemo.prims): a state whose terms differ from
+// a kept one's in one symbol gets its own term, and every View is the one
+// Symbolic builds without the memo.
+func TestSymbolicCachePrimFields(t *testing.T) {
+	src := `(((class A ([A g] [int v]) ((int main (var A p := (this $ g) in (begin (p $ v := 5) (p $ v))))))) (A main))`
+	p, err := javalite.ParseAndCheck("view.jl", []byte(src))
+	require.NoError(t, err)
+	A := p.Classes[0]
+	g, v := A.Fields[0], A.Fields[1]
+	build := func(this, pv *smt.Formula, steps int) *machine.State {
+		s := machine.Initial(p)
+		s.SetPrimField(0, v, this)
+		l1, y1, val := symbol(s, A, func(y machine.Ref) *smt.Formula { return smt.Neq(y, machine.RNull) }, smt.True())
+		setField(s, 0, g, val)
+		s.SetPrimField(l1, v, pv)
+		s.Phi = smt.And(s.Phi, smt.Neq(y1, machine.RNull))
+		s.SetValue(machine.PrimVal(smt.Int(5)), nil)
+		s.Steps = steps
+		return s
+	}
+	var c SymbolicCache
+	for i, s := range []*machine.State{
+		build(nil, smt.Int(5), 0),
+		build(nil, smt.Int(6), 1),        // the other symbol's term
+		build(smt.Int(7), smt.Int(6), 2), // this one's
+		build(nil, nil, 3),               // both ⊥
+		build(nil, smt.Int(5), 4),        // the first again, from the memo
+	} {
+		got, err := c.Symbolic(s)
+		require.NoError(t, err)
+		want, err := Symbolic(s)
+		require.NoError(t, err)
+		sameView(t, want, got, fmt.Sprintf("state %d", i))
+		for l := range got.Locs {
+			require.Same(t, want.PrimField(machine.Loc(l), v), got.PrimField(machine.Loc(l), v), "state %d, l%d", i, l)
+		}
+	}
+	require.NotEmpty(t, c.memo.prims)
 }

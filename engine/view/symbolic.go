@@ -158,8 +158,28 @@ func symbolic(s *machine.State, memo *viewMemo) (*machine.State, error) {
 	for _, c := range order {
 		ls := syms[c]
 		for _, y2 := range ls {
-			for _, f := range c.PrimFields {
-				v.SetPrimField(y2, f, primField(s, ls, y2, f, m))
+			for fi, f := range c.PrimFields {
+				if memo == nil {
+					v.SetPrimField(y2, f, primField(s, ls, y2, f, m))
+					continue
+				}
+				// The field's View is made of the field in every symbol
+				// of the class, and of the class's symbols.
+				key := memo.primKey(chain[ls[len(ls)-1]], y2, fi)
+				for _, y := range ls {
+					var id uint64
+					if t := s.PrimField(y, f); t != nil {
+						id = t.ID()
+					}
+					key = binary.AppendUvarint(key, id)
+				}
+				memo.key = key
+				t, ok := memo.prims[string(key)]
+				if !ok {
+					t = primField(s, ls, y2, f, m)
+					memo.keepPrim(key, t)
+				}
+				v.SetPrimField(y2, f, t)
 			}
 			for fi, f := range c.RefFields {
 				var key []byte
@@ -353,12 +373,18 @@ func (a *andMemo) and(x, y *smt.Formula) *smt.Formula {
 //     and, for a symbol, its prefix's number): a stack reference's ('L'),
 //     or a reference field of a symbol ('F': the class's symbols, the
 //     symbol, the field and the field's value set in every symbol).
+//   - prims keeps a primitive field's term (primField, an ite over the
+//     class's symbols that the View interned anew for every symbol and
+//     field, 3 % of treemap_remove's check under pose at k = 3) by the
+//     class's symbols, the symbol, the field and the field's term in
+//     every symbol.
 type viewMemo struct {
 	ands   andMemo
 	chain  map[chainKey]uint64
 	next   uint64 // the last number given (numbers are never reused)
 	canons map[uint64]keptCanons
 	sets   map[string]machine.GVS
+	prims  map[string]*smt.Formula // primField's terms (primKey)
 	key    []byte
 }
 
@@ -448,6 +474,29 @@ func (m *viewMemo) fieldKey(n uint64, y2 machine.Loc, fi int) []byte {
 	b = binary.AppendVarint(b, int64(fi))
 	m.key = b
 	return b
+}
+
+// primKey starts the key of a primitive field (field index fi of the
+// class's primitive fields) of the symbol at y2, whose class's symbols
+// are numbered n; the field's term in every symbol follows (by ID, 0 for
+// none). primField reads nothing else: the symbols' identities and
+// existence guards are in the number, and the initial value is a
+// function of y2's identity and the field.
+func (m *viewMemo) primKey(n uint64, y2 machine.Loc, fi int) []byte {
+	b := append(m.key[:0], 'P')
+	b = binary.AppendUvarint(b, n)
+	b = binary.AppendVarint(b, int64(y2))
+	b = binary.AppendVarint(b, int64(fi))
+	m.key = b
+	return b
+}
+
+// keepPrim keeps the View's term t of a primitive field under key.
+func (m *viewMemo) keepPrim(key []byte, t *smt.Formula) {
+	if m.prims == nil || len(m.prims) >= viewMemoSize {
+		m.prims = make(map[string]*smt.Formula)
+	}
+	m.prims[string(key)] = t
 }
 
 // keepSet keeps the canonicalized value set out under key.
