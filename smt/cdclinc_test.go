@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -279,5 +280,52 @@ func TestIncCDCLOnRefCaseQuestions(t *testing.T) {
 	}
 	if sats == 0 || sats == len(qs) {
 		t.Fatalf("%d of %d satisfiable: the file should have both answers", sats, len(qs))
+	}
+}
+
+// TestIncModelsCheck: refDecide takes a sat answer of the incremental
+// route only with a model that makes the question true (modelChecks). On
+// bst_delete2's questions every such model does (incModelMiss stays 0)
+// and every answer is decide's; modelChecks itself accepts decide's model
+// of each satisfiable question and rejects every model of an
+// unsatisfiable one (the identity and the last satisfying model seen).
+func TestIncModelsCheck(t *testing.T) {
+	qs := loadQuestions(t, filepath.Join("testdata", "cdcl", "refcases-bst-delete2.q.gz"))
+	s := newSolver(t)
+	ref := newCDCL()
+	ref.wantModel = true
+	var last refModel
+	sats, unsats := 0, 0
+	for i, q := range qs {
+		r, ok := s.refDecide(q)
+		if !ok {
+			t.Fatalf("question %d: not decided", i)
+		}
+		want, ok := ref.decide(q)
+		if !ok {
+			t.Fatalf("question %d: decide: not decided", i)
+		}
+		if (r == Sat) != want {
+			t.Fatalf("question %d: refDecide says %v, decide sat=%v", i, r, want)
+		}
+		if want {
+			sats++
+			m := refModel{refs: slices.Clone(ref.model.refs), rep: slices.Clone(ref.model.rep)}
+			if !s.modelChecks(q, m) {
+				t.Fatalf("question %d: decide's model rejected", i)
+			}
+			last = m
+			continue
+		}
+		unsats++
+		if s.modelChecks(q, refModel{}) || (last.refs != nil && s.modelChecks(q, last)) {
+			t.Fatalf("question %d is unsatisfiable, yet a model was accepted", i)
+		}
+	}
+	if s.dec.incModelMiss != 0 {
+		t.Fatalf("%d incremental sat answers without a model of their question", s.dec.incModelMiss)
+	}
+	if sats == 0 || unsats == 0 {
+		t.Fatalf("%d sat, %d unsat: the file should have both answers", sats, unsats)
 	}
 }

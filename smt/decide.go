@@ -135,6 +135,10 @@ type decider struct {
 	found   *model
 	// fromModel counts questions answered from a kept model.
 	fromModel int64
+	// incModelMiss counts sat answers of clause learning's incremental
+	// route whose model did not make the question true (refDecide asked
+	// decide again); TestIncModelsCheck reads it.
+	incModelMiss int64
 	// Constraint independence (models.go): base is the model of the
 	// assumptions a restricted search completes; rmark marks the classes
 	// of R (== rq); nrefs caches the constant indices of arena nodes;

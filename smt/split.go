@@ -660,6 +660,14 @@ func (s *Solver) refDecide(q *Formula) (r Result, decided bool) {
 	}
 	s.learn.wantModel = true
 	sat, ok := s.learn.decideInc(q)
+	if ok && sat && !s.modelChecks(q, s.learn.model) {
+		// Never seen: the incremental route's sat answer without a
+		// model of q. decide starts from level 0 and keeps nothing of
+		// the route's trail (leaveInc).
+		s.dec.incModelMiss++
+		s.learn.leaveInc()
+		sat, ok = s.learn.decide(q)
+	}
 	s.learn.wantModel = false
 	if !ok {
 		return Unknown, false
@@ -723,34 +731,63 @@ func (s *Solver) refModelSat(q *Formula) bool {
 	}
 	found := false
 	for k := len(s.refModels) - 1; k >= 0 && !found; k-- {
-		km := s.refModels[k]
-		// A model of its own each time (evalIn remembers a node's value
-		// by the model's id, and these classes are q's, not km's).
-		reps := make([]int32, top)
-		for i := range reps {
-			reps[i] = int32(i)
-		}
-		// The class of each constant of q: the first constant of q
-		// with the same representative in km.
-		first := make(map[Ref]int32, len(q.refs))
-		for _, r := range q.refs {
-			rep := r
-			if i, ok := slices.BinarySearch(km.refs, r); ok {
-				rep = km.rep[i]
-			}
-			if j, ok := first[rep]; ok {
-				reps[d.index(r)] = j
-			} else {
-				first[rep] = d.index(r)
-			}
-		}
-		d.nextEpoch()
-		found = d.evalIn(root, d.newModel(reps))
+		found = s.evalRefModel(root, top, q, s.refModels[k])
 	}
 	if len(d.parent) > 4096 || len(d.nodes) > 1<<16 {
 		d.reset()
 	}
 	return found
+}
+
+// evalRefModel reports whether the model km makes q, compiled to root in
+// the decider's arena with top its constants' bound, true.
+func (s *Solver) evalRefModel(root int32, top int32, q *Formula, km refModel) bool {
+	d := s.dec
+	// A model of its own each time (evalIn remembers a node's value by
+	// the model's id, and these classes are q's, not km's).
+	reps := make([]int32, top)
+	for i := range reps {
+		reps[i] = int32(i)
+	}
+	// The class of each constant of q: the first constant of q with the
+	// same representative in km.
+	first := make(map[Ref]int32, len(q.refs))
+	for _, r := range q.refs {
+		rep := r
+		if i, ok := slices.BinarySearch(km.refs, r); ok {
+			rep = km.rep[i]
+		}
+		if j, ok := first[rep]; ok {
+			reps[d.index(r)] = j
+		} else {
+			first[rep] = d.index(r)
+		}
+	}
+	d.nextEpoch()
+	return d.evalIn(root, d.newModel(reps))
+}
+
+// modelChecks q (no data, no assumption in force) against m, the model
+// clause learning's incremental route gave with its sat answer: one pass
+// over q. The route answers from a trail kept across questions, whose
+// invariants a bug could break without any single question showing it;
+// a sat answer whose model does not make q true is not taken (refDecide
+// asks decide afresh).
+func (s *Solver) modelChecks(q *Formula, m refModel) bool {
+	d := s.dec
+	if len(d.levels) > 0 {
+		return false
+	}
+	root := d.compile(q)
+	top := int32(0)
+	for _, r := range q.refs {
+		top = max(top, d.index(r)+1)
+	}
+	ok := s.evalRefModel(root, top, q, m)
+	if len(d.parent) > 4096 || len(d.nodes) > 1<<16 {
+		d.reset()
+	}
+	return ok
 }
 
 // valuationOf is the valuation val of the data's reference atoms as a
