@@ -192,13 +192,19 @@ func TestProjection(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unsat, r)
 
-	// A second assumption with data: not projected, every question Z3's.
+	// A second assumption with data: not projected; a question without
+	// data that the levels below refute is answered in Go (relaxed,
+	// TestRelaxedOpaque), any other is Z3's.
 	require.NoError(t, s.Assume(Lt(y, Int(-5))))
 	require.EqualValues(t, 1, s.Stats().Projected)
 	queries := s.Stats().Queries
 	r, err = s.Check(Eq(1, 4))
 	require.NoError(t, err)
 	require.Equal(t, Unsat, r)
+	require.EqualValues(t, 1, s.Stats().Relaxed)
+	r, err = s.Check(Neq(1, 4))
+	require.NoError(t, err)
+	require.Equal(t, Sat, r)
 	require.Greater(t, s.Stats().Queries, queries)
 	require.NoError(t, s.Release())
 	require.NoError(t, s.Release())
@@ -239,4 +245,67 @@ func TestProjectionAsksInTheEmptyContext(t *testing.T) {
 	require.NoError(t, s.Release())
 	_, mism := s.CrossChecked()
 	require.Empty(t, mism)
+}
+
+// TestRelaxedOpaque compares the questions without data under an opaque
+// scope (an assumption with data and no projection) with relaxOpaque on
+// and off: the same answers, and with it on, the ones the assumptions'
+// conjuncts without data refute are answered in Go (counted in Relaxed),
+// at the opaque scope itself and at the scopes above it, while a sat one
+// and one that only the data conjuncts refute still go to Z3.
+func TestRelaxedOpaque(t *testing.T) {
+	x, y := symX, symY
+	// The first scope is opaque: not the outermost one (a scope without
+	// data below it), so it is not projected.
+	outer := Neq(1, Null)
+	opaque := And(Neq(1, 2), Lt(Ite(Eq(2, 3), x, y), Int(0)), Lt(Int(0), x), Eq(3, 4))
+	above := Or(Eq(1, 3), Eq(1, 5))
+	questions := []*Formula{
+		Eq(1, 2),                  // the opaque scope's reference conjunct refutes it
+		Eq(1, Null),               // the outer scope refutes it
+		And(Neq(1, 3), Neq(1, 5)), // sat, and above refutes it
+		Neq(1, 3),                 // sat
+		Eq(2, 3),                  // only the data refutes it: ite(…) = x > 0
+		Eq(2, 4),                  // likewise, through r3 = r4
+	}
+	type run struct {
+		answers []Result
+		relaxed int64
+		queries int64
+	}
+	ask := func(on bool) run {
+		defer func(v bool) { relaxOpaque = v }(relaxOpaque)
+		relaxOpaque = on
+		s, err := NewSolver()
+		require.NoError(t, err)
+		defer s.Close()
+		// No cross-check: Z3's questions are counted (off, Z3 answers
+		// every question; TestDataIncrementalBruteForce cross-checks).
+		require.NoError(t, s.Assume(outer))
+		require.NoError(t, s.Assume(opaque))
+		require.EqualValues(t, 0, s.Stats().Projected)
+		var out run
+		for _, scope := range []bool{false, true} {
+			if scope {
+				require.NoError(t, s.AssumeAll([]*Formula{above, Neq(5, Null)}))
+			}
+			for _, q := range questions {
+				r, err := s.Check(q)
+				require.NoError(t, err, "%v", q)
+				out.answers = append(out.answers, r)
+			}
+		}
+		for s.Assumptions() > 0 {
+			require.NoError(t, s.Release())
+		}
+		out.relaxed, out.queries = s.Stats().Relaxed, s.Stats().Queries
+		return out
+	}
+	on, off := ask(true), ask(false)
+	require.Equal(t, off.answers, on.answers)
+	require.Equal(t, []Result{Unsat, Unsat, Sat, Sat, Unsat, Unsat,
+		Unsat, Unsat, Unsat, Sat, Unsat, Unsat}, on.answers)
+	require.EqualValues(t, 0, off.relaxed)
+	require.GreaterOrEqual(t, on.relaxed, int64(5))
+	require.Less(t, on.queries, off.queries)
 }
