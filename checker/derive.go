@@ -599,7 +599,10 @@ func (r *run) derivesEquality(pr pair, snap *rootSnap, g *group, q2 *machine.Sta
 // smt's constructors, which flatten, sort and hash-cons, as the summary
 // engine builds them (summary.Engine.EqualsRef), and compared by identity:
 // a path condition built another way is not recognized, and the pair is
-// computed.
+// computed. They are built here from the readings above, not by calling
+// the engine's builder: the argument is about the conditions RULES.md
+// writes, and the engine's builder is what is under test (a mutant of it,
+// m-equals-alpha-or, must go to the computation, not be recognized).
 func comparisonPhi(q *machine.State, L0, L1 machine.GVS, eq bool) func(*smt.Formula) bool {
 	if !distinctLocs(L0) || !distinctLocs(L1) {
 		return func(*smt.Formula) bool { return false }

@@ -702,18 +702,7 @@ func (s *cdcl) solve(root clit) (sat, decided bool) {
 			if s.conflicts > cdclMaxConflicts {
 				return false, false
 			}
-			back := s.analyze(c)
-			s.cancel(back)
-			if len(s.learnt) == 1 {
-				s.assign(s.learnt[0], -1)
-			} else {
-				// Stored as is: the asserting literal and the one of
-				// the level gone back to must stay first, watched.
-				nc := s.store(s.learnt...)
-				s.attach(nc)
-				s.assign(s.learnt[0], nc)
-			}
-			s.inc /= 0.95
+			s.backjump(c)
 			continue
 		}
 		if sinceRestart >= nextRestart {
@@ -869,4 +858,23 @@ func (s *cdcl) heapPop() int32 {
 		s.heapDown(0)
 	}
 	return v
+}
+
+// backjump learns the first-UIP clause of conflict c, goes back to the
+// level it names, asserts it there and decays the activities; it returns
+// that level. decide and decideInc's search share it.
+func (s *cdcl) backjump(c int32) int32 {
+	back := s.analyze(c)
+	s.cancel(back)
+	if len(s.learnt) == 1 {
+		s.assign(s.learnt[0], -1)
+	} else {
+		// Stored as is: the asserting literal and the one of the level
+		// gone back to must stay first, watched.
+		nc := s.store(s.learnt...)
+		s.attach(nc)
+		s.assign(s.learnt[0], nc)
+	}
+	s.inc /= 0.95
+	return back
 }

@@ -307,17 +307,7 @@ func (s *cdcl) solveInc() (sat, decided bool) {
 			if s.conflicts > cdclMaxConflicts {
 				return false, false
 			}
-			back := s.analyze(c)
-			s.cancel(back)
-			s.apushed = min(s.apushed, back)
-			if len(s.learnt) == 1 {
-				s.assign(s.learnt[0], -1)
-			} else {
-				nc := s.store(s.learnt...)
-				s.attach(nc)
-				s.assign(s.learnt[0], nc)
-			}
-			s.inc /= 0.95
+			s.apushed = min(s.apushed, s.backjump(c))
 			continue
 		}
 		if sinceRestart >= nextRestart {

@@ -468,12 +468,7 @@ func (m *viewMemo) setKey(kind byte, chain []uint64, g machine.GVS) []byte {
 // class's reference fields) of the symbol at y2, whose class's symbols
 // are numbered n; the field's value set in every symbol follows.
 func (m *viewMemo) fieldKey(n uint64, y2 machine.Loc, fi int) []byte {
-	b := append(m.key[:0], 'F')
-	b = binary.AppendUvarint(b, n)
-	b = binary.AppendVarint(b, int64(y2))
-	b = binary.AppendVarint(b, int64(fi))
-	m.key = b
-	return b
+	return m.symbolKey('F', n, y2, fi)
 }
 
 // primKey starts the key of a primitive field (field index fi of the
@@ -483,7 +478,13 @@ func (m *viewMemo) fieldKey(n uint64, y2 machine.Loc, fi int) []byte {
 // existence guards are in the number, and the initial value is a
 // function of y2's identity and the field.
 func (m *viewMemo) primKey(n uint64, y2 machine.Loc, fi int) []byte {
-	b := append(m.key[:0], 'P')
+	return m.symbolKey('P', n, y2, fi)
+}
+
+// symbolKey starts a key of kind ('F' reference field, 'P' primitive
+// field) for field fi of the symbol at y2 among n.
+func (m *viewMemo) symbolKey(kind byte, n uint64, y2 machine.Loc, fi int) []byte {
+	b := append(m.key[:0], kind)
 	b = binary.AppendUvarint(b, n)
 	b = binary.AppendVarint(b, int64(y2))
 	b = binary.AppendVarint(b, int64(fi))
