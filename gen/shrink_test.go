@@ -105,8 +105,15 @@ func shrinkWith(t *testing.T, seed uint64, bug func(*javalite.Program) bool) *ja
 func shrinkWithCfg(t *testing.T, seed uint64, bug func(*javalite.Program) bool, cfg Config) *javalite.Program {
 	var last *javalite.Program
 	tb := &quietTB{name: fmt.Sprintf("TestShrinkSynthetic_seed%d", seed)}
+	// rapid's 100 checks in either mode: under go test -short it runs a
+	// fifth of rapid.checks, and some seeds then meet no failing program.
+	checks := 100
+	if testing.Short() {
+		checks = 500
+	}
 	withRapidFlags(t, map[string]string{
 		"rapid.seed":       strconv.FormatUint(seed, 10),
+		"rapid.checks":     strconv.Itoa(checks),
 		"rapid.nofailfile": "true",
 		"rapid.shrinktime": "5s",
 	}, func() {
