@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-dev/lockstep/internal/testutil"
 	"github.com/lockstep-dev/lockstep/machine"
 	"github.com/lockstep-dev/lockstep/relation"
+	"github.com/lockstep-dev/lockstep/smt"
 )
 
 // TestDerivedExactSameVerdicts: every pair whose exactness the checker
@@ -22,30 +23,14 @@ import (
 func TestDerivedExactSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { deriveExact, exactDerivedHook = true, nil }()
-	derived := 0
-	exactDerivedHook = func(P []*machine.State, q *machine.State) {
-		derived++
-		res := relation.Exact(P, q, s, relation.DefaultBudget)
-		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
-	}
-	last := 9
-	if testing.Short() {
-		last = 4
-	}
+	derived := exactFromScratch(t, s)
+	set := func(on bool) { deriveExact = on }
 	for _, eng := range []string{"summary:fixed", "uber"} {
 		for _, m := range []machine.Mutation{{}, {GSEEqualsNotRecordsEq: true}} {
 			opt := reuseOptions(eng, m)
-			set := func(on bool) { deriveExact = on }
-			for i := 0; i <= last; i++ {
-				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
-				require.Zero(t, off.exactDerived)
-				require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
-				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
-			}
+			sameOnStream(t, opt, s, set, func(off, _ *Report) { require.Zero(t, off.exactDerived) })
 			if m == (machine.Mutation{}) {
-				opt.K, opt.Steps = 2, 200
-				opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
-				off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+				off, on := sameOnLinkedList4(t, opt, s, set)
 				require.Zero(t, off.exactDerived)
 				require.Positive(t, on.exactDerived, eng)
 				require.Positive(t, on.exactDerivedEq, "%s: no equality of references derived", eng)
@@ -59,19 +44,14 @@ func TestDerivedExactSameVerdicts(t *testing.T) {
 	// outcome on a well-formed state), seed 004's is not one (L9 fails at
 	// the same step with the derivation on).
 	for _, eng := range []string{"summary:fixed+v5-literal-inner", "summary:fixed+m-equals-true-no-exclusion", "summary:fixed+u-eqand"} {
-		opt := reuseOptions(eng, machine.Mutation{})
-		opt.K, opt.Steps = 2, 200
-		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
-		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, func(on bool) { deriveExact = on }, -1)
+		off, on := sameOnLinkedList4(t, reuseOptions(eng, machine.Mutation{}), s, set)
 		require.Zero(t, off.exactDerived)
-		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
-		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
 		if eng != "summary:fixed+u-eqand" {
 			require.Positive(t, on.exactDerivedEq, "%s: no equality of references derived", eng)
 		}
 	}
-	t.Logf("%d pairs' exactness derived", derived)
-	require.Positive(t, derived)
+	t.Logf("%d pairs' exactness derived", *derived)
+	require.Positive(t, *derived)
 }
 
 // TestDerivedFromInitSameVerdicts: the field access's successors whose
@@ -85,35 +65,18 @@ func TestDerivedExactSameVerdicts(t *testing.T) {
 func TestDerivedFromInitSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { deriveFromInit, exactDerivedHook = true, nil }()
-	derived := 0
-	exactDerivedHook = func(P []*machine.State, q *machine.State) {
-		derived++
-		res := relation.Exact(P, q, s, relation.DefaultBudget)
-		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
-	}
+	derived := exactFromScratch(t, s)
 	set := func(on bool) { deriveFromInit = on }
-	last := 9
-	if testing.Short() {
-		last = 4
-	}
 	for _, eng := range []string{"summary:fixed", "summary:published"} {
 		opt := reuseOptions(eng, machine.Mutation{})
-		for i := 0; i <= last; i++ {
-			off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
-			require.Zero(t, off.exactDerivedInit)
-			require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
-			require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
-		}
-		opt.K, opt.Steps = 2, 200
-		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
-		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
-		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
+		sameOnStream(t, opt, s, set, func(off, _ *Report) { require.Zero(t, off.exactDerivedInit) })
+		off, on := sameOnLinkedList4(t, opt, s, set)
 		require.Zero(t, off.exactDerivedInit)
 		require.Positive(t, on.exactDerivedInit, eng)
 		require.GreaterOrEqual(t, on.exactDerived, off.exactDerived, eng)
 		t.Logf("%s LinkedList×4: %d derived (%d without the initialized group), %d of them from it", eng, on.exactDerived, off.exactDerived, on.exactDerivedInit)
 	}
-	require.Positive(t, derived)
+	require.Positive(t, *derived)
 }
 
 // TestDerivedPrunedSameVerdicts: the pairs derived although the engine
@@ -126,37 +89,20 @@ func TestDerivedFromInitSameVerdicts(t *testing.T) {
 func TestDerivedPrunedSameVerdicts(t *testing.T) {
 	s := testutil.Solver(t)
 	defer func() { derivePruned, exactDerivedHook = true, nil }()
-	derived := 0
-	exactDerivedHook = func(P []*machine.State, q *machine.State) {
-		derived++
-		res := relation.Exact(P, q, s, relation.DefaultBudget)
-		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
-	}
+	derived := exactFromScratch(t, s)
 	set := func(on bool) { derivePruned = on }
-	last := 9
-	if testing.Short() {
-		last = 4
-	}
 	for _, eng := range []string{"uber", "uber:m-equals-left-only", "uber:m-alias-all"} {
 		opt := reuseOptions(eng, machine.Mutation{})
 		if eng == "uber" {
-			for i := 0; i <= last; i++ {
-				off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
-				require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
-				require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
-			}
+			sameOnStream(t, opt, s, set, nil)
 		}
-		opt.K, opt.Steps = 2, 200
-		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
-		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
-		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
-		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
+		off, on := sameOnLinkedList4(t, opt, s, set)
 		if eng == "uber" {
 			require.Greater(t, on.exactDerived, off.exactDerived, "uber: nothing derived over pruned value sets")
 			t.Logf("uber LinkedList×4: %d derived (%d with equal value sets only)", on.exactDerived, off.exactDerived)
 		}
 	}
-	require.Positive(t, derived)
+	require.Positive(t, *derived)
 }
 
 // TestWellFormedDerivedSameVerdicts: every state whose well-formedness
@@ -177,25 +123,59 @@ func TestWellFormedDerivedSameVerdicts(t *testing.T) {
 		require.Nil(t, v, "a derived well-formedness does not hold (%s)", check)
 	}
 	set := func(on bool) { deriveWellFormed = on }
-	last := 9
-	if testing.Short() {
-		last = 4
-	}
 	for _, eng := range []string{"summary:fixed", "uber", "summary:published"} {
 		opt := reuseOptions(eng, machine.Mutation{})
-		for i := 0; i <= last; i++ {
-			off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
-			require.Zero(t, off.wellFormedDerived)
-			require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", eng, i)
-			require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", eng, i)
-		}
-		opt.K, opt.Steps = 2, 200
-		opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
-		off, on := sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
-		require.Equal(t, off.Verdict.Step, on.Verdict.Step, eng)
-		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, eng)
+		sameOnStream(t, opt, s, set, func(off, _ *Report) { require.Zero(t, off.wellFormedDerived) })
+		_, on := sameOnLinkedList4(t, opt, s, set)
 		require.Positive(t, on.wellFormedDerived, eng)
 		t.Logf("%s LinkedList×4: %d states' well-formedness derived of %d derived pairs", eng, on.wellFormedDerived, on.exactDerived)
 	}
 	require.Positive(t, derived)
+}
+
+// exactFromScratch makes exactDerivedHook compute every derived pair's
+// exactness from scratch (relation.Exact with no cache; it must hold) and
+// returns the count of pairs so checked. The caller's defer sets the hook
+// back to nil.
+func exactFromScratch(t *testing.T, s *smt.Solver) *int {
+	n := new(int)
+	exactDerivedHook = func(P []*machine.State, q *machine.State) {
+		*n++
+		res := relation.Exact(P, q, s, relation.DefaultBudget)
+		require.Equal(t, relation.Holds, res.Outcome, "a derived exactness does not hold: %s", res.Reason)
+	}
+	return n
+}
+
+// sameOnStream is sameWithReuse on the first programs of seed 1's
+// reference-only stream (ten, five under -short), each with the same
+// failing step and reason with set off and on; each, if not nil, checks
+// a program's two reports further.
+func sameOnStream(t *testing.T, opt Options, s *smt.Solver, set func(on bool), each func(off, on *Report)) {
+	t.Helper()
+	last := 9
+	if testing.Short() {
+		last = 4
+	}
+	for i := 0; i <= last; i++ {
+		off, on := sameWithReuse(t, ProgramOfData(ProgramSeed(1, i), gen.DataNone), opt, s, set, i)
+		require.Equal(t, off.Verdict.Step, on.Verdict.Step, "%s program %d", opt.Engine, i)
+		require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, "%s program %d", opt.Engine, i)
+		if each != nil {
+			each(off, on)
+		}
+	}
+}
+
+// sameOnLinkedList4 is sameWithReuse on LinkedList×4 at k = 2 and 200
+// steps under the named files' bounds, with the same failing step and
+// reason with set off and on.
+func sameOnLinkedList4(t *testing.T, opt Options, s *smt.Solver, set func(on bool)) (off, on *Report) {
+	t.Helper()
+	opt.K, opt.Steps = 2, 200
+	opt.MaxGroup, opt.MaxPairs = FileMaxGroup, FileMaxPairs
+	off, on = sameWithReuse(t, testutil.Program(t, "../testdata/bench/linkedlist_calls4.jl"), opt, s, set, -1)
+	require.Equal(t, off.Verdict.Step, on.Verdict.Step, opt.Engine)
+	require.Equal(t, off.Verdict.Reason, on.Verdict.Reason, opt.Engine)
+	return off, on
 }
