@@ -390,20 +390,10 @@ func (s *cdcl) addClause(ls ...clit) int32 {
 	if len(s.trailLim) > 0 {
 		return s.addLive(ls)
 	}
-	out := s.tmp[:0]
+	out, holds := s.reduceAtZero(ls)
 	defer func() { s.tmp = out[:0] }()
-	for _, l := range ls {
-		switch s.val[l] {
-		case 1:
-			return -1
-		case 0:
-			if !slices.Contains(out, l) {
-				if slices.Contains(out, l.neg()) {
-					return -1 // always true
-				}
-				out = append(out, l)
-			}
-		}
+	if holds {
+		return -1
 	}
 	switch len(out) {
 	case 0:
@@ -416,6 +406,31 @@ func (s *cdcl) addClause(ls ...clit) int32 {
 		return c
 	}
 	return -1
+}
+
+// reduceAtZero is the clause ls over what level 0 has settled, built in
+// s.tmp: its literals false at level 0 and its repeats left out. holds
+// reports a literal true at level 0, or a literal with its negation: the
+// clause always holds and is not added. addClause (at level 0, where
+// every assigned literal is) and addLive (above it) share it.
+func (s *cdcl) reduceAtZero(ls []clit) (out []clit, holds bool) {
+	out = s.tmp[:0]
+	for _, l := range ls {
+		if s.val[l] != 0 && s.level[l.vr()] == 0 {
+			if s.val[l] == 1 {
+				return out, true
+			}
+			continue
+		}
+		if slices.Contains(out, l) {
+			continue
+		}
+		if slices.Contains(out, l.neg()) {
+			return out, true
+		}
+		out = append(out, l)
+	}
+	return out, false
 }
 
 // store adds a clause of distinct literals.

@@ -427,22 +427,10 @@ func (s *cdcl) insertAt(l clit, lv int32) {
 // is never met; if one were, the solver is marked broken (the question
 // goes on to Z3, the instance is dropped). It returns the clause, or −1.
 func (s *cdcl) addLive(ls []clit) int32 {
-	out := s.tmp[:0]
+	out, holds := s.reduceAtZero(ls)
 	defer func() { s.tmp = out[:0] }()
-	for _, l := range ls {
-		if s.val[l] != 0 && s.level[l.vr()] == 0 {
-			if s.val[l] == 1 {
-				return -1
-			}
-			continue
-		}
-		if slices.Contains(out, l) {
-			continue
-		}
-		if slices.Contains(out, l.neg()) {
-			return -1 // always true
-		}
-		out = append(out, l)
+	if holds {
+		return -1
 	}
 	switch len(out) {
 	case 0:
