@@ -607,17 +607,9 @@ func comparisonPhi(q *machine.State, L0, L1 machine.GVS, eq bool) func(*smt.Form
 	if !distinctLocs(L0) || !distinctLocs(L1) {
 		return func(*smt.Formula) bool { return false }
 	}
-	find := func(g machine.GVS, l machine.Loc) *smt.Formula {
-		for _, en := range g {
-			if en.Loc == l {
-				return en.Guard
-			}
-		}
-		return nil
-	}
 	var alpha, impl, phi0s, phi1s []*smt.Formula
 	for _, en := range L0 {
-		if g1 := find(L1, en.Loc); g1 != nil {
+		if g1 := L1.GuardOf(en.Loc); g1 != nil {
 			alpha = append(alpha, smt.And(en.Guard, g1))
 			impl = append(impl, smt.Implies(en.Guard, smt.Not(g1)))
 		} else {
@@ -625,7 +617,7 @@ func comparisonPhi(q *machine.State, L0, L1 machine.GVS, eq bool) func(*smt.Form
 		}
 	}
 	for _, en := range L1 {
-		if find(L0, en.Loc) == nil {
+		if L0.GuardOf(en.Loc) == nil {
 			phi1s = append(phi1s, en.Guard)
 		}
 	}

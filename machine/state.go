@@ -139,6 +139,17 @@ func (s GVS) Merge(g *smt.Formula, l Loc) GVS {
 	return append(out, Entry{Guard: g, Loc: l})
 }
 
+// GuardOf is the guard of l in s, nil when l is not one of its
+// locations.
+func (s GVS) GuardOf(l Loc) *smt.Formula {
+	for _, e := range s {
+		if e.Loc == l {
+			return e.Guard
+		}
+	}
+	return nil
+}
+
 // A GVSBuilder makes the GVS that repeated Merges would, with the
 // disjunction of each location's guards built once: a Merge per entry
 // re-sorts the location's whole disjunction, quadratic in the entries

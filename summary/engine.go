@@ -430,17 +430,9 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 	if e.v.Mutation.EqualsByLocations { // Mutant m-equals-by-locations
 		return e.equalsByLocations(s, L0, L1, k), nil
 	}
-	find := func(g machine.GVS, l machine.Loc) *smt.Formula {
-		for _, en := range g {
-			if en.Loc == l {
-				return en.Guard
-			}
-		}
-		return nil
-	}
 	var alpha, impl, phi0s, phi1s []*smt.Formula
 	for _, en := range L0 {
-		if g1 := find(L1, en.Loc); g1 != nil {
+		if g1 := L1.GuardOf(en.Loc); g1 != nil {
 			a := smt.And(en.Guard, g1) // Φ_α
 			if e.v.Mutation.EqualsAlphaOr {
 				a = smt.Or(en.Guard, g1) // Mutant m-equals-alpha-or
@@ -452,7 +444,7 @@ func (e *Engine) EqualsRef(s *machine.State, r0, r1 machine.Ref, eq *javalite.Eq
 		}
 	}
 	for _, en := range L1 {
-		if find(L0, en.Loc) == nil {
+		if L0.GuardOf(en.Loc) == nil {
 			phi1s = append(phi1s, en.Guard) // Φ_1
 		}
 	}
